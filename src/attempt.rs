@@ -1,0 +1,186 @@
+//! The attempt: one session of work on one issue, from a base revision, begun at `started_at`.
+//!
+//! Its state lives in this worktree's own git dir, `handoff/attempt.toml`, next to the event log,
+//! so parallel agents in linked worktrees never collide and nothing appears in the work tree.
+//! Starting a new attempt moves everything of the previous one into `handoff/archive/`: nothing
+//! is deleted. Commands take `--issue/--base/--started-at` over the stored state, so a runtime can
+//! stay stateless.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use crate::cli::AttemptArgs;
+use crate::repo::Repo;
+use crate::time;
+
+pub const STATE_FILE: &str = "attempt.toml";
+pub const EVENTS_FILE: &str = "events.jsonl";
+pub const ARCHIVE_DIR: &str = "archive";
+
+/// The stored form of an attempt.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored {
+    issue: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base: Option<String>,
+    started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    branch: Option<String>,
+    /// True when `record` began the attempt because no `start` ran.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    implicit: bool,
+}
+
+/// A started attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    pub issue: u64,
+    /// `None` when the attempt began on an unborn branch.
+    pub base: Option<ObjectId>,
+    pub started_at: Timestamp,
+    pub branch: Option<String>,
+    pub implicit: bool,
+}
+
+/// What a command knows of the attempt after merging flags over the stored state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resolved {
+    pub issue: Option<u64>,
+    /// `Some(None)` is a known unborn base; `None` means nobody said.
+    pub base: Option<Option<ObjectId>>,
+    pub started_at: Option<Timestamp>,
+}
+
+impl Resolved {
+    /// The issue, or the error that tells how to start an attempt.
+    pub fn require_issue(&self) -> Result<u64> {
+        self.issue.ok_or_else(|| {
+            anyhow!(
+                "no attempt is started here; run `git handoff start --issue N` or pass --issue N"
+            )
+        })
+    }
+}
+
+impl Attempt {
+    /// Loads the stored attempt of this worktree, if any.
+    pub fn load(repo: &Repo) -> Result<Option<Attempt>> {
+        let path = repo.handoff_dir().join(STATE_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => {
+                return Err(anyhow!("{}: cannot read the attempt state: {err}", path.display()));
+            }
+        };
+        let mend = "run `git handoff start --issue N` to begin a fresh attempt";
+        let stored: Stored = toml::from_str(&text).map_err(|err| {
+            anyhow!("{}: broken attempt state: {}; {mend}", path.display(), err.message())
+        })?;
+        let base = match &stored.base {
+            Some(hex) => Some(ObjectId::from_hex(hex.as_bytes()).map_err(|_| {
+                anyhow!("{}: base {hex:?} is not a commit id; {mend}", path.display())
+            })?),
+            None => None,
+        };
+        let started_at = time::parse(&stored.started_at)
+            .map_err(|err| anyhow!("{}: started_at: {err}; {mend}", path.display()))?;
+        Ok(Some(Attempt {
+            issue: stored.issue,
+            base,
+            started_at,
+            branch: stored.branch,
+            implicit: stored.implicit,
+        }))
+    }
+
+    /// Writes the attempt state atomically.
+    pub fn save(&self, repo: &Repo) -> Result<()> {
+        let stored = Stored {
+            issue: self.issue,
+            base: self.base.map(|id| id.to_string()),
+            started_at: time::format(self.started_at),
+            branch: self.branch.clone(),
+            implicit: self.implicit,
+        };
+        let text = toml::to_string(&stored).context("serialising the attempt state")?;
+        let dir = repo.handoff_dir();
+        write_atomic(&dir.join(STATE_FILE), text.as_bytes())
+    }
+
+    /// Begins an attempt: archives the previous one (state, event log, plan), writes the new state
+    /// and an empty event log. Returns where the previous attempt was archived.
+    pub fn begin(&self, repo: &Repo) -> Result<Option<PathBuf>> {
+        let dir = repo.handoff_dir();
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let archived = archive_previous(&dir)?;
+        self.save(repo)?;
+        let events = dir.join(EVENTS_FILE);
+        std::fs::File::create(&events).with_context(|| format!("creating {}", events.display()))?;
+        Ok(archived)
+    }
+
+    /// Merges `args` over the stored attempt. Stored base and started_at apply only to the stored
+    /// issue: `--issue` naming another issue starts from a clean slate.
+    pub fn resolve(repo: &Repo, args: &AttemptArgs) -> Result<Resolved> {
+        let stored = Attempt::load(repo)?;
+        let stored = stored.filter(|a| args.issue.is_none_or(|issue| issue == a.issue));
+        let base = match &args.base {
+            Some(rev) => Some(Some(repo.resolve_commit(rev)?)),
+            None => stored.as_ref().map(|a| a.base),
+        };
+        let started_at = match &args.started_at {
+            Some(text) => Some(time::parse(text).context("--started-at")?),
+            None => stored.as_ref().map(|a| a.started_at),
+        };
+        Ok(Resolved { issue: args.issue.or(stored.as_ref().map(|a| a.issue)), base, started_at })
+    }
+}
+
+/// Moves everything in the handoff dir but the archive into `archive/<time>-<n>/`.
+fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let entry = entry?;
+        if entry.file_name() != ARCHIVE_DIR {
+            entries.push(entry.path());
+        }
+    }
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    let stamp = time::format(time::now()).replace(':', "");
+    let root = dir.join(ARCHIVE_DIR);
+    let mut target = root.join(&stamp);
+    let mut n = 1;
+    while target.exists() {
+        n += 1;
+        target = root.join(format!("{stamp}-{n}"));
+    }
+    std::fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
+    for path in entries {
+        let name = path.file_name().expect("read_dir entries have names");
+        std::fs::rename(&path, target.join(name))
+            .with_context(|| format!("archiving {} into {}", path.display(), target.display()))?;
+    }
+    Ok(Some(target))
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so readers never see half.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().context("a state file has a parent directory")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! One file per subcommand: each has clap `Args` (whose doc comments are the help text) and a
+//! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
+//! context every command shares.
+
+pub mod snapshot;
+pub mod start;
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+use crate::output;
+
+/// What every command gets besides its own arguments.
+pub struct Ctx {
+    pub json: bool,
+}
+
+/// Applies the global options, then runs the command.
+pub fn run(cli: Cli) -> Result<()> {
+    output::init_color(cli.global.color);
+    for dir in &cli.global.chdir {
+        std::env::set_current_dir(dir).map_err(|err| {
+            anyhow::anyhow!(
+                "cannot change to {:?}: {err}; check the -C path",
+                dir.display().to_string()
+            )
+        })?;
+    }
+    let ctx = Ctx { json: cli.global.json };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match cli.command {
+        Command::Start(args) => start::run(&ctx, args, &mut out)?,
+        Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,286 @@
+//! `.handoff.toml`: every key optional, every default here, unknown keys rejected with file:line.
+//!
+//! ```toml
+//! note_dir = ".agent/handoff"        # where handoff notes live
+//! notes_ref = "refs/notes/handoff"   # where records live
+//! reasons = ["ci_timeout"]           # reasons allowed besides the spec's seven
+//!
+//! [caps]
+//! snapshot_lines = 40                # lines per git output in `snapshot`
+//! seal_files = 40                    # files listed by `seal` (text form)
+//! recall_lines = 10
+//! rules_lines = 40
+//! rules_chars = 2000
+//!
+//! [checks]
+//! commands = ["cargo test", "npm test"]  # replaces the default check commands
+//! extra = ["just test"]                  # added to them
+//!
+//! [secrets]
+//! files = ["*.secret"]               # more secret-looking file names (globs)
+//! patterns = ["CORP_[A-Z0-9]{20}"]   # more secret-looking content (regexes)
+//!
+//! [redact]
+//! patterns = ["internal-[0-9a-f]{32}"]  # more text to redact (regexes)
+//!
+//! [recall]
+//! enabled = true
+//! prefix = "Handoff recall:"
+//! rules_file = ".agent/rules.md"
+//! spec_file = "SPEC.md"
+//!
+//! [progress]
+//! write = ".agent/progress.md"       # rewrite this summary on every progress change
+//! ```
+
+use std::path::Path;
+
+use anyhow::{Result, anyhow};
+use serde::Deserialize;
+
+/// The file name, at the top of the work tree.
+pub const FILE_NAME: &str = ".handoff.toml";
+
+/// The reasons the spec allows; `reasons` in the config adds more.
+pub const SPEC_REASONS: [&str; 7] = [
+    "token_soft_threshold",
+    "token_hard_limit",
+    "turn_limit",
+    "time_limit",
+    "cost_hard_limit",
+    "operator_request",
+    "agent_request",
+];
+
+/// The default check commands: a Bash call running one of these counts as a test/build/lint run.
+pub const DEFAULT_CHECKS: [&str; 30] = [
+    "cargo test",
+    "cargo build",
+    "cargo check",
+    "cargo clippy",
+    "cargo nextest",
+    "npm test",
+    "npm run test",
+    "npm run build",
+    "npm run lint",
+    "pnpm test",
+    "pnpm run test",
+    "yarn test",
+    "npx jest",
+    "npx vitest",
+    "pytest",
+    "python -m pytest",
+    "python3 -m pytest",
+    "tox",
+    "go test",
+    "go build",
+    "go vet",
+    "make",
+    "mvn",
+    "gradle",
+    "./gradlew",
+    "dotnet test",
+    "bundle exec rspec",
+    "rspec",
+    "ctest",
+    "ruff check",
+];
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub note_dir: String,
+    pub notes_ref: String,
+    pub reasons: Vec<String>,
+    pub caps: Caps,
+    pub checks: Checks,
+    pub secrets: Secrets,
+    pub redact: Redact,
+    pub recall: Recall,
+    pub progress: Progress,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Caps {
+    pub snapshot_lines: usize,
+    pub seal_files: usize,
+    pub recall_lines: usize,
+    pub rules_lines: usize,
+    pub rules_chars: usize,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Checks {
+    /// Replaces the default check commands when set.
+    pub commands: Option<Vec<String>>,
+    /// Added to the check commands.
+    pub extra: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Secrets {
+    pub files: Vec<String>,
+    pub patterns: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Redact {
+    pub patterns: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Recall {
+    pub enabled: bool,
+    pub prefix: String,
+    pub rules_file: String,
+    pub spec_file: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Progress {
+    pub write: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            note_dir: ".agent/handoff".into(),
+            notes_ref: "refs/notes/handoff".into(),
+            reasons: Vec::new(),
+            caps: Caps::default(),
+            checks: Checks::default(),
+            secrets: Secrets::default(),
+            redact: Redact::default(),
+            recall: Recall::default(),
+            progress: Progress::default(),
+        }
+    }
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Caps {
+            snapshot_lines: 40,
+            seal_files: 40,
+            recall_lines: 10,
+            rules_lines: 40,
+            rules_chars: 2000,
+        }
+    }
+}
+
+impl Default for Recall {
+    fn default() -> Self {
+        Recall {
+            enabled: true,
+            prefix: "Handoff recall:".into(),
+            rules_file: ".agent/rules.md".into(),
+            spec_file: None,
+        }
+    }
+}
+
+impl Config {
+    /// Loads `.handoff.toml` from the top of the work tree; no file means the defaults.
+    pub fn load(top: Option<&Path>) -> Result<Config> {
+        let Some(top) = top else { return Ok(Config::default()) };
+        let path = top.join(FILE_NAME);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Config::default());
+            }
+            Err(err) => return Err(anyhow!("{}: cannot read: {err}", path.display())),
+        };
+        let text = String::from_utf8(bytes).map_err(|err| {
+            anyhow!(
+                "{}: not UTF-8 (byte {}); save it as UTF-8 text",
+                path.display(),
+                err.utf8_error().valid_up_to()
+            )
+        })?;
+        Config::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses config text; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Config> {
+        let config: Config = toml::from_str(text).map_err(|err| {
+            let line = err
+                .span()
+                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
+                .unwrap_or(1);
+            let message = err.message().trim().replace('\n', "; ");
+            anyhow!(
+                "{origin}:{line}: {message}; fix the key or value (every key is optional, \
+                 see `git handoff --help` for the list)"
+            )
+        })?;
+        config.validate(origin)?;
+        Ok(config)
+    }
+
+    fn validate(&self, origin: &str) -> Result<()> {
+        if self.note_dir.trim().is_empty() || Path::new(&self.note_dir).is_absolute() {
+            return Err(anyhow!(
+                "{origin}: note_dir must be a relative directory inside the work tree, \
+                 like \".agent/handoff\""
+            ));
+        }
+        if !self.notes_ref.starts_with("refs/notes/") {
+            return Err(anyhow!(
+                "{origin}: notes_ref {:?} must start with refs/notes/, like \"refs/notes/handoff\"",
+                self.notes_ref
+            ));
+        }
+        for (what, patterns) in [
+            ("secrets.patterns", &self.secrets.patterns),
+            ("redact.patterns", &self.redact.patterns),
+        ] {
+            for pattern in patterns {
+                if let Err(err) = regex::Regex::new(pattern) {
+                    return Err(anyhow!(
+                        "{origin}: {what}: {pattern:?} is not a valid regular expression: {err}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// True when `reason` is one of the spec's reasons or the configured extra ones.
+    pub fn allows_reason(&self, reason: &str) -> bool {
+        SPEC_REASONS.contains(&reason) || self.reasons.iter().any(|r| r == reason)
+    }
+
+    /// Every allowed reason, for error messages.
+    pub fn all_reasons(&self) -> Vec<&str> {
+        SPEC_REASONS.iter().copied().chain(self.reasons.iter().map(String::as_str)).collect()
+    }
+
+    /// The check commands in force.
+    pub fn check_commands(&self) -> Vec<&str> {
+        let base: Vec<&str> = match &self.checks.commands {
+            Some(list) => list.iter().map(String::as_str).collect(),
+            None => DEFAULT_CHECKS.to_vec(),
+        };
+        base.into_iter().chain(self.checks.extra.iter().map(String::as_str)).collect()
+    }
+
+    /// Checks a reason, with an error that lists the allowed ones.
+    pub fn check_reason(&self, reason: &str) -> Result<()> {
+        if self.allows_reason(reason) {
+            Ok(())
+        } else {
+            Err(anyhow!(
+                "unknown reason {reason:?}; use one of: {} (or add it to `reasons` in {FILE_NAME})",
+                self.all_reasons().join(", ")
+            ))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The two ways a command can end badly, and how `main` tells them apart.
+//!
+//! Any `anyhow::Error` is an error of the command (exit 2): bad arguments, bad input, not a
+//! repository, I/O. [`CheckFailed`] is different: the command worked, and what it checked does not
+//! pass (a note fails validation, seal refused a file). Its report has already been printed, so
+//! `main` only turns it into exit 1.
+
+use std::fmt;
+
+/// The command ran and its check did not pass; the details are already on stdout/stderr.
+#[derive(Debug)]
+pub struct CheckFailed;
+
+impl fmt::Display for CheckFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the check did not pass")
+    }
+}
+
+impl std::error::Error for CheckFailed {}
+
+/// True when the error chain holds a broken pipe: the reader went away (`| head`), which is not an
+/// error of ours.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Renders an error chain as one line per cause: `error: what` then `  caused by: why`.
+pub fn render(err: &anyhow::Error) -> String {
+    let mut out = format!("error: {err}");
+    for cause in err.chain().skip(1) {
+        out.push_str(&format!("\n  caused by: {cause}"));
+    }
+    out
+}

@@ -1,0 +1,93 @@
+//! Running the real `git` binary as a child process.
+//!
+//! Where git-handoff must print exactly what git prints (status, log, diff --stat) or change the
+//! repository exactly as git would (seal's staging), it runs git itself: that is the only way to be
+//! byte-identical under every config key, attribute and version. Children run at the top of the
+//! work tree with `GIT_DIR`/`GIT_WORK_TREE` set to absolute paths, so they see the same repository
+//! as we do wherever we were started, and inherit the caller's environment (`COLUMNS` included).
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use anyhow::{Context, Result, bail};
+
+/// How to start git for one repository.
+#[derive(Debug, Clone)]
+pub struct Git {
+    pub git_dir: PathBuf,
+    pub work_tree: Option<PathBuf>,
+}
+
+impl Git {
+    /// A `git` command bound to this repository, with stdin closed.
+    pub fn command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new("git");
+        cmd.env("GIT_DIR", &self.git_dir);
+        match &self.work_tree {
+            Some(top) => {
+                cmd.env("GIT_WORK_TREE", top).current_dir(top);
+            }
+            None => {
+                cmd.env_remove("GIT_WORK_TREE").current_dir(&self.git_dir);
+            }
+        }
+        cmd.args(args).stdin(Stdio::null());
+        cmd
+    }
+
+    /// Runs git and returns its stdout; a non-zero exit is an error that carries git's stderr.
+    pub fn output<I, S>(&self, args: I) -> Result<Vec<u8>>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = self.command(args);
+        let output = run(&mut cmd)?;
+        checked(&cmd, output)
+    }
+
+    /// Like [`Git::output`], as text with the final newline removed.
+    pub fn text<I, S>(&self, args: I) -> Result<String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = self.output(args)?;
+        let mut text = String::from_utf8_lossy(&out).into_owned();
+        if text.ends_with('\n') {
+            text.pop();
+        }
+        Ok(text)
+    }
+}
+
+/// Spawns `cmd` and waits for it, capturing stdout and stderr.
+pub fn run(cmd: &mut Command) -> Result<Output> {
+    cmd.output()
+        .with_context(|| format!("running {}; is git installed and on PATH?", describe(cmd)))
+}
+
+/// Turns a finished git run into its stdout, or an error naming the command and git's message.
+pub fn checked(cmd: &Command, output: Output) -> Result<Vec<u8>> {
+    if output.status.success() {
+        return Ok(output.stdout);
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = stderr.trim();
+    match output.status.code() {
+        Some(code) => bail!("{} exited with {code}: {stderr}", describe(cmd)),
+        None => bail!("{} was killed by a signal: {stderr}", describe(cmd)),
+    }
+}
+
+/// A command line as text for messages: `` `git diff --stat` ``.
+pub fn describe(cmd: &Command) -> String {
+    let mut words = vec![cmd.get_program().to_string_lossy().into_owned()];
+    words.extend(cmd.get_args().map(|a| a.to_string_lossy().into_owned()));
+    format!("`{}`", words.join(" "))
+}

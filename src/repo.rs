@@ -1,0 +1,116 @@
+//! The repository an invocation works on: where its git dir, common dir and work tree are, what
+//! HEAD is, and how to resolve a revision. Discovery follows git: the current directory (after
+//! `-C`), `GIT_DIR`, `GIT_WORK_TREE`, linked worktrees.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
+
+use crate::git::Git;
+
+/// An open repository and the paths every command needs.
+pub struct Repo {
+    pub gix: gix::Repository,
+    /// This worktree's own git dir (`git rev-parse --git-dir`), absolute.
+    pub git_dir: PathBuf,
+    /// The git dir shared by all worktrees (`git rev-parse --git-common-dir`), absolute.
+    pub common_dir: PathBuf,
+    /// The top of the work tree, absolute; `None` in a bare repository.
+    pub work_tree: Option<PathBuf>,
+}
+
+/// What HEAD points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    /// The short branch name (`feature/x`), `None` when detached.
+    pub branch: Option<String>,
+    /// The full ref name (`refs/heads/feature/x`), `None` when detached.
+    pub ref_name: Option<String>,
+    /// The commit, `None` on an unborn branch.
+    pub id: Option<ObjectId>,
+}
+
+impl Repo {
+    /// Finds the repository from the current directory, honouring git's environment variables.
+    pub fn discover() -> Result<Repo> {
+        let cwd = std::env::current_dir().context("reading the current directory")?;
+        let repo = gix::ThreadSafeRepository::discover_with_environment_overrides(&cwd)
+            .map_err(|err| {
+                anyhow!(
+                    "not a git repository (or any parent up to /): {}: {err}; \
+                     run this inside a work tree or pass -C <path>",
+                    cwd.display()
+                )
+            })?
+            .to_thread_local();
+        let git_dir = absolute(repo.git_dir(), &cwd);
+        let common_dir = absolute(repo.common_dir(), &cwd);
+        let work_tree = repo.workdir().map(|p| absolute(p, &cwd));
+        Ok(Repo { gix: repo, git_dir, common_dir, work_tree })
+    }
+
+    /// The top of the work tree, or an error for a bare repository.
+    pub fn top(&self) -> Result<&Path> {
+        self.work_tree.as_deref().ok_or_else(|| {
+            anyhow!(
+                "{} is a bare repository; this command needs a work tree",
+                self.git_dir.display()
+            )
+        })
+    }
+
+    /// A runner for the real git binary bound to this repository.
+    pub fn git(&self) -> Git {
+        Git { git_dir: self.git_dir.clone(), work_tree: self.work_tree.clone() }
+    }
+
+    /// Where the attempt state of this worktree lives: `<git dir>/handoff/`.
+    pub fn handoff_dir(&self) -> PathBuf {
+        self.git_dir.join("handoff")
+    }
+
+    /// Reads HEAD: branch (if any) and commit (if born).
+    pub fn head(&self) -> Result<Head> {
+        let head = self.gix.head().context("reading HEAD")?;
+        let ref_name = head.referent_name().map(|n| n.as_bstr().to_string());
+        let branch = head.referent_name().map(|n| n.shorten().to_string());
+        let id = head.id().map(|id| id.detach());
+        Ok(Head { branch, ref_name, id })
+    }
+
+    /// Resolves `rev` to a commit id as git does (`git rev-parse --verify REV^{commit}`).
+    pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
+        let spec = format!("{rev}^{{commit}}");
+        let out = self
+            .git()
+            .text(["rev-parse", "--verify", "--quiet", "--end-of-options", spec.as_str()])
+            .ok()
+            .filter(|s| !s.is_empty());
+        let Some(hex) = out else {
+            bail!(
+                "{rev:?} does not name a commit in {}; pass a branch, tag or commit id \
+                 (see `git log --oneline`)",
+                self.git_dir.display()
+            );
+        };
+        ObjectId::from_hex(hex.trim().as_bytes())
+            .with_context(|| format!("git rev-parse printed {hex:?} for {rev:?}"))
+    }
+
+    /// The merge-base of HEAD with its upstream, if there is an upstream.
+    pub fn upstream_merge_base(&self) -> Option<ObjectId> {
+        let hex = self.git().text(["merge-base", "HEAD", "@{upstream}"]).ok()?;
+        ObjectId::from_hex(hex.trim().as_bytes()).ok()
+    }
+
+    /// The id of the empty tree in this repository's hash.
+    pub fn empty_tree(&self) -> ObjectId {
+        ObjectId::empty_tree(self.gix.object_hash())
+    }
+}
+
+fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    std::fs::canonicalize(&joined).unwrap_or(joined)
+}

@@ -1,0 +1,162 @@
+//! The snapshot: the repository state at one moment, cheap enough to put in a prompt.
+//!
+//! Its three git parts are produced by git itself, started as three child processes at once: the
+//! bytes are then git's own under every config key (`status.*`, `diff.*`, `log.*`, `core.quotePath`,
+//! colour settings, `COLUMNS`), including rename detection in status and `--stat`, which gix does not
+//! match and a port would chase forever. The three run in parallel while we read HEAD in-process, so
+//! a snapshot costs about as much as the slowest of the three, not their sum (see `bench/run`).
+
+use std::process::Output;
+
+use anyhow::{Result, anyhow};
+use gix::ObjectId;
+use serde::{Serialize, Serializer};
+
+use crate::git::{self, Git};
+use crate::repo::Repo;
+use crate::time;
+
+/// One git output, cut to the first `max` lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Capped {
+    #[serde(serialize_with = "lossy_lines")]
+    pub lines: Vec<Vec<u8>>,
+    /// How many lines were left out.
+    pub more: usize,
+}
+
+/// `git diff --stat`: the file lines capped, the summary line kept apart.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DiffStat {
+    #[serde(serialize_with = "lossy_lines")]
+    pub lines: Vec<Vec<u8>>,
+    /// ` 1 file changed, 2 insertions(+), 1 deletion(-)`, or empty when nothing differs.
+    #[serde(serialize_with = "lossy")]
+    pub summary: Vec<u8>,
+    pub more: usize,
+}
+
+/// The snapshot, in the shape of `snapshot --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Snapshot {
+    pub branch: Option<String>,
+    pub base: Option<String>,
+    pub head: Option<String>,
+    pub issue: Option<u64>,
+    pub started_at: Option<String>,
+    pub taken_at: String,
+    pub status: Capped,
+    pub log: Capped,
+    pub diff_stat: DiffStat,
+    pub header: Option<String>,
+}
+
+/// What a snapshot is taken of.
+pub struct Request {
+    pub issue: Option<u64>,
+    /// The attempt's base: `Some(None)` for an attempt begun on an unborn branch; `None` when
+    /// unknown (then the upstream merge-base, else HEAD).
+    pub base: Option<Option<ObjectId>>,
+    pub started_at: Option<jiff::Timestamp>,
+    pub reason: String,
+    pub max_lines: usize,
+}
+
+/// Takes the snapshot.
+pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
+    repo.top()?;
+    let head = repo.head()?;
+    let base = match req.base {
+        Some(base) => base,
+        None => repo.upstream_merge_base().or(head.id),
+    };
+    let git = repo.git();
+    let empty_tree = repo.empty_tree().to_string();
+    let base_hex = base.map(|id| id.to_string());
+
+    let status_args = vec!["status".to_string(), "--short".to_string()];
+    let log_args = match (base, head.id) {
+        (_, None) => None,
+        (Some(b), Some(h)) if b == h => None,
+        (Some(b), Some(_)) => Some(vec!["log".into(), "--oneline".into(), format!("{b}..HEAD")]),
+        (None, Some(_)) => Some(vec!["log".into(), "--oneline".into(), "HEAD".into()]),
+    };
+    let diff_base = base_hex.clone().unwrap_or(empty_tree);
+    let diff_args = vec!["diff".to_string(), "--stat".to_string(), diff_base, "--".to_string()];
+
+    let taken_at = time::now();
+    let (status, log, diff) = std::thread::scope(|s| {
+        let status = s.spawn(|| run_git(&git, &status_args));
+        let log = s.spawn(|| log_args.as_ref().map(|args| run_git(&git, args)).transpose());
+        let diff = run_git(&git, &diff_args);
+        (join(status), join(log), diff)
+    });
+    let (status, log, diff) = (status?, log?.unwrap_or_default(), diff?);
+
+    let head_hex = head.id.map(|id| id.to_string());
+    let header = req.issue.map(|issue| {
+        let started = req.started_at.unwrap_or(taken_at);
+        note_header(issue, &time::format(started), &req.reason, head_hex.as_deref())
+    });
+    Ok(Snapshot {
+        branch: head.branch,
+        base: base_hex,
+        head: head_hex,
+        issue: req.issue,
+        started_at: req.started_at.map(time::format),
+        taken_at: time::format(taken_at),
+        status: cap(split_lines(&status), req.max_lines),
+        log: cap(split_lines(&log), req.max_lines),
+        diff_stat: diff_stat(split_lines(&diff), req.max_lines),
+        header,
+    })
+}
+
+/// The pre-filled header of a handoff note.
+pub fn note_header(issue: u64, started_at: &str, reason: &str, head: Option<&str>) -> String {
+    let last = head.unwrap_or("(no commit yet)");
+    format!(
+        "# Handoff note: issue #{issue}\n\nissue: {issue}\nstarted_at: {started_at}\n\
+         reason: {reason}\nlast_work_commit: {last}\n"
+    )
+}
+
+fn run_git(git: &Git, args: &[String]) -> Result<Vec<u8>> {
+    let mut cmd = git.command(args);
+    let output: Output = git::run(&mut cmd)?;
+    git::checked(&cmd, output)
+}
+
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
+    handle.join().map_err(|_| anyhow!("a snapshot worker thread panicked"))?
+}
+
+/// Splits output into lines without their `\n`.
+pub fn split_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+}
+
+/// Keeps the first `max` lines and counts the rest.
+pub fn cap(mut lines: Vec<Vec<u8>>, max: usize) -> Capped {
+    let more = lines.len().saturating_sub(max);
+    lines.truncate(max);
+    Capped { lines, more }
+}
+
+fn diff_stat(mut lines: Vec<Vec<u8>>, max: usize) -> DiffStat {
+    let summary = lines.pop().unwrap_or_default();
+    let Capped { lines, more } = cap(lines, max);
+    DiffStat { lines, summary, more }
+}
+
+fn lossy_lines<S: Serializer>(lines: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(lines.iter().map(|l| String::from_utf8_lossy(l)))
+}
+
+fn lossy<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&String::from_utf8_lossy(bytes))
+}

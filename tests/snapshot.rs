@@ -1,0 +1,332 @@
+//! `snapshot` against the real git: its three parts must be byte-identical to what git prints.
+
+mod common;
+
+use common::{Env, Repo, random_dirty_tree, stdout_ok};
+use serde_json::Value;
+
+/// git's own output, split the way the spec says: lines, and for `--stat` the summary apart.
+fn git_lines(repo: &Repo, args: &[&str]) -> Vec<String> {
+    let out = repo.git(args);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    text.lines().map(str::to_string).collect()
+}
+
+fn snapshot_json(repo: &Repo, extra: &[&str]) -> Value {
+    let out = repo.handoff().arg("snapshot").arg("--json").args(extra).output().unwrap();
+    serde_json::from_str(&stdout_ok(out)).unwrap()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+}
+
+/// Asserts the snapshot's parts equal git's, for a base and a cap.
+fn assert_matches_git(repo: &Repo, snap: &Value, base: &str, max: usize) {
+    let status = git_lines(repo, &["status", "--short"]);
+    assert_eq!(
+        strings(&snap["status"]["lines"]),
+        status.iter().take(max).cloned().collect::<Vec<_>>()
+    );
+    assert_eq!(snap["status"]["more"], status.len().saturating_sub(max));
+
+    let log = git_lines(repo, &["log", "--oneline", &format!("{base}..HEAD")]);
+    assert_eq!(strings(&snap["log"]["lines"]), log.iter().take(max).cloned().collect::<Vec<_>>());
+    assert_eq!(snap["log"]["more"], log.len().saturating_sub(max));
+
+    let mut stat = git_lines(repo, &["diff", "--stat", base]);
+    let summary = stat.pop().unwrap_or_default();
+    assert_eq!(snap["diff_stat"]["summary"], summary);
+    assert_eq!(
+        strings(&snap["diff_stat"]["lines"]),
+        stat.iter().take(max).cloned().collect::<Vec<_>>()
+    );
+    assert_eq!(snap["diff_stat"]["more"], stat.len().saturating_sub(max));
+}
+
+#[test]
+fn random_dirty_trees_match_git_byte_for_byte() {
+    let env = Env::new();
+    for seed in 0..40 {
+        let repo = env.repo(&format!("r{seed}"));
+        random_dirty_tree(&repo, seed);
+        let base = repo.head();
+        // A few work commits so the log has something, and a dirty tree on top.
+        repo.write("work.txt", format!("work {seed}\n"));
+        repo.commit_all("work: first");
+        repo.write("work.txt", format!("work {seed} again\n"));
+        repo.git(["add", "work.txt"]);
+        repo.git(["commit", "-q", "-m", "work: second"]);
+        repo.write("dirty-after.txt", "x\n");
+        stdout_ok(
+            repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap(),
+        );
+        for max in [40, 3] {
+            let snap = snapshot_json(&repo, &["--max-lines", &max.to_string()]);
+            assert_matches_git(&repo, &snap, &base, max);
+            assert_eq!(snap["base"], base);
+            assert_eq!(snap["head"], repo.head());
+        }
+    }
+}
+
+#[test]
+fn text_form_carries_git_bytes_and_more_lines() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    let base = repo.commit_all("init");
+    for i in 0..5 {
+        repo.write(format!("f{i}.txt"), "x\n");
+        repo.commit_all(&format!("commit {i}"));
+    }
+    repo.write("a.txt", "changed\n");
+    repo.write("tick`s ```.txt", "x\n");
+    stdout_ok(repo.handoff().args(["start", "--issue", "12", "--base", &base]).output().unwrap());
+    let text = stdout_ok(
+        repo.handoff()
+            .args(["snapshot", "--max-lines", "2", "--reason", "turn_limit"])
+            .output()
+            .unwrap(),
+    );
+    let status = String::from_utf8(repo.git(["status", "--short"])).unwrap();
+    let first_two: String = status.lines().take(2).map(|l| format!("{l}\n")).collect();
+    assert!(text.contains(&first_two), "{text}");
+    assert!(text.contains("+4 more\n"), "log of 5 commits capped at 2: {text}");
+    let summary = String::from_utf8(repo.git(["diff", "--stat", &base])).unwrap();
+    assert!(text.contains(summary.lines().last().unwrap()), "{text}");
+    // A name with a run of backticks cannot close the fence around it.
+    assert!(text.contains("````\n"), "{text}");
+    assert!(text.contains("# Handoff note: issue #12\n\nissue: 12\n"), "{text}");
+    assert!(text.contains("reason: turn_limit\n"), "{text}");
+    assert!(text.contains(&format!("last_work_commit: {}\n", repo.head())), "{text}");
+}
+
+#[test]
+fn runs_as_git_handoff_from_a_subdirectory_with_top_relative_paths() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("sub/dir/a.txt", "a\n");
+    repo.write("top.txt", "t\n");
+    let base = repo.commit_all("init");
+    repo.write("top.txt", "changed\n");
+    repo.write("sub/dir/a.txt", "changed\n");
+    repo.write("sub/new.txt", "new\n");
+    let out = repo
+        .git_handoff()
+        .current_dir(repo.path.join("sub/dir"))
+        .args(["snapshot", "--json"])
+        .output()
+        .unwrap();
+    let snap: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_matches_git(&repo, &snap, &base, 40);
+    assert_eq!(
+        strings(&snap["status"]["lines"]),
+        [" M sub/dir/a.txt", " M top.txt", "?? sub/new.txt"]
+    );
+    // No attempt: no issue, no header, base is HEAD.
+    assert_eq!(snap["issue"], Value::Null);
+    assert_eq!(snap["header"], Value::Null);
+    assert_eq!(snap["base"], base);
+}
+
+#[test]
+fn honours_dash_c_git_dir_and_repository_config() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("ünï.txt", "a\n");
+    repo.write("b.txt", "b\n");
+    let base = repo.commit_all("init");
+    repo.write("ünï.txt", "changed\n");
+    repo.git(["mv", "b.txt", "renamed.txt"]);
+    // Repository config that changes git's output must change ours the same way.
+    repo.git(["config", "core.quotePath", "false"]);
+    repo.git(["config", "status.renames", "false"]);
+    let out = repo
+        .handoff()
+        .current_dir(env.root.path())
+        .args(["-C", "r", "snapshot", "--json"])
+        .output()
+        .unwrap();
+    let snap: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_matches_git(&repo, &snap, &base, 40);
+    assert!(strings(&snap["status"]["lines"]).contains(&" M ünï.txt".to_string()));
+
+    let out = repo
+        .handoff()
+        .current_dir(env.root.path())
+        .env("GIT_DIR", repo.path.join(".git"))
+        .env("GIT_WORK_TREE", &repo.path)
+        .args(["snapshot", "--json"])
+        .output()
+        .unwrap();
+    let via_env: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(via_env["status"], snap["status"]);
+    assert_eq!(via_env["diff_stat"], snap["diff_stat"]);
+}
+
+#[test]
+fn columns_from_the_caller_reach_diff_stat() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let long = format!("{}/file.txt", "very-long-directory-name".repeat(4));
+    repo.write(&long, "a\n");
+    let base = repo.commit_all("init");
+    repo.write(&long, (0..200).map(|i| format!("{i}\n")).collect::<String>());
+    for columns in ["40", "200"] {
+        let out =
+            repo.handoff().env("COLUMNS", columns).args(["snapshot", "--json"]).output().unwrap();
+        let snap: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+        let git = repo.git_cmd(["diff", "--stat", &base]).env("COLUMNS", columns).output().unwrap();
+        let git = String::from_utf8(git.stdout).unwrap();
+        assert_eq!(strings(&snap["diff_stat"]["lines"])[0], git.lines().next().unwrap());
+    }
+}
+
+#[test]
+fn unborn_branch_has_null_head_and_diffs_against_the_empty_tree() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("staged.txt", "s\n");
+    repo.git(["add", "staged.txt"]);
+    repo.write("untracked.txt", "u\n");
+    let snap = snapshot_json(&repo, &["--issue", "3"]);
+    assert_eq!(snap["head"], Value::Null);
+    assert_eq!(snap["base"], Value::Null);
+    assert_eq!(snap["branch"], "main");
+    assert_eq!(strings(&snap["status"]["lines"]), git_lines(&repo, &["status", "--short"]));
+    assert!(strings(&snap["log"]["lines"]).is_empty());
+    let empty_tree = repo.git_text(["hash-object", "-t", "tree", "/dev/null"]);
+    let mut stat = git_lines(&repo, &["diff", "--stat", &empty_tree]);
+    assert_eq!(snap["diff_stat"]["summary"], stat.pop().unwrap());
+    assert_eq!(strings(&snap["diff_stat"]["lines"]), stat);
+}
+
+#[test]
+fn detached_head_and_base_equal_to_head() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    let head = repo.commit_all("init");
+    repo.git(["checkout", "-q", "--detach"]);
+    repo.write("a.txt", "b\n");
+    let snap = snapshot_json(&repo, &[]);
+    assert_eq!(snap["branch"], Value::Null);
+    assert_eq!(snap["head"], head);
+    assert_eq!(snap["base"], head);
+    assert!(strings(&snap["log"]["lines"]).is_empty());
+    assert_matches_git(&repo, &snap, &head, 40);
+}
+
+#[test]
+fn no_attempt_uses_the_upstream_merge_base() {
+    let env = Env::new();
+    let upstream = env.repo("up");
+    upstream.write("a.txt", "a\n");
+    let fork_point = upstream.commit_all("init");
+    let clone_path = env.root.path().join("clone");
+    upstream.git(["clone", "-q", upstream.path.to_str().unwrap(), clone_path.to_str().unwrap()]);
+    let clone = upstream.at(clone_path);
+    clone.write("b.txt", "b\n");
+    clone.commit_all("local work");
+    let snap = snapshot_json(&clone, &[]);
+    assert_eq!(snap["base"], fork_point);
+    assert_eq!(strings(&snap["log"]["lines"]).len(), 1);
+    assert_matches_git(&clone, &snap, &fork_point, 40);
+}
+
+#[test]
+fn linked_worktree_has_its_own_state() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    let wt_path = env.root.path().join("wt");
+    repo.git(["worktree", "add", "-q", "-b", "other", wt_path.to_str().unwrap()]);
+    let wt = repo.at(&wt_path);
+    wt.write("wt-only.txt", "w\n");
+    stdout_ok(wt.handoff().args(["start", "--issue", "8"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["start", "--issue", "9"]).output().unwrap());
+    let in_wt = snapshot_json(&wt, &[]);
+    let in_main = snapshot_json(&repo, &[]);
+    assert_eq!(in_wt["issue"], 8);
+    assert_eq!(in_wt["branch"], "other");
+    assert_eq!(strings(&in_wt["status"]["lines"]), ["?? wt-only.txt"]);
+    assert_eq!(in_main["issue"], 9);
+    assert!(strings(&in_main["status"]["lines"]).is_empty());
+    let git_dir = wt.git_text(["rev-parse", "--absolute-git-dir"]);
+    assert!(std::path::Path::new(&git_dir).join("handoff/attempt.toml").is_file());
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_clear_message() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+
+    let out = repo.handoff().args(["snapshot", "--base", "no-such-rev"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"no-such-rev\" does not name a commit")
+    );
+
+    let out = repo.handoff().args(["snapshot", "--max-lines", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-lines must be at least 1"));
+
+    let out = repo.handoff().current_dir(env.home()).args(["snapshot"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a git repository"));
+
+    repo.write(".handoff.toml", "note_dir = \".agent/handoff\"\n\n[caps]\nsnapshot_line = 3\n");
+    let out = repo.handoff().args(["snapshot"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(".handoff.toml:4: unknown field `snapshot_line`"), "{err}");
+
+    repo.write(".handoff.toml", "[caps]\nsnapshot_lines = \"many\"\n");
+    let out = repo.handoff().args(["snapshot"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".handoff.toml:2:"));
+
+    repo.write(".handoff.toml", "[caps]\nsnapshot_lines = 1\n");
+    let snap = snapshot_json(&repo, &[]);
+    assert_eq!(snap["status"]["lines"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn start_archives_the_previous_attempt() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    let head = repo.commit_all("init");
+    let out = repo
+        .handoff()
+        .args(["start", "--issue", "4", "--started-at", "2026-11-30T04:48:52+01:00", "--json"])
+        .output()
+        .unwrap();
+    let first: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(first["started_at"], "2026-11-30T03:48:52Z");
+    assert_eq!(first["base"], head);
+    assert_eq!(first["archived"], Value::Null);
+    let events = repo.path.join(".git/handoff/events.jsonl");
+    std::fs::write(&events, "{\"kind\":\"tool\"}\n").unwrap();
+    let out = repo.handoff().args(["start", "--issue", "5", "--json"]).output().unwrap();
+    let second: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    let archived = std::path::PathBuf::from(second["archived"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(archived.join("events.jsonl")).unwrap(),
+        "{\"kind\":\"tool\"}\n"
+    );
+    assert!(std::fs::read_to_string(archived.join("attempt.toml")).unwrap().contains("issue = 4"));
+    assert_eq!(std::fs::read_to_string(&events).unwrap(), "");
+
+    let out = repo
+        .handoff()
+        .args(["start", "--issue", "5", "--started-at", "yesterday"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an RFC 3339 time"));
+}
