@@ -12,6 +12,8 @@ pub mod config;
 pub mod error;
 pub mod git;
 pub mod output;
+pub mod progress;
+pub mod records;
 pub mod repo;
 pub mod secrets;
 pub mod snapshot;

@@ -2,6 +2,7 @@
 //! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
 //! context every command shares.
 
+pub mod progress;
 pub mod snapshot;
 pub mod start;
 
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
+        Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())

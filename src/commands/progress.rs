@@ -1,0 +1,199 @@
+//! `git handoff progress`: the incremental progress plan.
+
+use std::io::Write;
+
+use anyhow::{Result, bail};
+use clap::Subcommand;
+use serde::Serialize;
+
+use crate::attempt::{Attempt, write_atomic};
+use crate::cli::AttemptArgs;
+use crate::commands::Ctx;
+use crate::config::Config;
+use crate::output;
+use crate::progress::{Item, Mode, Plan, Store};
+use crate::repo::Repo;
+use crate::time;
+
+/// Keep a progress plan that survives interruption: write the plan before the work, set each
+/// item's status after each unit.
+///
+/// Tasks take the statuses pending, in_progress, done, abandoned; review findings (`--findings`,
+/// items given as "F1: title") take pending, fixed, not_fixed, already_resolved.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...).
+    Plan {
+        /// Items are review findings given as "F1: title".
+        #[arg(long)]
+        findings: bool,
+        /// Replace a plan whose items already have progress.
+        #[arg(long)]
+        force: bool,
+        /// The items, in order.
+        #[arg(required = true, value_name = "ITEM")]
+        items: Vec<String>,
+    },
+    /// Set an item's status, with an optional note and the files it touched.
+    Set {
+        /// The item id (0, 1 ... or F1, W2 ...).
+        id: String,
+        /// The new status.
+        status: String,
+        /// A short note: what was done, why it was abandoned ...
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+        /// Files the item changed.
+        #[arg(long, num_args = 1.., value_name = "PATH")]
+        files: Vec<String>,
+    },
+    /// Show the change summary: status line, items, files changed, quality gates, deferred items.
+    Show {
+        /// Also (over)write the summary to this file.
+        #[arg(long, value_name = "PATH")]
+        write: Option<String>,
+        #[command(flatten)]
+        attempt: AttemptArgs,
+    },
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    mode: Mode,
+    status_line: String,
+    complete: bool,
+    items: &'a [Item],
+    files_changed: Vec<String>,
+}
+
+pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+    let repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let store = Store::new(&repo.handoff_dir());
+    let (plan, attempt_args) = match args.action {
+        Action::Plan { findings, force, items } => {
+            let mode = if findings { Mode::Findings } else { Mode::Tasks };
+            let plan = store.update(|old| {
+                if let Some(old) = old {
+                    let started = old.items.iter().any(|i| i.status != "pending");
+                    if started && !force {
+                        bail!(
+                            "a plan with progress exists ({}); pass --force to replace it, or \
+                             `git handoff progress set` to update it",
+                            old.status_line()
+                        );
+                    }
+                }
+                Plan::new(mode, &items, time::format(time::now()))
+            })?;
+            (plan, AttemptArgs::default())
+        }
+        Action::Set { id, status, note, files } => {
+            let plan = store.update(|old| {
+                let Some(mut plan) = old else {
+                    bail!("there is no progress plan yet; write one with `git handoff progress plan ITEM...`");
+                };
+                plan.set(&id, &status, note, files, time::format(time::now()))?;
+                Ok(plan)
+            })?;
+            (plan, AttemptArgs::default())
+        }
+        Action::Show { write, attempt } => {
+            let Some(plan) = store.load()? else {
+                bail!(
+                    "there is no progress plan yet; write one with `git handoff progress plan ITEM...`"
+                );
+            };
+            let files = files_changed(&repo, &plan, &attempt)?;
+            let summary = plan.summary(&files, &[]);
+            if let Some(path) = write {
+                write_summary(&repo, &path, &summary)?;
+            }
+            if ctx.json {
+                let report = Report {
+                    mode: plan.mode,
+                    status_line: plan.status_line(),
+                    complete: plan.is_complete(),
+                    items: &plan.items,
+                    files_changed: files,
+                };
+                return Ok(output::write_json(out, &report)?);
+            }
+            out.write_all(summary.as_bytes())?;
+            return Ok(());
+        }
+    };
+    // After a change: the configured summary file is rewritten so readers always find a whole one.
+    if let Some(path) = &config.progress.write {
+        let files = files_changed(&repo, &plan, &attempt_args)?;
+        write_summary(&repo, path, &plan.summary(&files, &[]))?;
+    }
+    if ctx.json {
+        let report = Report {
+            mode: plan.mode,
+            status_line: plan.status_line(),
+            complete: plan.is_complete(),
+            items: &plan.items,
+            files_changed: Vec::new(),
+        };
+        return Ok(output::write_json(out, &report)?);
+    }
+    writeln!(out, "{}", output::heading(&plan.status_line()))?;
+    for item in &plan.items {
+        writeln!(out, "  {} {:<12} {}", mark(&item.status), item.status, item_label(item))?;
+    }
+    Ok(())
+}
+
+fn item_label(item: &Item) -> String {
+    format!("{}: {}", item.id, item.title)
+}
+
+fn mark(status: &str) -> &'static str {
+    match status {
+        "done" | "fixed" | "already_resolved" => "[x]",
+        "in_progress" => "[~]",
+        "abandoned" | "not_fixed" => "[-]",
+        _ => "[ ]",
+    }
+}
+
+/// The files the items name, then what changed since the attempt's base (tracked and untracked).
+fn files_changed(repo: &Repo, plan: &Plan, args: &AttemptArgs) -> Result<Vec<String>> {
+    let mut files: Vec<String> = Vec::new();
+    for item in &plan.items {
+        for file in &item.files {
+            if !files.contains(file) {
+                files.push(file.clone());
+            }
+        }
+    }
+    let resolved = Attempt::resolve(repo, args)?;
+    if let (Some(Some(base)), Ok(_)) = (resolved.base, repo.top()) {
+        let git = repo.git();
+        let base = base.to_string();
+        let tracked = git.text(["diff", "--name-only", "--no-renames", base.as_str(), "--"])?;
+        let untracked = git.text(["ls-files", "--others", "--exclude-standard"])?;
+        for line in tracked.lines().chain(untracked.lines()) {
+            if !line.is_empty() && !files.iter().any(|f| f == line) {
+                files.push(line.to_string());
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Writes the summary to `path` (relative to the work tree top) atomically.
+fn write_summary(repo: &Repo, path: &str, summary: &str) -> Result<()> {
+    let target = match repo.top() {
+        Ok(top) => top.join(path),
+        Err(_) => std::path::PathBuf::from(path),
+    };
+    write_atomic(&target, summary.as_bytes())
+}

@@ -1,0 +1,248 @@
+//! Records: the machine-readable TOML that every handoff stores in the notes ref
+//! (`refs/notes/handoff` by default), so tools and later sessions read facts, not prose.
+//!
+//! A record is attached to its commit (the note commit, or HEAD for a digest-only handoff) and,
+//! so that squash merges and rebases without `notes.rewriteRef` cannot strand it, also to two key
+//! objects: small blobs whose content names the issue (`git-handoff issue 179`) and the branch
+//! (`git-handoff branch refs/heads/x`). Looking up the latest handoff of a branch or issue is then
+//! one notes lookup, never a history walk.
+//!
+//! A note blob holds one or more records as a TOML array of tables (`[[record]]`). Two writers
+//! that annotate the same object on different machines are merged by keeping both records
+//! (see `sync`); readers take the newest by `written_at`.
+//!
+//! Every write is a compare-and-swap on the notes ref (gix updates the ref only if it did not move)
+//! retried with backoff when another writer won, so parallel agents in linked worktrees never lose
+//! a record. `git notes add` has no such guard.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+use serde::{Deserialize, Serialize};
+
+use crate::repo::Repo;
+
+/// The identity used for notes commits when git has none configured.
+pub const FALLBACK_NAME: &str = "git-handoff";
+pub const FALLBACK_EMAIL: &str = "git-handoff@localhost";
+
+/// How often a write is retried when another writer moved the notes ref first.
+const MAX_ATTEMPTS: u32 = 50;
+
+/// One handoff record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Record {
+    pub version: u32,
+    /// `agent`, `emergency` or `digest`.
+    pub kind: String,
+    pub issue: Option<u64>,
+    pub branch: Option<String>,
+    pub started_at: Option<String>,
+    pub reason: Option<String>,
+    pub written_at: String,
+    /// The commit the record describes (the note commit, or HEAD for a digest-only record).
+    pub commit: String,
+    pub note_path: Option<String>,
+    pub seal_commit: Option<String>,
+    pub digest_line: Option<String>,
+    /// The digest as computed when the record was written.
+    pub digest: Option<toml::Table>,
+    pub summary: Option<Summary>,
+    pub tags: Vec<Tag>,
+    pub progress: Vec<ProgressItem>,
+}
+
+/// What the agent said it did and what remains.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Summary {
+    pub goal: Option<String>,
+    pub done: Vec<String>,
+    pub in_progress: Vec<String>,
+    pub decisions: Vec<String>,
+    pub next: Vec<String>,
+    pub files_touched: Vec<String>,
+}
+
+/// A claim the event log cannot support.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tag {
+    pub item: String,
+    pub why: String,
+}
+
+/// One progress-plan item as it stood when the record was written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProgressItem {
+    pub id: String,
+    pub title: String,
+    pub status: String,
+    pub note: Option<String>,
+}
+
+/// The blob format: every record of one annotated object.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Blob {
+    #[serde(default)]
+    record: Vec<Record>,
+}
+
+/// Renders records as a note blob.
+pub fn render(records: &[Record]) -> Result<String> {
+    toml::to_string(&Blob { record: records.to_vec() }).context("serialising a record")
+}
+
+/// Parses a note blob; `origin` names it in errors.
+pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<Record>> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| anyhow!("{origin}: the record is not UTF-8 text"))?;
+    let blob: Blob = toml::from_str(text)
+        .map_err(|err| anyhow!("{origin}: not a git-handoff record: {}", err.message()))?;
+    Ok(blob.record)
+}
+
+/// Merges two record lists: every record kept once, oldest first.
+pub fn merge(mut ours: Vec<Record>, theirs: Vec<Record>) -> Vec<Record> {
+    for record in theirs {
+        if !ours.contains(&record) {
+            ours.push(record);
+        }
+    }
+    ours.sort_by(|a, b| a.written_at.cmp(&b.written_at));
+    ours
+}
+
+/// What a key object stands for.
+pub enum Key<'a> {
+    Issue(u64),
+    Branch(&'a str),
+}
+
+impl Key<'_> {
+    fn content(&self) -> String {
+        match self {
+            Key::Issue(n) => format!("git-handoff issue {n}\n"),
+            Key::Branch(name) => format!("git-handoff branch {name}\n"),
+        }
+    }
+
+    /// The id of the key object (a blob) in this repository's hash, without writing it.
+    pub fn id(&self, repo: &Repo) -> Result<ObjectId> {
+        let content = self.content();
+        gix::objs::compute_hash(repo.gix.object_hash(), gix::objs::Kind::Blob, content.as_bytes())
+            .context("hashing a record key")
+    }
+
+    fn write(&self, repo: &Repo) -> Result<ObjectId> {
+        Ok(repo.gix.write_blob(self.content().as_bytes()).context("writing a record key")?.detach())
+    }
+}
+
+/// Reads every record attached to `object` in `notes_ref`.
+pub fn read(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Vec<Record>> {
+    let mut notes = repo
+        .gix
+        .notes()
+        .and_then(|n| n.with_refs([notes_ref]))
+        .map_err(|err| anyhow!("reading {notes_ref}: {err}"))?;
+    let found = notes.get(object).map_err(|err| anyhow!("reading {notes_ref}: {err}"))?;
+    let mut out = Vec::new();
+    for note in found {
+        let origin = format!("{notes_ref}:{object}");
+        out.extend(parse(&note.blob.data, &origin)?);
+    }
+    Ok(out)
+}
+
+/// The newest record attached to `object`, if any.
+pub fn latest(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Option<Record>> {
+    let records = read(repo, notes_ref, object)?;
+    Ok(records.into_iter().max_by(|a, b| a.written_at.cmp(&b.written_at)))
+}
+
+/// The newest record for an issue or branch key.
+pub fn latest_for(repo: &Repo, notes_ref: &str, key: Key<'_>) -> Result<Option<Record>> {
+    latest(repo, notes_ref, key.id(repo)?)
+}
+
+/// Stores `record` on `object` (replacing what was there: one commit has one handoff) and on its
+/// issue and branch keys (added to what was there, keeping one record per commit).
+pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record) -> Result<()> {
+    ensure_identity(repo);
+    write_with_retry(repo, notes_ref, object, |_| vec![record.clone()])?;
+    let mut keys = Vec::new();
+    if let Some(issue) = record.issue {
+        keys.push(Key::Issue(issue).write(repo)?);
+    }
+    if let Some(branch) = &record.branch {
+        keys.push(Key::Branch(branch).write(repo)?);
+    }
+    for key in keys {
+        write_with_retry(repo, notes_ref, key, |existing| {
+            let mut kept: Vec<Record> =
+                existing.into_iter().filter(|r| r.commit != record.commit).collect();
+            kept.push(record.clone());
+            kept
+        })?;
+    }
+    Ok(())
+}
+
+/// Reads the records on `object`, lets `update` decide the new list, and writes it with a
+/// compare-and-swap on the ref; when another writer moved the ref first, starts over.
+fn write_with_retry(
+    repo: &Repo,
+    notes_ref: &str,
+    object: ObjectId,
+    update: impl Fn(Vec<Record>) -> Vec<Record>,
+) -> Result<()> {
+    let mut last_error = None;
+    for attempt in 0..MAX_ATTEMPTS {
+        // An unreadable existing note is an error, never silently overwritten.
+        let existing = read(repo, notes_ref, object)?;
+        let data = render(&update(existing))?;
+        let result = repo
+            .gix
+            .notes()
+            .map(|n| n.with_commit_message(format!("git-handoff: record for {object}")))
+            .and_then(|mut n| n.replace(notes_ref, object, data.as_bytes()).map(|_| ()));
+        match result {
+            Ok(()) => return Ok(()),
+            Err(err) => {
+                last_error = Some(err.to_string());
+                // Another writer holds the ref lock or moved the ref: back off and retry.
+                let jitter = u64::from(std::process::id() % 7);
+                std::thread::sleep(Duration::from_millis(2 + u64::from(attempt) * 3 + jitter));
+            }
+        }
+    }
+    Err(anyhow!(
+        "could not update {notes_ref} after {MAX_ATTEMPTS} tries: {}; another process keeps \
+         moving it, run the command again",
+        last_error.unwrap_or_default()
+    ))
+}
+
+/// Installs a fallback identity in memory when git has none, so records can always be written.
+fn ensure_identity(repo: &mut Repo) {
+    use gix::config::tree::gitoxide;
+    let mut config = gix::config::File::new(gix::config::file::Metadata::api());
+    let mut any = false;
+    if repo.gix.committer().is_none() {
+        let _ = config.set_raw_value(gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME);
+        let _ = config.set_raw_value(gitoxide::Committer::EMAIL_FALLBACK, FALLBACK_EMAIL);
+        any = true;
+    }
+    if repo.gix.author().is_none() {
+        let _ = config.set_raw_value(gitoxide::Author::NAME_FALLBACK, FALLBACK_NAME);
+        let _ = config.set_raw_value(gitoxide::Author::EMAIL_FALLBACK, FALLBACK_EMAIL);
+        any = true;
+    }
+    if any {
+        let mut snapshot = repo.gix.config_snapshot_mut();
+        let _ = snapshot.append(config);
+    }
+}
