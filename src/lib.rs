@@ -6,9 +6,11 @@
 //! terminals; commands know nothing of git internals.
 
 pub mod attempt;
+pub mod claims;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod emergency;
 pub mod error;
 pub mod git;
 pub mod output;
@@ -17,6 +19,7 @@ pub mod records;
 pub mod repo;
 pub mod secrets;
 pub mod snapshot;
+pub mod summary;
 pub mod time;
 
 use std::ffi::OsString;

@@ -1,0 +1,112 @@
+//! The summary route of `note`: the agent writes a small TOML file (`goal`, `done`,
+//! `in_progress`, `decisions`, `next`, `files_touched`) and git-handoff renders the agent note's
+//! three sections from it, so the agent spends its last tokens on facts, not on formatting.
+
+use anyhow::{Result, anyhow};
+use serde::Deserialize;
+
+use crate::records::Summary;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct File {
+    goal: Option<String>,
+    done: Vec<String>,
+    in_progress: Vec<String>,
+    decisions: Vec<String>,
+    next: Vec<String>,
+    files_touched: Vec<String>,
+}
+
+/// Parses a summary file; errors name `origin` and the line.
+pub fn parse(text: &str, origin: &str) -> Result<Summary> {
+    let file: File = toml::from_str(text).map_err(|err| {
+        let line = err
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
+            .unwrap_or(1);
+        anyhow!(
+            "{origin}:{line}: {}; a summary has the keys goal (a string) and done, in_progress, \
+             decisions, next, files_touched (lists of strings), all optional",
+            err.message().trim()
+        )
+    })?;
+    Ok(Summary {
+        goal: file.goal,
+        done: file.done,
+        in_progress: file.in_progress,
+        decisions: file.decisions,
+        next: file.next,
+        files_touched: file.files_touched,
+    })
+}
+
+/// The agent note's body below the header: Summary, Remaining work, Evidence.
+pub fn render_sections(summary: &Summary, evidence: &[String]) -> String {
+    let mut out = String::from("\n## Summary\n\n");
+    if let Some(goal) = summary.goal.as_deref().filter(|g| !g.trim().is_empty()) {
+        out.push_str(&format!("Goal: {}\n", goal.trim()));
+    }
+    for (title, items) in [
+        ("Done", &summary.done),
+        ("In progress", &summary.in_progress),
+        ("Decisions", &summary.decisions),
+        ("Files touched", &summary.files_touched),
+    ] {
+        if items.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n### {title}\n\n"));
+        for item in items {
+            out.push_str(&format!("- {}\n", single_line(item)));
+        }
+    }
+    if summary.goal.is_none() && summary.done.is_empty() && summary.in_progress.is_empty() {
+        out.push_str("none recorded\n");
+    }
+    out.push_str("\n## Remaining work\n\n");
+    if summary.next.is_empty() {
+        out.push_str("none recorded\n");
+    }
+    for item in &summary.next {
+        out.push_str(&format!("- {}\n", single_line(item)));
+    }
+    out.push_str("\n## Evidence\n\n");
+    for line in evidence {
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
+/// List items are one line each: inner newlines would break the Markdown list.
+fn single_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_renders_all_keys() {
+        let text = "goal = \"Fix the parser\"\ndone = [\"All tests pass now\"]\n\
+                    in_progress = [\"docs\"]\ndecisions = [\"keep the API\"]\nnext = [\"ship\"]\n\
+                    files_touched = [\"src/lib.rs\"]\n";
+        let summary = parse(text, "s.toml").unwrap();
+        let body = render_sections(&summary, &["From the log: 1 files edited".into()]);
+        assert!(body.starts_with(
+            "\n## Summary\n\nGoal: Fix the parser\n\n### Done\n\n- All tests pass now\n"
+        ));
+        assert!(body.contains(
+            "\n## Remaining work\n\n- ship\n\n## Evidence\n\nFrom the log: 1 files edited\n"
+        ));
+    }
+
+    #[test]
+    fn errors_name_the_file_and_line() {
+        let err = parse("goal = \"x\"\ndone = \"not a list\"\n", "s.toml").unwrap_err();
+        assert!(err.to_string().starts_with("s.toml:2: "), "{err}");
+        let err = parse("goal = \"x\"\nwhatever = 1\n", "s.toml").unwrap_err();
+        assert!(err.to_string().contains("s.toml:2: unknown field `whatever`"), "{err}");
+    }
+}
