@@ -54,6 +54,7 @@ pub enum Command {
     Start(commands::start::Args),
     Snapshot(commands::snapshot::Args),
     Progress(commands::progress::Args),
+    Recall(commands::recall::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

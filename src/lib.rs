@@ -15,6 +15,7 @@ pub mod error;
 pub mod git;
 pub mod output;
 pub mod progress;
+pub mod recall;
 pub mod records;
 pub mod repo;
 pub mod secrets;

@@ -158,17 +158,9 @@ impl Plan {
 
     /// One line for recall: `tasks 0–4 done, 5 in progress, 6–7 pending`.
     pub fn compact_line(&self) -> String {
-        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-        for item in &self.items {
-            let status = item.status.replace('_', " ");
-            match groups.last_mut() {
-                Some((last, ids)) if *last == status => ids.push(item.id.clone()),
-                _ => groups.push((status, vec![item.id.clone()])),
-            }
-        }
-        let parts: Vec<String> =
-            groups.iter().map(|(status, ids)| format!("{} {status}", id_range(ids))).collect();
-        format!("{}s {}", self.mode.noun(), parts.join(", "))
+        let items: Vec<(&str, &str)> =
+            self.items.iter().map(|i| (i.id.as_str(), i.status.as_str())).collect();
+        compact_line(&format!("{}s", self.mode.noun()), &items)
     }
 
     /// Items not yet finished, for the emergency note's Remaining work.
@@ -244,6 +236,21 @@ fn push_list(out: &mut String, items: &[String], empty: &str) {
     for item in items {
         out.push_str(&format!("- {item}\n"));
     }
+}
+
+/// `tasks 0–4 done, 5 in progress, 6–7 pending` from `(id, status)` pairs in plan order.
+pub fn compact_line(noun: &str, items: &[(&str, &str)]) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (id, status) in items {
+        let status = status.replace('_', " ");
+        match groups.last_mut() {
+            Some((last, ids)) if *last == status => ids.push(id.to_string()),
+            _ => groups.push((status, vec![id.to_string()])),
+        }
+    }
+    let parts: Vec<String> =
+        groups.iter().map(|(status, ids)| format!("{} {status}", id_range(ids))).collect();
+    format!("{noun} {}", parts.join(", "))
 }
 
 /// `0–4` for consecutive task ids, `F1, F2` otherwise.

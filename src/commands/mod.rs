@@ -3,6 +3,7 @@
 //! context every command shares.
 
 pub mod progress;
+pub mod recall;
 pub mod snapshot;
 pub mod start;
 
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
         Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
+        Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())

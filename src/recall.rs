@@ -1,0 +1,208 @@
+//! Recall: the last handoff given back to the next session before its first turn, in at most ten
+//! short lines (one line on a fresh start), plus the project rules as their own capped block.
+//!
+//! Finding the handoff is one or two notes lookups on the record keys (branch, then issue; see
+//! `records`), never a history walk and never a status run, so it stays fast on any history.
+
+use anyhow::Result;
+
+use crate::records::{self, Key, Record};
+use crate::repo::Repo;
+
+/// Where recall looks, and how much it may say.
+pub struct Request<'a> {
+    pub notes_ref: &'a str,
+    pub branch: Option<&'a str>,
+    pub issue: Option<u64>,
+    pub prefix: &'a str,
+    pub max_lines: usize,
+    pub max_chars: usize,
+}
+
+/// The latest handoff record for this branch or issue: the branch key first (when it agrees with
+/// the issue), then the issue key, then whatever the branch key holds.
+pub fn find(repo: &Repo, req: &Request<'_>) -> Result<Option<Record>> {
+    let on_branch = match req.branch {
+        Some(branch) => records::latest_for(repo, req.notes_ref, Key::Branch(branch))?,
+        None => None,
+    };
+    if on_branch.as_ref().is_some_and(|r| req.issue.is_none() || r.issue == req.issue) {
+        return Ok(on_branch);
+    }
+    if let Some(issue) = req.issue
+        && let Some(record) = records::latest_for(repo, req.notes_ref, Key::Issue(issue))?
+    {
+        return Ok(Some(record));
+    }
+    Ok(on_branch)
+}
+
+/// The first line: who, when, why, and the digest.
+pub fn headline(record: &Record) -> String {
+    let mut parts = Vec::new();
+    if let Some(issue) = record.issue {
+        parts.push(format!("issue #{issue}"));
+    }
+    parts.push(when(&record.written_at));
+    if let Some(reason) = &record.reason {
+        parts.push(reason.clone());
+    }
+    if record.kind != "agent" {
+        parts.push(format!("{} handoff", record.kind));
+    }
+    if let Some(line) = &record.digest_line {
+        parts.push(line.clone());
+    }
+    parts.join(" · ")
+}
+
+/// The full recall (after compact, resume, clear or fork): at most `max_lines` lines.
+pub fn full(record: &Record, req: &Request<'_>, pointers: &[String]) -> Vec<String> {
+    let mut lines = vec![format!("{} {}", req.prefix, headline(record))];
+    if let Some(summary) = &record.summary {
+        if let Some(goal) = &summary.goal {
+            lines.push(format!("Goal: {goal}"));
+        }
+        let done: Vec<String> = summary
+            .done
+            .iter()
+            .map(|item| match record.tags.iter().find(|t| item.starts_with(t.item.as_str())) {
+                Some(tag) if !item.contains("[unverified:") => {
+                    format!("{item} [unverified: {}]", tag.why)
+                }
+                _ => item.clone(),
+            })
+            .collect();
+        for (label, items) in [
+            ("Done", &done),
+            ("In progress", &summary.in_progress),
+            ("Decisions", &summary.decisions),
+            ("Next", &summary.next),
+        ] {
+            if !items.is_empty() {
+                lines.push(format!("{label}: {}", items.join("; ")));
+            }
+        }
+    } else if !record.tags.is_empty() {
+        let tags: Vec<String> =
+            record.tags.iter().map(|t| format!("{} [unverified: {}]", t.item, t.why)).collect();
+        lines.push(format!("Unverified: {}", tags.join("; ")));
+    }
+    if !record.progress.is_empty() {
+        lines.push(format!("Progress: {}", progress_line(record)));
+    }
+    lines.extend(pointers.iter().cloned());
+    fit(lines, req.max_lines, req.max_chars)
+}
+
+/// The one line on a fresh start.
+pub fn startup(record: &Record, prefix: &str) -> String {
+    format!(
+        "{prefix} a handoff exists ({}); see it with `git handoff show`, or `git handoff recall \
+         --source resume` for the summary.",
+        headline(record)
+    )
+}
+
+fn progress_line(record: &Record) -> String {
+    let items: Vec<(&str, &str)> =
+        record.progress.iter().map(|p| (p.id.as_str(), p.status.as_str())).collect();
+    let tasks = record.progress.iter().all(|p| p.id.parse::<u64>().is_ok());
+    crate::progress::compact_line(if tasks { "tasks" } else { "findings" }, &items)
+}
+
+/// `2026-11-30 04:10 UTC` from an RFC 3339 time, or the text as it is.
+fn when(written_at: &str) -> String {
+    match crate::time::parse(written_at) {
+        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M UTC").to_string(),
+        Err(_) => written_at.to_string(),
+    }
+}
+
+/// Keeps at most `max_lines` lines, each on one line, cutting the longest until the total fits.
+pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String> {
+    let mut lines: Vec<String> = lines
+        .into_iter()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .take(max_lines)
+        .collect();
+    let total = |lines: &[String]| lines.iter().map(|l| l.chars().count() + 1).sum::<usize>();
+    while total(&lines) > max_chars {
+        let (index, len) = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i, l.chars().count()))
+            .max_by_key(|&(_, len)| len)
+            .unwrap_or((0, 0));
+        let excess = total(&lines) - max_chars;
+        let keep = len.saturating_sub(excess.max(1) + 1).max(20);
+        if keep >= len {
+            lines.pop();
+            continue;
+        }
+        let cut: String = lines[index].chars().take(keep).collect();
+        lines[index] = format!("{}…", cut.trim_end());
+    }
+    lines
+}
+
+/// The project rules block: `Rules:` then the file, capped. Returns the block and, when it was cut,
+/// the warning to print.
+pub fn rules_block(
+    name: &str,
+    text: &str,
+    max_lines: usize,
+    max_chars: usize,
+) -> (String, Option<String>) {
+    let total_lines = text.lines().count();
+    let total_chars = text.chars().count();
+    let mut kept = String::new();
+    for line in text.lines().take(max_lines) {
+        if kept.chars().count() + line.chars().count() + 1 > max_chars {
+            let room = max_chars.saturating_sub(kept.chars().count());
+            kept.extend(line.chars().take(room));
+            break;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    let cut = total_lines > max_lines || total_chars > max_chars;
+    let mut block = format!("Rules:\n{}", kept.trim_end_matches('\n'));
+    let warning = cut.then(|| {
+        block.push_str(&format!(
+            "\n(rules cut at {max_lines} lines / {max_chars} characters; read {name} for the rest)"
+        ));
+        format!(
+            "{name} has {total_lines} lines and {total_chars} characters; recall includes the \
+             first {max_lines} lines / {max_chars} characters: shorten it so agents see all of it"
+        )
+    });
+    (block, warning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_caps_lines_and_characters() {
+        let lines: Vec<String> = (0..14).map(|i| format!("line {i} {}", "x".repeat(300))).collect();
+        let out = fit(lines, 10, 1200);
+        assert_eq!(out.len(), 10);
+        assert!(out.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= 1200);
+        assert!(out.iter().all(|l| l.starts_with("line ")));
+    }
+
+    #[test]
+    fn rules_over_the_cap_warn() {
+        let text: String = (0..60).map(|i| format!("rule {i}\n")).collect();
+        let (block, warning) = rules_block(".agent/rules.md", &text, 40, 2000);
+        assert!(block.starts_with("Rules:\nrule 0\n"));
+        assert!(block.contains("rule 39\n(rules cut"));
+        assert!(!block.contains("rule 40\n"));
+        assert!(warning.unwrap().contains("60 lines"));
+        let (block, warning) = rules_block("r", "one\ntwo\n", 40, 2000);
+        assert_eq!(block, "Rules:\none\ntwo");
+        assert!(warning.is_none());
+    }
+}
