@@ -55,6 +55,7 @@ pub enum Command {
     Snapshot(commands::snapshot::Args),
     Progress(commands::progress::Args),
     Recall(commands::recall::Args),
+    InstallMan(commands::install_man::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

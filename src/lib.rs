@@ -10,6 +10,7 @@ pub mod claims;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod docs;
 pub mod emergency;
 pub mod error;
 pub mod git;

@@ -15,8 +15,9 @@ use crate::progress::{Item, Mode, Plan, Store};
 use crate::repo::Repo;
 use crate::time;
 
-/// Keep a progress plan that survives interruption: write the plan before the work, set each
-/// item's status after each unit.
+/// Keep a progress plan that survives interruption.
+///
+/// Write the plan before the work, set each item's status after each unit.
 ///
 /// Tasks take the statuses pending, in_progress, done, abandoned; review findings (`--findings`,
 /// items given as "F1: title") take pending, fixed, not_fixed, already_resolved.

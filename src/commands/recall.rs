@@ -15,8 +15,10 @@ use crate::recall::{self, Request};
 use crate::records::Record;
 use crate::repo::Repo;
 
-/// Print the last handoff for the next session: at most ten lines after compact, resume, clear or
-/// fork; one line on a fresh start; then the project rules as their own block.
+/// Print the last handoff for the next session, before its first turn.
+///
+/// At most ten lines after compact, resume, clear or fork; one line on a fresh start; then the
+/// project rules as their own block.
 ///
 /// With `--hook claude` (or codex) it reads the SessionStart payload on stdin and prints the
 /// hook's JSON answer, so it can be installed as a SessionStart hook as it is.

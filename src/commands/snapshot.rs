@@ -12,9 +12,11 @@ use crate::output;
 use crate::repo::Repo;
 use crate::snapshot::{self, Capped, Request, Snapshot};
 
-/// Print the repository state for a prompt: branch, base, HEAD, `git status --short`,
-/// `git log --oneline <base>..HEAD`, `git diff --stat <base>` (each byte-identical to git's own,
-/// capped with a `+N more` line), and a pre-filled handoff note header.
+/// Print the repository state for a prompt, with a pre-filled note header.
+///
+/// The snapshot holds branch, base, HEAD, `git status --short`, `git log --oneline <base>..HEAD`
+/// and `git diff --stat <base>` (each byte-identical to git's own, capped with a `+N more` line)
+/// and a pre-filled handoff note header.
 ///
 /// Without an attempt, the base is the merge-base with the upstream, else HEAD, and no header is
 /// printed.

@@ -11,7 +11,7 @@ use crate::output;
 use crate::repo::Repo;
 use crate::time;
 
-/// Begin an attempt: record the issue, base and start time, and start a fresh event log.
+/// Begin an attempt: its issue, base and start time, and a fresh event log.
 ///
 /// The state lives in this worktree's own git dir (`handoff/`), never in the work tree. A previous
 /// attempt's state, event log and plan are moved to `handoff/archive/`, not deleted.

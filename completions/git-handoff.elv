@@ -1,0 +1,178 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[git-handoff] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'git-handoff'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'git-handoff'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand start 'Begin an attempt: its issue, base and start time, and a fresh event log'
+            cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
+            cand progress 'Keep a progress plan that survives interruption'
+            cand recall 'Print the last handoff for the next session, before its first turn'
+            cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-handoff;start'= {
+            cand --issue 'The issue number the attempt works on'
+            cand --base 'The base revision [default: HEAD]'
+            cand --started-at 'When the attempt began, RFC 3339 [default: now]'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;snapshot'= {
+            cand --max-lines 'Lines kept from each git output [default: caps.snapshot_lines, 40]'
+            cand --reason 'The reason written into the note header'
+            cand --issue 'The issue number this attempt works on (overrides the attempt state)'
+            cand --base 'The base revision of the attempt (overrides the attempt state)'
+            cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;progress'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
+            cand set 'Set an item''s status, with an optional note and the files it touched'
+            cand show 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-handoff;progress;plan'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --findings 'Items are review findings given as "F1: title"'
+            cand --force 'Replace a plan whose items already have progress'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;progress;set'= {
+            cand --note 'A short note: what was done, why it was abandoned ...'
+            cand --files 'Files the item changed'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;progress;show'= {
+            cand --write 'Also (over)write the summary to this file'
+            cand --issue 'The issue number this attempt works on (overrides the attempt state)'
+            cand --base 'The base revision of the attempt (overrides the attempt state)'
+            cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;progress;help'= {
+            cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
+            cand set 'Set an item''s status, with an optional note and the files it touched'
+            cand show 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-handoff;progress;help;plan'= {
+        }
+        &'git-handoff;progress;help;set'= {
+        }
+        &'git-handoff;progress;help;show'= {
+        }
+        &'git-handoff;progress;help;help'= {
+        }
+        &'git-handoff;recall'= {
+            cand --max-lines 'Lines of recall at most [default: caps.recall_lines, 10]'
+            cand --source 'What started the session [default: resume, or the hook payload''s source]'
+            cand --hook 'Read a SessionStart hook payload on stdin and answer in that agent''s hook JSON'
+            cand --issue 'The issue number this attempt works on (overrides the attempt state)'
+            cand --base 'The base revision of the attempt (overrides the attempt state)'
+            cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;install-man'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;help'= {
+            cand start 'Begin an attempt: its issue, base and start time, and a fresh event log'
+            cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
+            cand progress 'Keep a progress plan that survives interruption'
+            cand recall 'Print the last handoff for the next session, before its first turn'
+            cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-handoff;help;start'= {
+        }
+        &'git-handoff;help;snapshot'= {
+        }
+        &'git-handoff;help;progress'= {
+            cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
+            cand set 'Set an item''s status, with an optional note and the files it touched'
+            cand show 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+        }
+        &'git-handoff;help;progress;plan'= {
+        }
+        &'git-handoff;help;progress;set'= {
+        }
+        &'git-handoff;help;progress;show'= {
+        }
+        &'git-handoff;help;recall'= {
+        }
+        &'git-handoff;help;install-man'= {
+        }
+        &'git-handoff;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
