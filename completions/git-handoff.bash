@@ -28,6 +28,9 @@ _git__handoff() {
             git__handoff,recall)
                 cmd="git__handoff__subcmd__recall"
                 ;;
+            git__handoff,show)
+                cmd="git__handoff__subcmd__show"
+                ;;
             git__handoff,snapshot)
                 cmd="git__handoff__subcmd__snapshot"
                 ;;
@@ -45,6 +48,9 @@ _git__handoff() {
                 ;;
             git__handoff__subcmd__help,recall)
                 cmd="git__handoff__subcmd__help__subcmd__recall"
+                ;;
+            git__handoff__subcmd__help,show)
+                cmd="git__handoff__subcmd__help__subcmd__show"
                 ;;
             git__handoff__subcmd__help,snapshot)
                 cmd="git__handoff__subcmd__help__subcmd__snapshot"
@@ -92,7 +98,7 @@ _git__handoff() {
 
     case "${cmd}" in
         git__handoff)
-            opts="-C -h -V --json --color --help --version start snapshot progress recall install-man help"
+            opts="-C -h -V --json --color --help --version start snapshot progress recall show install-man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -114,7 +120,7 @@ _git__handoff() {
             return 0
             ;;
         git__subcmd__handoff__subcmd__help)
-            opts="start snapshot progress recall install-man help"
+            opts="start snapshot progress recall show install-man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -212,6 +218,20 @@ _git__handoff() {
             return 0
             ;;
         git__subcmd__handoff__subcmd__help__subcmd__recall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -503,6 +523,40 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__show)
+            opts="-C -h -V --issue --base --started-at --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --issue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --started-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__snapshot)
             opts="-C -h -V --max-lines --reason --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -591,7 +645,7 @@ fi
 # git's bash completion calls this for `git handoff <TAB>` (load git's completion first).
 _git_handoff ()
 {
-	local subcommands="start snapshot progress recall install-man"
+	local subcommands="start snapshot progress recall show install-man"
 	local subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
@@ -621,6 +675,9 @@ _git_handoff ()
 		;;
 	recall,-*)
 		__gitcomp "--base= --color= --help --hook= --issue= --json --max-lines= --source= --started-at= --version"
+		;;
+	show,-*)
+		__gitcomp "--base= --color= --help --issue= --json --started-at= --version"
 		;;
 	install-man,-*)
 		__gitcomp "--color= --help --json --version"

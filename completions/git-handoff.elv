@@ -29,6 +29,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
             cand progress 'Keep a progress plan that survives interruption'
             cand recall 'Print the last handoff for the next session, before its first turn'
+            cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -135,6 +136,18 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-handoff;show'= {
+            cand --issue 'The issue number this attempt works on (overrides the attempt state)'
+            cand --base 'The base revision of the attempt (overrides the attempt state)'
+            cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;install-man'= {
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
@@ -149,6 +162,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
             cand progress 'Keep a progress plan that survives interruption'
             cand recall 'Print the last handoff for the next session, before its first turn'
+            cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -168,6 +182,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;help;progress;show'= {
         }
         &'git-handoff;help;recall'= {
+        }
+        &'git-handoff;help;show'= {
         }
         &'git-handoff;help;install-man'= {
         }

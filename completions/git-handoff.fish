@@ -35,6 +35,7 @@ complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "start" -d '
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "progress" -d 'Keep a progress plan that survives interruption'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -l issue -d 'The issue number the attempt works on' -r
@@ -121,6 +122,16 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
@@ -128,12 +139,13 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall install-man help" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall install-man help" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall install-man help" -f -a "progress" -d 'Keep a progress plan that survives interruption'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall install-man help" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall install-man help" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall install-man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "progress" -d 'Keep a progress plan that survives interruption'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "plan" -d 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'

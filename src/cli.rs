@@ -55,6 +55,7 @@ pub enum Command {
     Snapshot(commands::snapshot::Args),
     Progress(commands::progress::Args),
     Recall(commands::recall::Args),
+    Show(commands::show::Args),
     InstallMan(commands::install_man::Args),
 }
 

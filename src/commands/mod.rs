@@ -5,6 +5,7 @@
 pub mod install_man;
 pub mod progress;
 pub mod recall;
+pub mod show;
 pub mod snapshot;
 pub mod start;
 
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
         Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
         Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
+        Command::Show(args) => show::run(&ctx, args, &mut out)?,
         Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
