@@ -5,6 +5,7 @@
 //! (repository access, configuration, attempt state, snapshot ...) know nothing of clap or
 //! terminals; commands know nothing of git internals.
 
+pub mod agent_hooks;
 pub mod attempt;
 pub mod claims;
 pub mod cli;

@@ -1,0 +1,163 @@
+//! Agent hook settings: what `hooks install --claude` / `--codex` merges into
+//! `.claude/settings.json` / `.codex/hooks.json` so that recording, recall and the digest-only
+//! handoff happen without the agent doing anything.
+//!
+//! The merge keeps every existing setting and key order, adds only the hook entries that are not
+//! there yet (matched by command), and leaves the file untouched when nothing is missing, so
+//! installing twice changes nothing.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, anyhow, bail};
+use serde_json::{Map, Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Claude,
+    Codex,
+}
+
+/// One hook entry to install: event, matcher, command, timeout in seconds.
+pub struct Wanted {
+    pub event: &'static str,
+    pub matcher: Option<&'static str>,
+    pub command: &'static str,
+    pub timeout: u64,
+}
+
+impl Agent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
+        }
+    }
+
+    /// The settings file, relative to the top of the work tree.
+    pub fn settings_path(self) -> &'static str {
+        match self {
+            Agent::Claude => ".claude/settings.json",
+            Agent::Codex => ".codex/hooks.json",
+        }
+    }
+
+    /// The hooks this agent gets. Codex has no PostToolUseFailure or SessionEnd event: its failed
+    /// tool calls arrive through PostToolUse, and its digest-only handoff is left to the runtime.
+    pub fn wanted(self) -> Vec<Wanted> {
+        let w = |event, matcher, command, timeout| Wanted { event, matcher, command, timeout };
+        match self {
+            Agent::Claude => vec![
+                w("PostToolUse", Some("*"), "git handoff record --agent claude", 5),
+                w("PostToolUseFailure", Some("*"), "git handoff record --agent claude", 5),
+                w("UserPromptSubmit", None, "git handoff record --agent claude", 5),
+                w("Stop", None, "git handoff record --agent claude", 5),
+                w("SessionStart", None, "git handoff recall --hook claude", 10),
+                w("SessionEnd", None, "git handoff note --digest-only", 30),
+            ],
+            Agent::Codex => vec![
+                w("PostToolUse", Some("*"), "git handoff record --agent codex", 5),
+                w("UserPromptSubmit", None, "git handoff record --agent codex", 5),
+                w("Stop", None, "git handoff record --agent codex", 5),
+                w("SessionStart", None, "git handoff recall --hook codex", 10),
+            ],
+        }
+    }
+}
+
+/// Merges the wanted hooks into the settings text (`None`: no file yet). Returns the new text, or
+/// `None` when everything is already installed. `origin` names the file in errors.
+pub fn merge(existing: Option<&str>, agent: Agent, origin: &str) -> Result<Option<String>> {
+    let mut root: Value = match existing {
+        Some(text) if !text.trim().is_empty() => serde_json::from_str(text).map_err(|err| {
+            anyhow!(
+                "{origin}:{}: not valid JSON ({err}); fix the file, then run the install again",
+                err.line()
+            )
+        })?,
+        _ => json!({}),
+    };
+    let Some(object) = root.as_object_mut() else {
+        bail!(
+            "{origin}: the settings are not a JSON object; fix the file, then run the install again"
+        );
+    };
+    let hooks = object.entry("hooks").or_insert_with(|| json!({}));
+    let Some(hooks) = hooks.as_object_mut() else {
+        bail!("{origin}: \"hooks\" is not an object; fix the file, then run the install again");
+    };
+    let mut changed = false;
+    for wanted in agent.wanted() {
+        let groups = hooks.entry(wanted.event).or_insert_with(|| json!([]));
+        let Some(groups) = groups.as_array_mut() else {
+            bail!(
+                "{origin}: \"hooks.{}\" is not a list; fix the file, then run the install again",
+                wanted.event
+            );
+        };
+        if groups.iter().any(|group| has_command(group, wanted.command)) {
+            continue;
+        }
+        let mut group = Map::new();
+        if let Some(matcher) = wanted.matcher {
+            group.insert("matcher".into(), json!(matcher));
+        }
+        group.insert(
+            "hooks".into(),
+            json!([{"type": "command", "command": wanted.command, "timeout": wanted.timeout}]),
+        );
+        groups.push(Value::Object(group));
+        changed = true;
+    }
+    if !changed {
+        return Ok(None);
+    }
+    let mut text = serde_json::to_string_pretty(&root)?;
+    text.push('\n');
+    Ok(Some(text))
+}
+
+fn has_command(group: &Value, command: &str) -> bool {
+    group.get("hooks").and_then(Value::as_array).is_some_and(|hooks| {
+        hooks.iter().any(|h| h.get("command").and_then(Value::as_str) == Some(command))
+    })
+}
+
+/// The settings file of `agent` in the work tree at `top`.
+pub fn path(top: &Path, agent: Agent) -> PathBuf {
+    top.join(agent.settings_path())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_existing_settings_and_is_idempotent() {
+        let existing = r#"{
+  "permissions": {"allow": ["Bash(npm test)"]},
+  "hooks": {
+    "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}]
+  },
+  "model": "opus"
+}"#;
+        let merged = merge(Some(existing), Agent::Claude, "s.json").unwrap().unwrap();
+        let value: Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(value["permissions"]["allow"][0], "Bash(npm test)");
+        assert_eq!(value["model"], "opus");
+        let post = value["hooks"]["PostToolUse"].as_array().unwrap();
+        assert_eq!(post.len(), 2);
+        assert_eq!(post[0]["hooks"][0]["command"], "prettier --write");
+        assert_eq!(post[1]["hooks"][0]["command"], "git handoff record --agent claude");
+        let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["permissions", "hooks", "model"]);
+        assert_eq!(merge(Some(&merged), Agent::Claude, "s.json").unwrap(), None);
+    }
+
+    #[test]
+    fn broken_settings_are_an_error_with_the_line() {
+        let err = merge(Some("{\n  \"hooks\": [,]\n}"), Agent::Claude, "s.json").unwrap_err();
+        assert!(err.to_string().starts_with("s.json:2: not valid JSON"), "{err}");
+        let err = merge(Some("[1]"), Agent::Codex, "h.json").unwrap_err();
+        assert!(err.to_string().contains("not a JSON object"));
+    }
+}
