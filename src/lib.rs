@@ -15,6 +15,7 @@ pub mod docs;
 pub mod emergency;
 pub mod error;
 pub mod git;
+pub mod note_commit;
 pub mod output;
 pub mod progress;
 pub mod recall;

@@ -23,9 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::repo::Repo;
 
-/// The identity used for notes commits when git has none configured.
-pub const FALLBACK_NAME: &str = "git-handoff";
-pub const FALLBACK_EMAIL: &str = "git-handoff@localhost";
+use crate::note_commit::{FALLBACK_EMAIL, FALLBACK_NAME};
 
 /// How often a write is retried when another writer moved the notes ref first.
 const MAX_ATTEMPTS: u32 = 50;
