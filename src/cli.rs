@@ -56,6 +56,7 @@ pub enum Command {
     Progress(commands::progress::Args),
     Recall(commands::recall::Args),
     Show(commands::show::Args),
+    Demo(commands::demo::Args),
     InstallMan(commands::install_man::Args),
 }
 

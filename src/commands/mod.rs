@@ -2,6 +2,7 @@
 //! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
 //! context every command shares.
 
+pub mod demo;
 pub mod install_man;
 pub mod progress;
 pub mod recall;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
         Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
         Command::Show(args) => show::run(&ctx, args, &mut out)?,
+        Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
         Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
