@@ -53,6 +53,7 @@ pub enum ColorChoice {
 pub enum Command {
     Start(commands::start::Args),
     Snapshot(commands::snapshot::Args),
+    Seal(commands::seal::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

@@ -13,6 +13,7 @@ pub mod error;
 pub mod git;
 pub mod output;
 pub mod repo;
+pub mod seal;
 pub mod secrets;
 pub mod snapshot;
 pub mod time;

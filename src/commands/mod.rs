@@ -2,6 +2,7 @@
 //! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
 //! context every command shares.
 
+pub mod seal;
 pub mod snapshot;
 pub mod start;
 
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
+        Command::Seal(args) => seal::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())
