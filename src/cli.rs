@@ -58,6 +58,7 @@ pub enum Command {
     Show(commands::show::Args),
     Demo(commands::demo::Args),
     InstallMan(commands::install_man::Args),
+    Seal(commands::seal::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

@@ -21,6 +21,7 @@ pub mod progress;
 pub mod recall;
 pub mod records;
 pub mod repo;
+pub mod seal;
 pub mod secrets;
 pub mod snapshot;
 pub mod summary;

@@ -7,6 +7,7 @@ pub mod install_man;
 pub mod progress;
 pub mod recall;
 pub mod show;
+pub mod seal;
 pub mod snapshot;
 pub mod start;
 
@@ -44,6 +45,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Show(args) => show::run(&ctx, args, &mut out)?,
         Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
         Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
+        Command::Seal(args) => seal::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())

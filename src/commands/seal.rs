@@ -1,0 +1,107 @@
+//! `git handoff seal`: commit an interrupted attempt's leftover work as the seal commit.
+
+use std::io::Write;
+
+use anyhow::Result;
+use gix::bstr::ByteSlice;
+
+use crate::attempt::Attempt;
+use crate::cli::AttemptArgs;
+use crate::commands::Ctx;
+use crate::config::Config;
+use crate::error::CheckFailed;
+use crate::output;
+use crate::repo::Repo;
+use crate::seal::{self, Request, Sealed};
+use crate::time;
+
+/// Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would
+/// stage it (never ignored files), and print its id and files.
+///
+/// Works on a branch, a detached HEAD or an unborn branch. Runs no commit hooks, never signs, and
+/// needs no configured identity: without one the commit is authored by
+/// `git-handoff <git-handoff@localhost>`. The message names the issue and ends with the trailer
+/// `Handoff-Seal: <started_at>`. Atomic: the repository is either sealed or exactly as it was.
+///
+/// Files that look like secrets (`.env*`, private keys, credential files, provider tokens in the
+/// content, `[secrets]` in .handoff.toml) are left out, untouched in the work tree, and reported;
+/// the exit status is then 1.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The commit subject (and body) instead of "Seal leftover work: issue #N"; the
+    /// Handoff-Seal trailer is always added.
+    #[arg(long, short = 'm', value_name = "MESSAGE")]
+    pub message: Option<String>,
+
+    /// Seal secret-looking files too.
+    #[arg(long)]
+    pub allow_secrets: bool,
+
+    #[command(flatten)]
+    pub attempt: AttemptArgs,
+}
+
+pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+    let repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let req = Request {
+        issue: resolved.require_issue()?,
+        started_at: resolved.started_at.unwrap_or_else(time::now),
+        message: args.message,
+        allow_secrets: args.allow_secrets,
+    };
+    let sealed = seal::seal(&repo, &config, &req)?;
+    if ctx.json {
+        output::write_json(out, &sealed)?;
+    } else {
+        render(&sealed, config.caps.seal_files, out)?;
+    }
+    out.flush()?;
+    if sealed.skipped.is_empty() {
+        return Ok(());
+    }
+    for skipped in &sealed.skipped {
+        output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
+    }
+    eprintln!(
+        "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \
+         --allow-secrets` to seal them anyway"
+    );
+    Err(CheckFailed.into())
+}
+
+fn render(sealed: &Sealed, cap: usize, out: &mut impl Write) -> Result<()> {
+    match &sealed.commit {
+        Some(commit) => writeln!(out, "{} {commit}", output::heading("Sealed:"))?,
+        None if sealed.skipped.is_empty() => {
+            writeln!(out, "Nothing to seal: the work tree matches HEAD.")?
+        }
+        None => writeln!(out, "Nothing sealed: every change was left out.")?,
+    }
+    if !sealed.files.is_empty() {
+        writeln!(out, "\n{}", output::heading(&format!("Files ({}):", sealed.files.len())))?;
+        for path in sealed.files.iter().take(cap) {
+            writeln!(out, "  {}", display(path))?;
+        }
+        if sealed.files.len() > cap {
+            writeln!(out, "  {}", output::dim(&format!("+{} more", sealed.files.len() - cap)))?;
+        }
+    }
+    if !sealed.skipped.is_empty() {
+        let title = format!("Skipped, left in the work tree ({}):", sealed.skipped.len());
+        writeln!(out, "\n{}", output::heading(&title))?;
+        for skipped in &sealed.skipped {
+            writeln!(out, "  {}: {}", display(&skipped.path), skipped.why)?;
+        }
+    }
+    Ok(())
+}
+
+/// A path as people read it: as is when it is printable UTF-8, else C-quoted like git does.
+fn display(path: &[u8]) -> String {
+    match path.to_str() {
+        Ok(text) if !text.chars().any(char::is_control) && !text.starts_with('"') => text.into(),
+        _ => gix::quote::ansi_c::quote(path.as_bstr()).to_string(),
+    }
+}

@@ -1,0 +1,237 @@
+//! The secrets guard: which files a seal leaves out because they look like secrets.
+//!
+//! A file is held back by its name (`.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa`, `id_ed25519`,
+//! `credentials.json`, or a `secrets.files` glob) or by its content: a provider token or a
+//! private-key block ([`crate::secrets::find_token`], the one shared list), a `secrets.patterns`
+//! regex, or, for `.npmrc`/`.pypirc`/`.netrc`, a credential entry. Templates meant to be committed
+//! (`.env.example`, `.env.sample`, `.env.template`, `.env.dist`) pass on their name but are still
+//! scanned.
+//!
+//! Content is read as a stream, in chunks that overlap by [`MAX_TOKEN_LEN`] bytes, so memory stays
+//! flat whatever the file size and a token cut by a chunk boundary is still seen whole. What is
+//! scanned is the blob the seal would commit (after git's clean filters and line-ending
+//! conversion), not the work-tree file, so the check and the commit can never disagree.
+
+use std::io::{self, Read};
+
+use anyhow::{Result, anyhow};
+use gix::bstr::{BStr, ByteSlice};
+use regex::bytes::Regex;
+
+use crate::config::Secrets;
+use crate::secrets::{MAX_TOKEN_LEN, find_token};
+
+/// Bytes read per step; the working buffer is this plus the overlap.
+const CHUNK: usize = 1 << 20;
+
+/// Exact file names that hold keys or credentials.
+const SECRET_NAMES: &[&str] =
+    &[".env", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "credentials.json"];
+
+/// Suffixes of key and certificate-key files.
+const SECRET_SUFFIXES: &[&str] = &[".pem", ".key"];
+
+/// `.env.<this>` files are templates, committed on purpose.
+const ENV_TEMPLATES: &[&str] = &["example", "sample", "template", "dist"];
+
+/// Package-manager and login files: secret only when they hold a credential entry.
+const CREDENTIAL_FILES: &[(&str, &str)] = &[
+    (".npmrc", r"(?m)(?:^|:)(?:_authToken|_auth|_password)\s*=\s*\S"),
+    (".pypirc", r"(?m)^\s*password\s*[=:]\s*\S"),
+    (".netrc", r"(?m)(?:^|\s)password\s+\S"),
+    ("_netrc", r"(?m)(?:^|\s)password\s+\S"),
+];
+
+/// The rules in force: the built-in ones plus `.handoff.toml`'s `[secrets]`.
+pub struct Guard {
+    globs: Vec<String>,
+    patterns: Vec<(String, Regex)>,
+    credentials: Vec<(&'static str, Regex)>,
+}
+
+impl Guard {
+    pub fn new(config: &Secrets) -> Result<Guard> {
+        let patterns = config
+            .patterns
+            .iter()
+            .map(|p| {
+                Regex::new(p).map(|re| (p.clone(), re)).map_err(|err| {
+                    anyhow!("secrets.patterns: {p:?} is not a valid regular expression: {err}")
+                })
+            })
+            .collect::<Result<_>>()?;
+        let credentials = CREDENTIAL_FILES
+            .iter()
+            .map(|(name, re)| (*name, Regex::new(re).expect("credential patterns are valid")))
+            .collect();
+        Ok(Guard { globs: config.files.clone(), patterns, credentials })
+    }
+
+    /// Why the name alone makes `path` a secret, if it does.
+    pub fn by_name(&self, path: &[u8]) -> Option<String> {
+        let base = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+        let builtin = SECRET_NAMES
+            .iter()
+            .find(|name| base == name.as_bytes())
+            .map(|name| name.to_string())
+            .or_else(|| {
+                let rest = base.strip_prefix(b".env.")?;
+                (!ENV_TEMPLATES.iter().any(|t| rest == t.as_bytes())).then(|| ".env.*".to_string())
+            })
+            .or_else(|| {
+                SECRET_SUFFIXES
+                    .iter()
+                    .find(|suffix| base.len() > suffix.len() && base.ends_with(suffix.as_bytes()))
+                    .map(|suffix| format!("*{suffix}"))
+            });
+        if let Some(rule) = builtin {
+            return Some(format!("looks like a secret: its name matches {rule}"));
+        }
+        let mode = gix::glob::wildmatch::Mode::NO_MATCH_SLASH_LITERAL;
+        self.globs
+            .iter()
+            .find(|glob| {
+                // Like .gitignore: a glob without a slash matches the file name at any depth.
+                let subject = if glob.contains('/') { path } else { base };
+                let glob = glob.strip_prefix('/').unwrap_or(glob);
+                gix::glob::wildmatch(BStr::new(glob), subject.as_bstr(), mode)
+            })
+            .map(|glob| format!("looks like a secret: its name matches secrets.files {glob:?}"))
+    }
+
+    /// Why the content makes `path` a secret, if it does. Reads `content` to its end in chunks.
+    pub fn by_content(&self, path: &[u8], content: &mut impl Read) -> io::Result<Option<String>> {
+        let base = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+        let credential = self
+            .credentials
+            .iter()
+            .find(|(name, _)| base == name.as_bytes())
+            .map(|(n, re)| (*n, re));
+        let mut window: Vec<u8> = Vec::with_capacity(CHUNK + MAX_TOKEN_LEN);
+        let mut found = None;
+        loop {
+            let kept = window.len();
+            window.resize(kept + CHUNK, 0);
+            let read = read_full(content, &mut window[kept..])?;
+            window.truncate(kept + read);
+            if read == 0 {
+                break;
+            }
+            if found.is_none() {
+                found = self.scan(&window, credential);
+            }
+            if read < CHUNK {
+                break;
+            }
+            // Keep the tail so a token cut by the boundary is seen whole in the next window.
+            window.drain(..window.len() - MAX_TOKEN_LEN.min(window.len()));
+        }
+        Ok(found)
+    }
+
+    fn scan(&self, window: &[u8], credential: Option<(&str, &Regex)>) -> Option<String> {
+        if let Some(kind) = find_token(window) {
+            return Some(format!("looks like a secret: its content holds a {kind}"));
+        }
+        if let Some((pattern, _)) = self.patterns.iter().find(|(_, re)| re.is_match(window)) {
+            return Some(format!(
+                "looks like a secret: its content matches secrets.patterns {pattern:?}"
+            ));
+        }
+        let (name, re) = credential?;
+        re.is_match(window).then(|| format!("looks like a secret: a {name} with credentials"))
+    }
+}
+
+/// Reads until `buf` is full or the reader ends; returns how much was read.
+fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(files: &[&str], patterns: &[&str]) -> Guard {
+        let secrets = Secrets {
+            files: files.iter().map(|s| s.to_string()).collect(),
+            patterns: patterns.iter().map(|s| s.to_string()).collect(),
+        };
+        Guard::new(&secrets).unwrap()
+    }
+
+    #[test]
+    fn names() {
+        let g = guard(&["*.secret", "conf/*.ini"], &[]);
+        for path in [
+            ".env",
+            "app/.env",
+            ".env.local",
+            "deploy/.env.production",
+            "server.pem",
+            "tls/server.key",
+            "id_rsa",
+            "home/.ssh/id_ed25519",
+            "credentials.json",
+            "x.secret",
+            "deep/x.secret",
+            "conf/db.ini",
+        ] {
+            assert!(g.by_name(path.as_bytes()).is_some(), "{path}");
+        }
+        for path in [
+            "env",
+            ".envrc",
+            ".env.example",
+            "id_rsa.pub",
+            ".key",
+            "keys.rs",
+            "credentials.json.md",
+            "other/conf/db.ini",
+            ".npmrc",
+        ] {
+            assert!(g.by_name(path.as_bytes()).is_none(), "{path}");
+        }
+    }
+
+    fn content(g: &Guard, path: &str, bytes: &[u8]) -> Option<String> {
+        g.by_content(path.as_bytes(), &mut &bytes[..]).unwrap()
+    }
+
+    #[test]
+    fn content_rules() {
+        let g = guard(&[], &["INTERNAL-[0-9]{6}"]);
+        let token = format!("ghp_{}", "a1B2".repeat(9));
+        assert!(content(&g, "a.txt", token.as_bytes()).unwrap().contains("github-token"));
+        assert!(content(&g, "a.txt", b"id INTERNAL-123456").unwrap().contains("secrets.patterns"));
+        assert!(content(&g, "a.txt", b"hello").is_none());
+        assert!(content(&g, ".npmrc", b"//registry.npmjs.org/:_authToken=abc\n").is_some());
+        assert!(content(&g, ".npmrc", b"registry=https://example.com\n").is_none());
+        assert!(content(&g, ".pypirc", b"[pypi]\nusername = x\npassword = y\n").is_some());
+        assert!(content(&g, "x/.netrc", b"machine h login u password p\n").is_some());
+        assert!(content(&g, "notes.txt", b"password = y\n").is_none());
+    }
+
+    #[test]
+    fn tokens_across_chunk_boundaries_are_found() {
+        let g = guard(&[], &[]);
+        let token = format!("ghp_{}", "a1B2".repeat(9));
+        for offset in [CHUNK - 10, CHUNK - 1, CHUNK, 2 * CHUNK - 20, 3 * CHUNK + 5] {
+            let mut bytes = vec![b' '; offset];
+            bytes.extend_from_slice(token.as_bytes());
+            bytes.extend_from_slice(&[b' '; 100]);
+            assert!(content(&g, "big.txt", &bytes).is_some(), "offset {offset}");
+        }
+        let clean = vec![b'x'; 3 * CHUNK + 17];
+        assert!(content(&g, "big.txt", &clean).is_none());
+    }
+}

@@ -1,0 +1,896 @@
+//! `seal` against the real git: the seal commit's tree is what `git add -A` stages on a copy, the
+//! work tree never changes, every failure leaves the repository exactly as it was, and secrets
+//! stay out.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::{Env, Repo, random_dirty_tree, stdout_ok};
+use serde_json::Value;
+
+const STARTED: &str = "2026-11-30T03:48:52Z";
+
+/// `git handoff seal --json` for issue 1 with a fixed start time, plus `extra`.
+fn seal(repo: &Repo, extra: &[&str]) -> Output {
+    repo.handoff()
+        .args(["seal", "--json", "--issue", "1", "--started-at", STARTED])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|err| {
+        panic!(
+            "{err}: stdout {:?}, stderr {:?}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn seal_ok(repo: &Repo, extra: &[&str]) -> Value {
+    let out = seal(repo, extra);
+    let text = stdout_ok(out);
+    serde_json::from_str(&text).unwrap()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every entry under `root` but `.git`: type, permission bits, mtime, and content or link target.
+fn tree_state(root: &Path) -> BTreeMap<Vec<u8>, String> {
+    let mut state = BTreeMap::new();
+    walk(root, root, &mut state);
+    state
+}
+
+fn walk(root: &Path, dir: &Path, state: &mut BTreeMap<Vec<u8>, String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let rel = path.strip_prefix(root).unwrap().as_os_str().as_bytes().to_vec();
+        if rel == b".git" {
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        let times = format!("{}.{}", meta.mtime(), meta.mtime_nsec());
+        let what = if meta.file_type().is_symlink() {
+            format!("link {:?}", std::fs::read_link(&path).unwrap())
+        } else if meta.is_dir() {
+            walk(root, &path, state);
+            format!("dir {:o}", meta.mode())
+        } else {
+            let mut h = DefaultHasher::new();
+            std::fs::read(&path).unwrap().hash(&mut h);
+            format!("file {:o} {} {:x} {times}", meta.mode(), meta.len(), h.finish())
+        };
+        state.insert(rel, what);
+    }
+}
+
+/// Everything a seal may change: HEAD (symbolic and resolved), refs, the index bytes, the git
+/// dir's top-level names (no leftovers) and the work tree.
+#[derive(Debug, PartialEq, Eq)]
+struct State {
+    head: String,
+    refs: String,
+    index: Option<u64>,
+    git_dir: Vec<String>,
+    tree: BTreeMap<Vec<u8>, String>,
+}
+
+fn state(repo: &Repo) -> State {
+    let git_dir = PathBuf::from(repo.git_text(["rev-parse", "--absolute-git-dir"]));
+    let symbolic = repo.git_cmd(["symbolic-ref", "-q", "HEAD"]).output().unwrap();
+    let resolved = repo.git_cmd(["rev-parse", "-q", "--verify", "HEAD"]).output().unwrap();
+    let index = std::fs::read(git_dir.join("index")).ok().map(|bytes| {
+        let mut h = DefaultHasher::new();
+        bytes.hash(&mut h);
+        h.finish()
+    });
+    let mut names: Vec<String> = std::fs::read_dir(&git_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    State {
+        head: format!(
+            "{} {}",
+            String::from_utf8_lossy(&symbolic.stdout).trim(),
+            String::from_utf8_lossy(&resolved.stdout).trim()
+        ),
+        refs: repo.git_text(["for-each-ref"]),
+        index,
+        git_dir: names,
+        tree: tree_state(&repo.path),
+    }
+}
+
+/// `git diff-tree -r --name-only` between two commits (or the root commit), NUL-separated.
+fn diff_tree_names(repo: &Repo, commit: &str) -> Vec<String> {
+    let parents = repo.git_text(["rev-list", "--parents", "-n1", commit]);
+    let out = if parents.split(' ').count() > 1 {
+        let parent = format!("{commit}~1");
+        repo.git(["diff-tree", "-r", "-z", "--name-only", parent.as_str(), commit])
+    } else {
+        repo.git(["diff-tree", "-r", "-z", "--name-only", "--root", commit])
+    };
+    let mut names: Vec<String> = out
+        .split(|&b| b == 0)
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect();
+    if parents.split(' ').count() == 1 {
+        names.retain(|n| n != commit);
+    }
+    names
+}
+
+/// `git add -A && git write-tree` on a fresh `cp -a` copy of the repository.
+fn expected_tree(repo: &Repo) -> String {
+    static COPIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = repo.path.file_name().unwrap().to_string_lossy();
+    let copy = repo.path.with_file_name(format!("{name}-copy{n}"));
+    let status =
+        std::process::Command::new("cp").arg("-a").arg(&repo.path).arg(&copy).status().unwrap();
+    assert!(status.success());
+    let copy = repo.at(copy);
+    copy.git(["add", "-A"]);
+    copy.git_text(["write-tree"])
+}
+
+/// The checks every successful seal must pass.
+fn assert_sealed_like_git(repo: &Repo, before: &State, old_head: Option<&str>, sealed: &Value) {
+    let expected = expected_tree(repo);
+    assert_eq!(tree_state(&repo.path), before.tree, "the work tree changed");
+    let old_tree = old_head.map(|h| repo.git_text(["rev-parse", &format!("{h}^{{tree}}")]));
+    if old_tree.as_deref() == Some(expected.as_str()) {
+        assert_eq!(sealed["commit"], Value::Null);
+        assert_eq!(strings(&sealed["files"]), Vec::<String>::new());
+        return;
+    }
+    let commit = sealed["commit"].as_str().expect("a seal commit").to_string();
+    assert_eq!(repo.head(), commit);
+    assert_eq!(repo.git_text(["rev-parse", &format!("{commit}^{{tree}}")]), expected);
+    match old_head {
+        Some(old) => assert_eq!(repo.git_text(["rev-parse", &format!("{commit}~1")]), old),
+        None => assert_eq!(repo.git_text(["rev-list", "--count", &commit]), "1"),
+    }
+    assert_eq!(repo.git_text(["status", "--porcelain"]), "", "status after seal");
+    let fsck = repo.git_cmd(["fsck", "--strict", "--no-progress"]).output().unwrap();
+    assert!(fsck.status.success(), "fsck: {}", stderr(&fsck));
+    assert_eq!(strings(&sealed["files"]), diff_tree_names(repo, &commit));
+    let message = repo.git_text(["log", "-1", "--format=%B", &commit]);
+    assert!(message.ends_with(&format!("\n\nHandoff-Seal: {STARTED}")), "{message:?}");
+    let trailer = repo.git_text(["log", "-1", "--format=%(trailers:key=Handoff-Seal,valueonly)"]);
+    assert_eq!(trailer, STARTED);
+}
+
+fn differential(seeds: std::ops::Range<u64>) {
+    let env = Env::new();
+    for seed in seeds {
+        let repo = env.repo(&format!("r{seed}"));
+        random_dirty_tree(&repo, seed);
+        let old = repo.head();
+        let before = state(&repo);
+        let sealed = seal_ok(&repo, &[]);
+        assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+        assert_eq!(sealed["skipped"], serde_json::json!([]), "seed {seed}");
+    }
+}
+
+#[test]
+fn random_dirty_trees_seal_like_git_add_all_0() {
+    differential(0..60);
+}
+
+#[test]
+fn random_dirty_trees_seal_like_git_add_all_1() {
+    differential(60..120);
+}
+
+#[test]
+fn runs_as_git_handoff_from_a_subdirectory_with_attempt_state() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("src/a.rs", "a\n");
+    let old = repo.commit_all("init");
+    stdout_ok(
+        repo.handoff().args(["start", "--issue", "42", "--started-at", STARTED]).output().unwrap(),
+    );
+    repo.write("src/a.rs", "changed\n");
+    repo.write("src/new.rs", "new\n");
+    let before = state(&repo);
+    let out = repo.git_handoff().args(["-C", "src", "seal", "--json"]).output().unwrap();
+    let sealed: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    assert_eq!(strings(&sealed["files"]), ["src/a.rs", "src/new.rs"]);
+    let subject = repo.git_text(["log", "-1", "--format=%s"]);
+    assert_eq!(subject, "Seal leftover work: issue #42");
+    let reflog = repo.git_text(["reflog", "-1", "--format=%gs", "main"]);
+    assert_eq!(reflog, "handoff seal: Seal leftover work: issue #42");
+    let author = repo.git_text(["log", "-1", "--format=%an <%ae>|%cn <%ce>"]);
+    assert_eq!(author, "A U Thor <author@example.com>|C O Mitter <committer@example.com>");
+}
+
+/// Sets a file's mtime to `secs` seconds and `nanos` after the epoch.
+fn set_mtime(path: &Path, secs: u64, nanos: u32) {
+    let time = std::time::UNIX_EPOCH + std::time::Duration::new(secs, nanos);
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_times(std::fs::FileTimes::new().set_modified(time)).unwrap();
+}
+
+#[test]
+fn racily_clean_entries_are_checked_like_git_checks_them() {
+    // The index was written in the same second as a same-size edit that followed the last stat:
+    // git sees the entry as "racily clean" by the index file's mtime and compares content. The
+    // seal's private copy of the index must keep that mtime to see the edit too.
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("f", "c\n");
+    let old = repo.commit_all("init");
+    let second = 1_790_000_000;
+    set_mtime(&repo.path.join("f"), second, 100_000_000);
+    repo.git(["update-index", "--refresh"]);
+    repo.write("f", "d\n");
+    set_mtime(&repo.path.join("f"), second, 600_000_000);
+    set_mtime(&repo.path.join(".git/index"), second, 900_000_000);
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    assert_eq!(repo.git(["show", "HEAD:f"]), b"d\n");
+}
+
+#[test]
+fn message_replaces_the_subject_and_keeps_the_trailer() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    repo.commit_all("init");
+    repo.write("a", "b\n");
+    seal_ok(&repo, &["--message", "WIP: half a parser\n\nnext: the lexer"]);
+    let message = repo.git_text(["log", "-1", "--format=%B"]);
+    assert_eq!(
+        message,
+        format!("WIP: half a parser\n\nnext: the lexer\n\nHandoff-Seal: {STARTED}")
+    );
+}
+
+#[test]
+fn without_an_attempt_it_says_to_start_one_and_changes_nothing() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    repo.commit_all("init");
+    repo.write("a", "b\n");
+    let before = state(&repo);
+    let out = repo.handoff().args(["seal"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("git handoff start --issue N"), "{}", stderr(&out));
+    assert_eq!(state(&repo), before);
+}
+
+#[test]
+fn nothing_to_seal_is_a_null_commit() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    repo.write("debug.log", "ignored\n");
+    repo.write(".gitignore", "*.log\n");
+    repo.commit_all("init");
+    repo.write("more.log", "ignored too\n");
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_eq!(sealed, serde_json::json!({"commit": null, "files": [], "skipped": []}));
+    assert_eq!(state(&repo), before);
+
+    let text = stdout_ok(seal_text(&repo, &[]));
+    assert!(text.contains("Nothing to seal"), "{text}");
+}
+
+fn seal_text(repo: &Repo, extra: &[&str]) -> Output {
+    repo.handoff()
+        .args(["seal", "--color", "never", "--issue", "1", "--started-at", STARTED])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn text_output_caps_the_file_list() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".handoff.toml", "[caps]\nseal_files = 3\n");
+    repo.commit_all("init");
+    for i in 0..7 {
+        repo.write(format!("f{i}.txt"), "x\n");
+    }
+    let text = stdout_ok(seal_text(&repo, &[]));
+    let head = repo.head();
+    assert!(text.starts_with(&format!("Sealed: {head}\n")), "{text}");
+    assert!(text.contains("Files (7):\n  f0.txt\n  f1.txt\n  f2.txt\n  +4 more\n"), "{text}");
+}
+
+#[test]
+fn unborn_branch_becomes_the_root_commit() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let empty = seal_ok(&repo, &[]);
+    assert_eq!(empty["commit"], Value::Null);
+    repo.write("a.txt", "a\n");
+    repo.write("dir/b.txt", "b\n");
+    repo.git(["add", "a.txt"]);
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, None, &sealed);
+    assert_eq!(repo.git_text(["symbolic-ref", "HEAD"]), "refs/heads/main");
+    assert_eq!(strings(&sealed["files"]), ["a.txt", "dir/b.txt"]);
+}
+
+#[test]
+fn detached_head_moves_and_the_branch_stays() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    let main = repo.commit_all("init");
+    repo.git(["checkout", "-q", "--detach"]);
+    repo.write("a", "b\n");
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&main), &sealed);
+    assert_eq!(repo.git_text(["rev-parse", "main"]), main);
+    let symbolic = repo.git_cmd(["symbolic-ref", "-q", "HEAD"]).output().unwrap();
+    assert!(!symbolic.status.success(), "HEAD must stay detached");
+}
+
+#[test]
+fn file_mode_false_keeps_recorded_modes() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("script.sh", "echo a\n");
+    repo.write("tool", "#!/bin/sh\n");
+    repo.chmod("tool", 0o755);
+    let old = repo.commit_all("init");
+    repo.git(["config", "core.fileMode", "false"]);
+    repo.chmod("script.sh", 0o755);
+    repo.chmod("tool", 0o644);
+    repo.write("script.sh", "echo b\n");
+    repo.write("new.sh", "echo new\n");
+    repo.chmod("new.sh", 0o755);
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    let mode = |path: &str| repo.git_text(["ls-tree", "HEAD", path])[..6].to_string();
+    assert_eq!(mode("new.sh"), "100644");
+    assert_eq!(mode("tool"), "100755");
+    assert_eq!(mode("script.sh"), "100644");
+}
+
+#[test]
+fn autocrlf_and_eol_attributes_convert_like_git() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".gitattributes", "*.txt text eol=crlf\n*.dat binary\n*.lf text eol=lf\n");
+    repo.write("a.txt", "one\r\ntwo\r\n");
+    let old = repo.commit_all("init");
+    repo.git(["config", "core.autocrlf", "true"]);
+    repo.write("a.txt", "one\r\ntwo\r\nthree\r\n");
+    repo.write("b.txt", "mixed\nlines\r\n");
+    repo.write("c.dat", "bin\r\n\0data\r\n");
+    repo.write("d.lf", "crlf\r\nin lf file\r\n");
+    repo.write("plain", "auto\r\ncrlf\r\n");
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    assert_eq!(repo.git(["show", "HEAD:a.txt"]), b"one\ntwo\nthree\n");
+    assert_eq!(repo.git(["show", "HEAD:c.dat"]), b"bin\r\n\0data\r\n");
+}
+
+#[test]
+fn large_binary_file_is_sealed() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("small", "x\n");
+    let old = repo.commit_all("init");
+    let mut block = vec![0u8; 1 << 20];
+    let mut rng = common::Rng::new(7);
+    for byte in block.iter_mut() {
+        *byte = rng.next() as u8;
+    }
+    let mut big = Vec::with_capacity(50 << 20);
+    for i in 0..50u8 {
+        big.extend(block.iter().map(|b| b ^ i));
+    }
+    repo.write("assets/big.bin", &big);
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    assert_eq!(repo.git_text(["cat-file", "-s", "HEAD:assets/big.bin"]), (50 << 20).to_string());
+}
+
+#[test]
+fn non_utf8_names_are_sealed() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    let old = repo.commit_all("init");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9 \xff.txt");
+    std::fs::write(repo.path.join(name), "latin-1 name\n").unwrap();
+    std::fs::create_dir(repo.path.join(std::ffi::OsStr::from_bytes(b"dir\xfe"))).unwrap();
+    std::fs::write(repo.path.join(std::ffi::OsStr::from_bytes(b"dir\xfe/x")), "x\n").unwrap();
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    assert_eq!(sealed["files"].as_array().unwrap().len(), 2);
+    let text = stdout_ok(repo.handoff().args(["seal", "--issue", "1"]).output().unwrap());
+    assert!(text.contains("Nothing to seal"), "{text}");
+}
+
+#[test]
+fn sparse_checkout_seals_only_what_git_add_stages() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    for dir in ["in", "out", "in/deep"] {
+        repo.write(format!("{dir}/file.txt"), format!("{dir}\n"));
+    }
+    repo.write("top.txt", "top\n");
+    let old = repo.commit_all("init");
+    repo.git(["sparse-checkout", "set", "--cone", "--sparse-index", "in"]);
+    assert!(!repo.path.join("out/file.txt").exists());
+    repo.write("in/file.txt", "changed\n");
+    repo.write("in/deep/new.txt", "new\n");
+    repo.write("top.txt", "top changed\n");
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    assert_eq!(strings(&sealed["files"]), ["in/deep/new.txt", "in/file.txt", "top.txt"]);
+    assert_eq!(repo.git(["show", "HEAD:out/file.txt"]), b"out\n");
+}
+
+#[test]
+fn linked_worktree_seals_its_own_branch_and_index() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    let main = repo.commit_all("init");
+    let wt_path = env.root.path().join("wt");
+    repo.git(["worktree", "add", "-q", "-b", "feature", wt_path.to_str().unwrap()]);
+    let wt = repo.at(&wt_path);
+    wt.write("a.txt", "changed in the worktree\n");
+    wt.write("b.txt", "new\n");
+    repo.write("main-dirty.txt", "stays in the main work tree\n");
+    let main_before = state(&repo);
+    let before = state(&wt);
+    let out = wt.handoff().args(["seal", "--json", "--issue", "3"]).output().unwrap();
+    let sealed: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(tree_state(&wt.path), before.tree);
+    let commit = sealed["commit"].as_str().unwrap();
+    assert_eq!(wt.git_text(["rev-parse", "feature"]), commit);
+    assert_eq!(wt.git_text(["rev-parse", "feature~1"]), main);
+    assert_eq!(wt.git_text(["status", "--porcelain"]), "");
+    assert_eq!(strings(&sealed["files"]), ["a.txt", "b.txt"]);
+    assert_eq!(wt.git(["show", "HEAD:a.txt"]), b"changed in the worktree\n");
+    // The main worktree is untouched: its branch, its index, its dirty file.
+    assert_eq!(state(&repo).index, main_before.index);
+    assert_eq!(state(&repo).tree, main_before.tree);
+    assert_eq!(repo.git_text(["rev-parse", "main"]), main);
+}
+
+#[test]
+fn nested_repository_is_recorded_as_git_records_it() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    let old = repo.commit_all("init");
+    let nested = env.repo("r/nested");
+    nested.write("inner.txt", "inner\n");
+    nested.commit_all("inner");
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    let entry = repo.git_text(["ls-tree", "HEAD", "nested"]);
+    assert!(entry.starts_with("160000 commit"), "{entry}");
+}
+
+#[test]
+fn without_an_identity_the_fallback_authors_the_seal() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    repo.commit_all("init");
+    // Git may not guess an identity from the system either.
+    repo.git(["config", "user.useConfigOnly", "true"]);
+    repo.write("a", "b\n");
+    let strip = |cmd: &mut std::process::Command| {
+        for var in ["NAME", "EMAIL"] {
+            cmd.env_remove(format!("GIT_AUTHOR_{var}")).env_remove(format!("GIT_COMMITTER_{var}"));
+        }
+        cmd.env_remove("EMAIL");
+    };
+    let mut cmd = repo.handoff();
+    cmd.args(["seal", "--json", "--issue", "1"]);
+    strip(&mut cmd);
+    let sealed: Value = serde_json::from_str(&stdout_ok(cmd.output().unwrap())).unwrap();
+    assert!(sealed["commit"].is_string());
+    let who = repo.git_text(["log", "-1", "--format=%an <%ae>|%cn <%ce>"]);
+    assert_eq!(who, "git-handoff <git-handoff@localhost>|git-handoff <git-handoff@localhost>");
+
+    // The repository's user.* wins over the fallback.
+    repo.git(["config", "user.name", "Repo User"]);
+    repo.git(["config", "user.email", "repo@example.com"]);
+    repo.write("a", "c\n");
+    let mut cmd = repo.handoff();
+    cmd.args(["seal", "--json", "--issue", "1"]);
+    strip(&mut cmd);
+    stdout_ok(cmd.output().unwrap());
+    let who = repo.git_text(["log", "-1", "--format=%an <%ae>|%cn <%ce>"]);
+    assert_eq!(who, "Repo User <repo@example.com>|Repo User <repo@example.com>");
+
+    // Only the missing half falls back.
+    repo.git(["config", "--unset", "user.email"]);
+    repo.write("a", "d\n");
+    let mut cmd = repo.handoff();
+    cmd.args(["seal", "--json", "--issue", "1"]);
+    strip(&mut cmd);
+    let sealed: Value = serde_json::from_str(&stdout_ok(cmd.output().unwrap())).unwrap();
+    assert!(sealed["commit"].is_string(), "{sealed}");
+    let who = repo.git_text(["log", "-1", "--format=%an <%ae>"]);
+    assert_eq!(who, "Repo User <git-handoff@localhost>");
+}
+
+/// A repository with a commit and a dirty tree, for the failure paths.
+fn dirty_repo(env: &Env, name: &str) -> Repo {
+    let repo = env.repo(name);
+    repo.write("a.txt", "a\n");
+    repo.write("b.txt", "b\n");
+    repo.commit_all("init");
+    repo.write("a.txt", "dirty\n");
+    repo.write("new.txt", "new\n");
+    repo.git(["add", "new.txt"]);
+    repo.write("untracked.txt", "u\n");
+    repo
+}
+
+fn assert_refused(repo: &Repo, expect: &[&str]) {
+    let before = state(repo);
+    let out = seal(repo, &[]);
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(&out));
+    let err = stderr(&out);
+    for word in expect {
+        assert!(err.contains(word), "{word:?} not in {err}");
+    }
+    assert!(out.stdout.is_empty());
+    assert_eq!(state(repo), before, "the repository changed");
+}
+
+#[test]
+fn a_held_index_lock_refuses_and_stays() {
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    let lock = repo.path.join(".git/index.lock");
+    std::fs::write(&lock, "someone else's\n").unwrap();
+    assert_refused(&repo, &["index.lock exists", "another git process", "run seal again"]);
+    assert_eq!(std::fs::read(&lock).unwrap(), b"someone else's\n");
+}
+
+#[test]
+fn operations_in_progress_refuse() {
+    let env = Env::new();
+
+    // A merge with conflicts.
+    let repo = env.repo("merge");
+    repo.write("f", "base\n");
+    repo.commit_all("base");
+    repo.git(["checkout", "-q", "-b", "other"]);
+    repo.write("f", "other\n");
+    repo.commit_all("other");
+    repo.git(["checkout", "-q", "main"]);
+    repo.write("f", "main\n");
+    repo.commit_all("main");
+    let out = repo.git_cmd(["merge", "-q", "other"]).output().unwrap();
+    assert!(!out.status.success());
+    repo.write("extra.txt", "dirty\n");
+    assert_refused(&repo, &["a merge is in progress", "git merge --abort"]);
+
+    // A clean merge stopped before its commit.
+    let repo = env.repo("merge-clean");
+    repo.write("f", "base\n");
+    repo.commit_all("base");
+    repo.git(["checkout", "-q", "-b", "other"]);
+    repo.write("g", "other\n");
+    repo.commit_all("other");
+    repo.git(["checkout", "-q", "main"]);
+    repo.write("h", "main\n");
+    repo.commit_all("main");
+    repo.git(["merge", "-q", "--no-commit", "--no-ff", "other"]);
+    assert_refused(&repo, &["a merge is in progress"]);
+
+    // Conflicts without a merge: a stash that did not apply cleanly.
+    let repo = env.repo("stash");
+    repo.write("f", "base\n");
+    repo.commit_all("base");
+    repo.write("f", "stashed\n");
+    repo.git(["stash", "-q"]);
+    repo.write("f", "committed\n");
+    repo.commit_all("next");
+    let out = repo.git_cmd(["stash", "pop", "-q"]).output().unwrap();
+    assert!(!out.status.success());
+    assert_refused(&repo, &["unresolved conflicts", "(first: f)"]);
+
+    // A rebase, a cherry-pick and a revert that stopped on a conflict; a bisect.
+    let repo = env.repo("seq");
+    repo.write("f", "base\n");
+    repo.commit_all("base");
+    repo.git(["checkout", "-q", "-b", "topic"]);
+    repo.write("f", "topic\n");
+    let topic = repo.commit_all("topic");
+    repo.git(["checkout", "-q", "main"]);
+    repo.write("f", "main\n");
+    repo.commit_all("main");
+    assert!(!repo.git_cmd(["cherry-pick", &topic]).output().unwrap().status.success());
+    assert_refused(&repo, &["a cherry-pick is in progress"]);
+    repo.git(["cherry-pick", "--abort"]);
+    repo.git(["checkout", "-q", "topic"]);
+    assert!(!repo.git_cmd(["rebase", "-q", "main"]).output().unwrap().status.success());
+    assert_refused(&repo, &["a rebase is in progress", "git rebase --abort"]);
+    repo.git(["rebase", "--abort"]);
+    repo.git(["bisect", "start"]);
+    repo.write("dirty.txt", "x\n");
+    assert_refused(&repo, &["a bisect is in progress", "git bisect reset"]);
+}
+
+#[test]
+fn revert_in_progress_refuses() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("f", "one\n");
+    repo.commit_all("one");
+    repo.write("f", "two\n");
+    let two = repo.commit_all("two");
+    repo.write("f", "three\n");
+    repo.commit_all("three");
+    assert!(!repo.git_cmd(["revert", "--no-edit", &two]).output().unwrap().status.success());
+    assert_refused(&repo, &["a revert is in progress"]);
+}
+
+#[test]
+fn commit_hooks_do_not_run() {
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    let old = repo.head();
+    for hook in ["pre-commit", "commit-msg", "prepare-commit-msg", "post-commit"] {
+        repo.write(
+            format!(".git/hooks/{hook}"),
+            format!("#!/bin/sh\necho ran >> \"$(git rev-parse --git-dir)/{hook}-ran\"\nexit 1\n"),
+        );
+        repo.chmod(format!(".git/hooks/{hook}"), 0o755);
+    }
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+    for hook in ["pre-commit", "commit-msg", "prepare-commit-msg", "post-commit"] {
+        assert!(!repo.path.join(format!(".git/{hook}-ran")).exists(), "{hook} ran");
+    }
+}
+
+#[test]
+fn a_failing_ref_update_leaves_everything_as_it_was() {
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    let hook = ".git/hooks/reference-transaction";
+    repo.write(hook, "#!/bin/sh\n[ \"$1\" = prepared ] && exit 1\nexit 0\n");
+    repo.chmod(hook, 0o755);
+    assert_refused(&repo, &["moving HEAD", "as they were"]);
+}
+
+#[test]
+fn a_branch_moved_while_sealing_fails_the_compare_and_swap() {
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    let old = repo.head();
+    repo.git(["branch", "elsewhere", "HEAD"]);
+    repo.write("c.txt", "c\n");
+    repo.git(["add", "c.txt"]);
+    let tree = repo.git_text(["write-tree"]);
+    let moved = repo.git_text(["commit-tree", &tree, "-p", &old, "-m", "moved"]);
+    repo.git(["reset", "-q", "HEAD", "c.txt"]);
+    std::fs::remove_file(repo.path.join("c.txt")).unwrap();
+    // Another writer moves the branch while seal stages (the hook runs when `git add -A` writes
+    // seal's private index).
+    let hook = ".git/hooks/post-index-change";
+    repo.write(hook, format!("#!/bin/sh\ngit update-ref refs/heads/main {moved}\n"));
+    repo.chmod(hook, 0o755);
+    let before = state(&repo);
+    let out = seal(&repo, &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("moving HEAD"), "{}", stderr(&out));
+    let after = state(&repo);
+    assert_eq!(repo.head(), moved, "the other writer's update stands");
+    assert_eq!(after.index, before.index);
+    assert_eq!(after.tree, before.tree);
+    assert_eq!(after.git_dir, before.git_dir);
+}
+
+#[test]
+fn secrets_are_left_out_untouched_and_reported() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("config.toml", "name = 1\n");
+    repo.write(
+        ".handoff.toml",
+        "[secrets]\nfiles = [\"*.vault\"]\npatterns = [\"INTERNAL-[0-9]{6}\"]\n",
+    );
+    let old = repo.commit_all("init");
+    let token = format!("ghp_{}", "a1B2".repeat(9));
+    repo.write(".env", "API_KEY=1\n");
+    repo.write("deploy/.env.production", "X=1\n");
+    repo.write(".env.example", "API_KEY=\n");
+    repo.write("certs/server.pem", "cert\n");
+    repo.write("id_rsa", "key\n");
+    repo.write("notes.md", format!("token: {token}\n"));
+    repo.write("config.toml", "name = 1\naws = \"AKIAIOSFODNN7EXAMPLE\"\n");
+    repo.write("store.vault", "x\n");
+    repo.write("ids.txt", "INTERNAL-123456\n");
+    repo.write(".npmrc", "//registry.npmjs.org/:_authToken=abc123\n");
+    repo.write("sub/.npmrc", "registry=https://example.com/\n");
+    repo.write("staged.key", "staged secret\n");
+    repo.git(["add", "staged.key"]);
+    repo.write("staged.key", "staged secret, edited\n");
+    repo.write(".env.local", "intent\n");
+    repo.git(["add", "-N", ".env.local"]);
+    let mut big = vec![b'.'; 3 << 20];
+    big.extend_from_slice(b"\n-----BEGIN OPENSSH PRIVATE KEY-----\n");
+    repo.write("dump.txt", &big);
+    repo.write("ok.txt", "fine\n");
+
+    let secret_paths = [
+        ".env",
+        ".env.local",
+        ".npmrc",
+        "certs/server.pem",
+        "config.toml",
+        "deploy/.env.production",
+        "dump.txt",
+        "id_rsa",
+        "ids.txt",
+        "notes.md",
+        "staged.key",
+        "store.vault",
+    ];
+    let status_of = |repo: &Repo| -> Vec<String> {
+        let mut args = vec!["status", "--porcelain", "--"];
+        args.extend(secret_paths);
+        repo.git_text(args).lines().map(str::to_string).collect()
+    };
+    let secret_status = status_of(&repo);
+    let index_entries = {
+        let mut args = vec!["ls-files", "-s", "--"];
+        args.extend(secret_paths);
+        repo.git_text(args)
+    };
+    let before = state(&repo);
+    let out = seal(&repo, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let sealed = json(&out);
+    let skipped: Vec<String> = sealed["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap().into())
+        .collect();
+    assert_eq!(skipped, secret_paths);
+    for s in sealed["skipped"].as_array().unwrap() {
+        assert!(s["why"].as_str().unwrap().starts_with("looks like a secret"), "{s}");
+    }
+    let why = |path: &str| {
+        sealed["skipped"].as_array().unwrap().iter().find(|s| s["path"] == path).unwrap()["why"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(why("notes.md").contains("github-token"));
+    assert!(why("config.toml").contains("aws-access-key"));
+    assert!(why("dump.txt").contains("private-key"));
+    assert!(why("ids.txt").contains("secrets.patterns"));
+    assert!(why("store.vault").contains("secrets.files"));
+    let err = stderr(&out);
+    for path in secret_paths {
+        assert!(err.contains(&format!("left {path} out of the seal")), "{path}: {err}");
+    }
+    assert!(err.contains("--allow-secrets"));
+
+    assert_eq!(strings(&sealed["files"]), [".env.example", "ok.txt", "sub/.npmrc"]);
+    let commit = sealed["commit"].as_str().unwrap();
+    assert_eq!(repo.git_text(["rev-parse", &format!("{commit}~1")]), old);
+    assert_eq!(diff_tree_names(&repo, commit), strings(&sealed["files"]));
+    assert_eq!(repo.git(["show", "HEAD:config.toml"]), b"name = 1\n");
+    assert_eq!(tree_state(&repo.path), before.tree, "the work tree changed");
+    // The skipped files are exactly as they were, in the work tree and in the index.
+    assert_eq!(status_of(&repo), secret_status);
+    let mut args = vec!["ls-files", "-s", "--"];
+    args.extend(secret_paths);
+    assert_eq!(repo.git_text(args), index_entries);
+    let status: Vec<String> =
+        repo.git_text(["status", "--porcelain", "-uall"]).lines().map(str::to_string).collect();
+    assert_eq!(status, secret_status, "only skipped files are left");
+    let fsck = repo.git_cmd(["fsck", "--strict", "--no-progress"]).output().unwrap();
+    assert!(fsck.status.success());
+
+    // --allow-secrets seals them all.
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &["--allow-secrets"]);
+    assert_sealed_like_git(&repo, &before, Some(commit), &sealed);
+    assert_eq!(sealed["skipped"], serde_json::json!([]));
+}
+
+#[test]
+fn only_secrets_left_means_no_commit_and_exit_1() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a", "a\n");
+    repo.commit_all("init");
+    repo.write(".env", "X=1\n");
+    let before = state(&repo);
+    let out = seal_text(&repo, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    assert!(
+        text.contains("Nothing sealed") && text.contains(".env: looks like a secret"),
+        "{text}"
+    );
+    assert_eq!(state(&repo), before);
+}
+
+#[test]
+fn a_file_changing_while_sealing_never_corrupts_the_commit() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("busy.txt", "v0\n");
+    repo.commit_all("init");
+    // Every version has the same size: git itself reads as many bytes as it saw in `lstat`.
+    let version = |n: usize| format!("version {n:08}\n").repeat(2000);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (stop, path) = (stop.clone(), repo.path.clone());
+        std::thread::spawn(move || {
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                n += 1;
+                let tmp = path.with_file_name("busy.tmp");
+                std::fs::write(&tmp, version(n)).unwrap();
+                std::fs::rename(&tmp, path.join("busy.txt")).unwrap();
+            }
+        })
+    };
+    let mut commits = Vec::new();
+    for _ in 0..15 {
+        let out = seal(&repo, &[]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        if let Some(c) = json(&out)["commit"].as_str() {
+            commits.push(c.to_string());
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+    assert!(!commits.is_empty());
+    for commit in &commits {
+        let blob = repo.git(["show", &format!("{commit}:busy.txt")]);
+        let text = String::from_utf8(blob).unwrap();
+        let n: usize = text.lines().next().unwrap().trim_start_matches("version ").parse().unwrap();
+        assert_eq!(text, version(n), "commit {commit} holds a torn file");
+    }
+    let fsck = repo.git_cmd(["fsck", "--strict", "--no-progress"]).output().unwrap();
+    assert!(fsck.status.success(), "{}", stderr(&fsck));
+}
