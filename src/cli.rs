@@ -53,6 +53,8 @@ pub enum ColorChoice {
 pub enum Command {
     Start(commands::start::Args),
     Snapshot(commands::snapshot::Args),
+    Record(commands::record::Args),
+    Digest(commands::digest::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

@@ -6,12 +6,17 @@
 //! terminals; commands know nothing of git internals.
 
 pub mod attempt;
+pub mod checks;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod digest;
 pub mod error;
+pub mod events;
 pub mod git;
 pub mod output;
+pub mod record;
+pub mod redact;
 pub mod repo;
 pub mod secrets;
 pub mod snapshot;

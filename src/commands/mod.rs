@@ -2,6 +2,8 @@
 //! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
 //! context every command shares.
 
+pub mod digest;
+pub mod record;
 pub mod snapshot;
 pub mod start;
 
@@ -34,6 +36,8 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
+        Command::Record(args) => record::run(&ctx, args, !cli.global.chdir.is_empty(), &mut out)?,
+        Command::Digest(args) => digest::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())
