@@ -90,10 +90,9 @@ pub fn parse_payload(bytes: &[u8]) -> Result<Map<String, Value>> {
     })?;
     match value {
         Value::Object(map) => Ok(map),
-        other => bail!(
-            "the payload is a JSON {}, not an object; send one JSON object",
-            type_name(&other)
-        ),
+        other => {
+            bail!("the payload is {}, not a JSON object; send one JSON object", type_name(&other))
+        }
     }
 }
 

@@ -24,38 +24,88 @@ pub fn marker(kind: &str) -> String {
     format!("[redacted:{kind}]")
 }
 
-/// Built-in rules beyond the provider tokens, compiled once per process.
-struct Rules {
-    pem_block: Regex,
-    url_credentials: Regex,
-    authorization: Regex,
-    bearer: Regex,
-    assignment: Regex,
-    flag: Regex,
+/// One rule: a regex compiled on first need, and literals (ASCII lower case) of which at least one
+/// appears in any text the regex matches. Most text holds none of them, so most calls compile and
+/// run no regex at all: `record` runs on every tool call and must stay fast.
+struct Rule {
+    pattern: &'static str,
+    hints: &'static [&'static str],
+    compiled: OnceLock<Regex>,
 }
 
-fn rules() -> &'static Rules {
-    static RULES: OnceLock<Rules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        let re = |pattern: &str| Regex::new(pattern).expect("redaction rules are valid");
-        Rules {
-            // A block cut short (a capped string) is hidden up to the end of the text.
-            pem_block: re(
-                r"(?s)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
-            ),
-            url_credentials: re(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^\s/@:]+:[^\s/@]+@"),
-            authorization: re(
-                r#"(?i)\b((?:proxy-)?authorization)(["']?\s*[:=]\s*)(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\r\n"']+)"#,
-            ),
-            // A bearer token has a digit; prose ("bearer authentication") has none.
-            bearer: re(r"(?i)\b(bearer)\s+([A-Za-z0-9._~+/=-]*[0-9][A-Za-z0-9._~+/=-]*)"),
-            assignment: re(
-                r#"(?i)\b([A-Za-z0-9_.-]*?(password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?))(["']?[ \t]*[:=][ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'=,;&|)}\]][^\s"',;&|)}\]]*)"#,
-            ),
-            flag: re(
-                r#"(?i)(--(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret))[ \t]+("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'-][^\s"']*)"#,
-            ),
+impl Rule {
+    const fn new(pattern: &'static str, hints: &'static [&'static str]) -> Rule {
+        Rule { pattern, hints, compiled: OnceLock::new() }
+    }
+
+    /// The regex, when `lower` (the text in ASCII lower case) may hold a match.
+    fn applies(&self, lower: &str) -> Option<&Regex> {
+        if !self.hints.is_empty() && !self.hints.iter().any(|hint| lower.contains(hint)) {
+            return None;
         }
+        Some(
+            self.compiled
+                .get_or_init(|| Regex::new(self.pattern).expect("redaction rules are valid")),
+        )
+    }
+}
+
+// A block cut short (a capped string) is hidden up to the end of the text.
+static PEM_BLOCK: Rule = Rule::new(
+    r"(?s)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
+    &["private key"],
+);
+static URL_CREDENTIALS: Rule =
+    Rule::new(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^\s/@:]+:[^\s/@]+@", &["://"]);
+static AUTHORIZATION: Rule = Rule::new(
+    r#"(?i)\b((?:proxy-)?authorization)(["']?\s*[:=]\s*)(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\r\n"']+)"#,
+    &["authorization"],
+);
+// A bearer token has a digit; prose ("bearer authentication") has none.
+static BEARER: Rule =
+    Rule::new(r"(?i)\b(bearer)\s+([A-Za-z0-9._~+/=-]*[0-9][A-Za-z0-9._~+/=-]*)", &["bearer"]);
+const CREDENTIAL_WORDS: &[&str] = &["pass", "secret", "token", "key", "credential"];
+static ASSIGNMENT: Rule = Rule::new(
+    r#"(?i)\b([A-Za-z0-9_.-]*?(password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?))(["']?[ \t]*[:=][ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'=,;&|)}\]][^\s"',;&|)}\]]*)"#,
+    CREDENTIAL_WORDS,
+);
+static FLAG: Rule = Rule::new(
+    r#"(?i)(--(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret))[ \t]+("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'-][^\s"']*)"#,
+    CREDENTIAL_WORDS,
+);
+
+/// Literals (lower case) that any match of a provider token pattern of this kind holds; an
+/// unknown kind has none listed, so its pattern always runs.
+fn token_hints(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "private-key" => &["private key"],
+        "aws-access-key" => {
+            &["akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "apka"]
+        }
+        "aws-secret-key" => &["aws"],
+        "github-token" => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        "gitlab-token" => &["gl"],
+        "slack-token" => &["xox"],
+        "slack-webhook" => &["hooks.slack.com"],
+        "stripe-key" => &["_live_", "_test_", "whsec_"],
+        "api-key" => &["sk-"],
+        "google-api-key" => &["aiza"],
+        "npm-token" => &["npm_"],
+        "pypi-token" => &["pypi-"],
+        "huggingface-token" => &["hf_"],
+        "jwt" => &["eyj"],
+        _ => &[],
+    }
+}
+
+/// The provider token patterns of [`crate::secrets`] as rules, compiled one by one on need.
+fn token_rules() -> &'static [(&'static str, Rule)] {
+    static RULES: OnceLock<Vec<(&'static str, Rule)>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        secrets::TOKEN_PATTERNS
+            .iter()
+            .map(|(kind, pattern)| (*kind, Rule::new(pattern, token_hints(kind))))
+            .collect()
     })
 }
 
@@ -88,26 +138,21 @@ impl Redactor {
 
     /// Returns `text` with every secret replaced by `[redacted:<kind>]`.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let rules = rules();
-        let mut out = Cow::Borrowed(text);
-        replace(&mut out, &rules.pem_block, |_| marker("private-key"));
-        replace(&mut out, &rules.url_credentials, |c| {
-            format!("{}{}@", &c[1], marker("url-credentials"))
-        });
-        replace(&mut out, &rules.authorization, |c| {
-            format!("{}{}{}", &c[1], &c[2], marker("authorization"))
-        });
-        replace(&mut out, &rules.bearer, |c| {
-            if c[2].starts_with("[redacted:") || c[2].len() < 12 {
+        let mut out = Redaction { text: Cow::Borrowed(text), lower: text.to_ascii_lowercase() };
+        out.apply(&PEM_BLOCK, |_| marker("private-key"));
+        out.apply(&URL_CREDENTIALS, |c| format!("{}{}@", &c[1], marker("url-credentials")));
+        out.apply(&AUTHORIZATION, |c| format!("{}{}{}", &c[1], &c[2], marker("authorization")));
+        out.apply(&BEARER, |c| {
+            if c[2].len() < 12 {
                 c[0].to_string()
             } else {
                 format!("{} {}", &c[1], marker("bearer-token"))
             }
         });
-        for (kind, re) in secrets::text_patterns() {
-            replace(&mut out, re, |_| marker(kind));
+        for (kind, rule) in token_rules() {
+            out.apply(rule, |_| marker(kind));
         }
-        replace(&mut out, &rules.assignment, |c| {
+        out.apply(&ASSIGNMENT, |c| {
             let value = c[4].trim_matches(|ch| ch == '"' || ch == '\'');
             if value.starts_with("[redacted:") || value.is_empty() {
                 return c[0].to_string();
@@ -115,17 +160,20 @@ impl Redactor {
             let quote = if c[4].starts_with('"') { "\"" } else { "" };
             format!("{}{}{quote}{}{quote}", &c[1], &c[3], marker(&assignment_kind(&c[2])))
         });
-        replace(&mut out, &rules.flag, |c| {
+        out.apply(&FLAG, |c| {
             if c[2].starts_with("[redacted:") {
                 return c[0].to_string();
             }
             let kind = assignment_kind(c[1].trim_start_matches('-'));
             format!("{} {}", &c[1], marker(&kind))
         });
+        let mut text = out.text;
         for re in &self.extra {
-            replace(&mut out, re, |_| marker("pattern"));
+            if re.is_match(&text) {
+                text = Cow::Owned(re.replace_all(&text, marker("pattern").as_str()).into_owned());
+            }
         }
-        out
+        text
     }
 
     /// Redacts an owned string in place (no copy when nothing matches).
@@ -154,12 +202,22 @@ fn assignment_kind(word: &str) -> String {
     kind.to_string()
 }
 
-fn replace(text: &mut Cow<'_, str>, re: &Regex, with: impl Fn(&Captures<'_>) -> String) {
-    if !re.is_match(text) {
-        return;
+/// Text being redacted, with its ASCII lower-case copy for the rules' hints.
+struct Redaction<'a> {
+    text: Cow<'a, str>,
+    lower: String,
+}
+
+impl Redaction<'_> {
+    fn apply(&mut self, rule: &Rule, with: impl Fn(&Captures<'_>) -> String) {
+        let Some(re) = rule.applies(&self.lower) else { return };
+        if !re.is_match(&self.text) {
+            return;
+        }
+        let replaced = re.replace_all(&self.text, |c: &Captures<'_>| with(c)).into_owned();
+        self.lower = replaced.to_ascii_lowercase();
+        self.text = Cow::Owned(replaced);
     }
-    let replaced = re.replace_all(text, |c: &Captures<'_>| with(c)).into_owned();
-    *text = Cow::Owned(replaced);
 }
 
 #[cfg(test)]
@@ -208,6 +266,13 @@ mod tests {
             "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nxyz\n-----END RSA PRIVATE KEY-----\nb";
         assert_eq!(r(pem), "a\n[redacted:private-key]\nb");
         assert_eq!(r("x -----BEGIN PRIVATE KEY-----\nMIIE"), "x [redacted:private-key]");
+    }
+
+    #[test]
+    fn every_token_kind_has_hints() {
+        for (kind, _) in secrets::TOKEN_PATTERNS {
+            assert!(!token_hints(kind).is_empty(), "{kind} has no hints: it would always run");
+        }
     }
 
     #[test]
