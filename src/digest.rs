@@ -16,14 +16,14 @@
 //!   a Stop, and ended by Stop.
 //! - **last assistant text**: the text of the last main-thread Stop that carried one.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path;
 
 use anyhow::Result;
 use serde::Serialize;
 
 use crate::attempt::{Attempt, EVENTS_FILE};
-use crate::checks::Checks;
+use crate::checks::{CheckRun, Checks};
 use crate::config::Config;
 use crate::events::{self, Event, Kind};
 use crate::record::is_shell;
@@ -34,6 +34,9 @@ pub const RECENT_CALLS: usize = 15;
 
 /// Starts without a result are remembered this long (by id) to pair them with their result.
 const PENDING_WINDOW: usize = 256;
+
+/// Distinct shell commands whose check is remembered (the memory stays bounded).
+const CHECK_CACHE: usize = 1024;
 
 /// The digest, as `digest --json` prints it (the spec's keys first).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -162,6 +165,8 @@ pub struct Builder {
     recent: VecDeque<Call>,
     pending: VecDeque<String>,
     in_turn: bool,
+    last_at: String,
+    check_cache: HashMap<String, Option<CheckRun>>,
 }
 
 impl Builder {
@@ -173,15 +178,17 @@ impl Builder {
             recent: VecDeque::with_capacity(RECENT_CALLS + 1),
             pending: VecDeque::new(),
             in_turn: false,
+            last_at: String::new(),
+            check_cache: HashMap::new(),
         }
     }
 
     pub fn add(&mut self, event: &Event<'_>) {
-        let d = &mut self.digest;
-        if d.first_event_at.is_none() {
-            d.first_event_at = Some(event.at.to_string());
+        if self.digest.first_event_at.is_none() {
+            self.digest.first_event_at = Some(event.at.to_string());
         }
-        d.last_event_at = Some(event.at.to_string());
+        self.last_at.clear();
+        self.last_at.push_str(&event.at);
         match event.kind {
             Kind::ToolStart | Kind::ToolResult => self.tool(event),
             Kind::Stop if !event.sub => {
@@ -210,6 +217,13 @@ impl Builder {
         let name = event.tool.as_deref().unwrap_or("unknown");
         let target = event.target.as_deref();
         let is_result = event.kind == Kind::ToolResult;
+        if !event.sub && name == "Skill" && target.is_some_and(is_handoff_skill) {
+            self.digest.handoff_skill = true;
+        }
+        let check = match target {
+            Some(command) if is_shell(name) => self.find_check(command),
+            _ => None,
+        };
         let call = Call {
             name: name.to_string(),
             target: target.map(str::to_string),
@@ -220,11 +234,18 @@ impl Builder {
             subagent: event.sub,
             id: event.id.as_deref().map(str::to_string),
         };
-        if !event.sub && name == "Skill" && target.is_some_and(is_handoff_skill) {
-            self.digest.handoff_skill = true;
+        if let Some(run) = check {
+            self.digest.last_check = Some(LastCheck {
+                command: run.command,
+                ok: is_result && call.ok == Some(true),
+                exit_code: if is_result { call.exit_code } else { None },
+                readable: is_result && run.readable,
+                finished: is_result,
+            });
+            self.digest.last_check_call = Some(call.clone());
         }
         if is_result {
-            self.result(call.clone(), event);
+            self.result(call, event);
         } else {
             self.digest.tool_calls += 1;
             if let Some(id) = &call.id {
@@ -233,26 +254,32 @@ impl Builder {
                     self.pending.pop_front();
                 }
             }
-            self.push_recent(call.clone());
+            self.push_recent(call);
         }
-        if let Some(run) = target.filter(|_| is_shell(name)).and_then(|t| self.checks.find(t)) {
-            let finished = is_result;
-            self.digest.last_check = Some(LastCheck {
-                command: run.command,
-                ok: finished && call.ok == Some(true),
-                exit_code: if finished { call.exit_code } else { None },
-                readable: finished && run.readable,
-                finished,
-            });
-            self.digest.last_check_call = Some(call);
+    }
+
+    /// The check a shell command runs, remembered: sessions repeat the same commands.
+    fn find_check(&mut self, command: &str) -> Option<CheckRun> {
+        if let Some(known) = self.check_cache.get(command) {
+            return known.clone();
         }
+        let found = self.checks.find(command);
+        if self.check_cache.len() >= CHECK_CACHE {
+            self.check_cache.clear();
+        }
+        self.check_cache.insert(command.to_string(), found.clone());
+        found
     }
 
     fn result(&mut self, call: Call, event: &Event<'_>) {
         if call.ok == Some(false) {
             self.digest.errors += 1;
         } else {
-            self.files.extend(event.paths.iter().map(|p| p.to_string()));
+            for path in &event.paths {
+                if !self.files.contains(path.as_ref()) {
+                    self.files.insert(path.to_string());
+                }
+            }
         }
         let started = call
             .id
@@ -278,6 +305,9 @@ impl Builder {
     }
 
     pub fn finish(mut self) -> Digest {
+        if self.digest.first_event_at.is_some() {
+            self.digest.last_event_at = Some(self.last_at);
+        }
         self.digest.files_edited = self.files.into_iter().collect();
         self.digest.recent_calls = self.recent.into_iter().collect();
         self.digest

@@ -169,34 +169,17 @@ pub fn for_each(path: &Path, mut each: impl FnMut(Event<'_>)) -> Result<u64> {
 }
 
 /// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it. Returns the bytes read and
-/// whether the line was kept whole (false when it was cut).
+/// whether the line was kept whole (false when it was cut; the rest of it is skipped).
 fn read_line_capped(
     reader: &mut impl BufRead,
     buf: &mut Vec<u8>,
 ) -> std::io::Result<(usize, bool)> {
-    let mut total = 0;
-    let mut whole = true;
-    loop {
-        let available = reader.fill_buf()?;
-        if available.is_empty() {
-            return Ok((total, whole));
-        }
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(at) => (&available[..=at], true),
-            None => (available, false),
-        };
-        let n = chunk.len();
-        if buf.len() + n <= MAX_LINE {
-            buf.extend_from_slice(chunk);
-        } else {
-            whole = false;
-        }
-        reader.consume(n);
-        total += n;
-        if done {
-            return Ok((total, whole));
-        }
+    let read = reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', buf)?;
+    if read <= MAX_LINE || buf.ends_with(b"\n") {
+        return Ok((read, true));
     }
+    let rest = reader.skip_until(b'\n')?;
+    Ok((read + rest, false))
 }
 
 /// Reads at most `limit` bytes of `input`; `None` when there was more.
@@ -244,6 +227,20 @@ mod tests {
         let mut seen = Vec::new();
         let skipped = for_each(&path, |e| seen.push(e.target.unwrap().into_owned())).unwrap();
         assert_eq!(seen, ["a", "b"]);
+        assert_eq!(skipped, 1);
+    }
+
+    #[test]
+    fn overlong_lines_are_skipped_with_bounded_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        let mut bytes = vec![b'x'; 3 * MAX_LINE];
+        bytes.push(b'\n');
+        bytes.extend(event("after").to_line().unwrap());
+        std::fs::write(&path, bytes).unwrap();
+        let mut seen = Vec::new();
+        let skipped = for_each(&path, |e| seen.push(e.target.unwrap().into_owned())).unwrap();
+        assert_eq!(seen, ["after"]);
         assert_eq!(skipped, 1);
     }
 
