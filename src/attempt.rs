@@ -126,10 +126,12 @@ impl Attempt {
     }
 
     /// Merges `args` over the stored attempt. Stored base and started_at apply only to the stored
-    /// issue: `--issue` naming another issue starts from a clean slate.
+    /// issue: `--issue` naming another issue starts from a clean slate. An implicit attempt (begun
+    /// by `record`) has no known issue, so its base and started_at serve any `--issue`.
     pub fn resolve(repo: &Repo, args: &AttemptArgs) -> Result<Resolved> {
         let stored = Attempt::load(repo)?;
-        let stored = stored.filter(|a| args.issue.is_none_or(|issue| issue == a.issue));
+        let stored =
+            stored.filter(|a| a.implicit || args.issue.is_none_or(|issue| issue == a.issue));
         let base = match &args.base {
             Some(rev) => Some(Some(repo.resolve_commit(rev)?)),
             None => stored.as_ref().map(|a| a.base),
@@ -138,7 +140,8 @@ impl Attempt {
             Some(text) => Some(time::parse(text).context("--started-at")?),
             None => stored.as_ref().map(|a| a.started_at),
         };
-        Ok(Resolved { issue: args.issue.or(stored.as_ref().map(|a| a.issue)), base, started_at })
+        let stored_issue = stored.as_ref().filter(|a| !a.implicit).map(|a| a.issue);
+        Ok(Resolved { issue: args.issue.or(stored_issue), base, started_at })
     }
 }
 

@@ -59,6 +59,8 @@ pub enum Command {
     Demo(commands::demo::Args),
     InstallMan(commands::install_man::Args),
     Seal(commands::seal::Args),
+    Record(commands::record::Args),
+    Digest(commands::digest::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

@@ -8,6 +8,8 @@ pub mod progress;
 pub mod recall;
 pub mod show;
 pub mod seal;
+pub mod digest;
+pub mod record;
 pub mod snapshot;
 pub mod start;
 
@@ -46,6 +48,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
         Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
         Command::Seal(args) => seal::run(&ctx, args, &mut out)?,
+        Command::Record(args) => record::run(&ctx, args, !cli.global.chdir.is_empty(), &mut out)?,
+        Command::Digest(args) => digest::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())

@@ -1,0 +1,400 @@
+//! What a check is, and when its result can be read: defined once, here.
+//!
+//! A **check** is a shell command (a Bash tool call) that runs one of the configured check commands
+//! (`checks.commands`/`checks.extra`, defaults in [`crate::config::DEFAULT_CHECKS`]). The shell text
+//! is split into simple commands on `&&`, `||`, `;`, `|`, `&` and newlines (quotes respected); leading
+//! `NAME=value` assignments and wrappers like `time`, `env`, `timeout 60` are skipped; the configured
+//! command must equal the first words of a simple command, so `cargo testing` is not `cargo test`.
+//!
+//! A check is **readable** when the exit status of the whole call is the check's own: it is not
+//! piped into another command (`| tail`, `| grep`, `| tee`) unless `set -o pipefail` came first; it
+//! is not followed by `|| true`, `|| echo ...` or by `; other` (unless `set -e` came first); it is
+//! not backgrounded with `&` nor negated with `!`. `&&` after a check keeps it readable: a failing
+//! check stops the chain.
+
+use crate::config::Config;
+
+/// The configured check commands, split into words once.
+#[derive(Debug, Clone)]
+pub struct Checks {
+    commands: Vec<Vec<String>>,
+}
+
+/// One check found in a shell command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckRun {
+    /// The check's simple command as run, assignments and wrappers left out (`cargo test -p x`).
+    pub command: String,
+    /// Whether the call's exit status is the check's.
+    pub readable: bool,
+}
+
+/// How a simple command is joined to the one after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    And,
+    Or,
+    Seq,
+    Pipe,
+    Background,
+    End,
+}
+
+#[derive(Debug)]
+struct Simple {
+    words: Vec<String>,
+    /// The operator after this command.
+    next: Op,
+}
+
+impl Checks {
+    pub fn new(config: &Config) -> Checks {
+        Checks::from_commands(config.check_commands())
+    }
+
+    pub fn from_commands<'a>(commands: impl IntoIterator<Item = &'a str>) -> Checks {
+        let commands = commands
+            .into_iter()
+            .map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .filter(|words| !words.is_empty())
+            .collect();
+        Checks { commands }
+    }
+
+    /// The last check that `shell` runs, if any, and whether its status is readable.
+    pub fn find(&self, shell: &str) -> Option<CheckRun> {
+        let simples = split(shell);
+        let mut pipefail = false;
+        let mut errexit = false;
+        let mut found: Option<(usize, CheckRun)> = None;
+        for (i, simple) in simples.iter().enumerate() {
+            let (words, negated) = strip_prefixes(&simple.words);
+            if words.first().is_some_and(|w| w == "set") {
+                for word in &words[1..] {
+                    if word == "pipefail" {
+                        pipefail = true;
+                    }
+                    if word == "errexit" || (word.starts_with('-') && word[1..].contains('e')) {
+                        errexit = true;
+                    }
+                }
+                continue;
+            }
+            if self.matches(words) {
+                let readable = !negated && readable_after(&simples[i..], pipefail, errexit);
+                found = Some((i, CheckRun { command: words.join(" "), readable }));
+            }
+        }
+        found.map(|(_, run)| run)
+    }
+
+    fn matches(&self, words: &[String]) -> bool {
+        self.commands
+            .iter()
+            .any(|check| words.len() >= check.len() && check.iter().zip(words).all(|(c, w)| c == w))
+    }
+}
+
+/// Whether the status of the call is the status of `rest[0]`, given what follows it.
+fn readable_after(rest: &[Simple], pipefail: bool, errexit: bool) -> bool {
+    let mut i = 0;
+    // The pipeline the check is in: its status is the last command's, unless pipefail.
+    while rest[i].next == Op::Pipe {
+        if !pipefail {
+            return false;
+        }
+        i += 1;
+        if i >= rest.len() {
+            return true;
+        }
+    }
+    match rest[i].next {
+        Op::End => true,
+        Op::Background => false,
+        Op::And => true,
+        // `check || exit 1` and `check || false` keep a failure a failure.
+        Op::Or => rest.get(i + 1).is_some_and(|after| {
+            let (words, _) = strip_prefixes(&after.words);
+            let fails = match words.first().map(String::as_str) {
+                Some("false") => true,
+                Some("exit") => words.get(1).is_some_and(|code| code != "0"),
+                _ => false,
+            };
+            fails && readable_after(&rest[i + 1..], pipefail, errexit)
+        }),
+        // With `set -e` a failing check ends the script with its status.
+        Op::Seq => errexit || rest[i + 1..].iter().all(|s| s.words.is_empty()),
+        Op::Pipe => unreachable!("pipes are consumed above"),
+    }
+}
+
+/// Drops leading `!`, `NAME=value` assignments and wrappers (`time`, `env`, `nice`, `nohup`,
+/// `command`, `exec`, `timeout DURATION`) from a simple command. Returns the words and whether the
+/// command was negated.
+fn strip_prefixes(words: &[String]) -> (&[String], bool) {
+    let mut rest = words;
+    let mut negated = false;
+    while let Some(first) = rest.first() {
+        let first = first.as_str();
+        if first == "!" {
+            negated = true;
+            rest = &rest[1..];
+        } else if is_assignment(first) || matches!(first, "time" | "nohup" | "command" | "exec") {
+            rest = &rest[1..];
+        } else if first == "env" || first == "nice" {
+            rest = &rest[1..];
+            while rest.first().is_some_and(|w| w.starts_with('-') || is_assignment(w)) {
+                rest = &rest[1..];
+            }
+        } else if first == "timeout" {
+            rest = &rest[1..];
+            while rest.first().is_some_and(|w| w.starts_with('-')) {
+                rest = &rest[1..];
+            }
+            if !rest.is_empty() {
+                rest = &rest[1..];
+            }
+        } else {
+            break;
+        }
+    }
+    (rest, negated)
+}
+
+fn is_assignment(word: &str) -> bool {
+    let Some((name, _)) = word.split_once('=') else { return false };
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Splits shell text into simple commands and the operators between them. Quotes, escapes,
+/// `$(...)` and backticks stay inside words; parentheses and braces of groups are dropped;
+/// redirections (`2>&1`, `&>`) are not operators; `#` comments run to the end of the line.
+fn split(shell: &str) -> Vec<Simple> {
+    let mut out = Vec::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let chars: Vec<char> = shell.chars().collect();
+    let mut i = 0;
+    let finish_word = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
+        if *in_word {
+            words.push(std::mem::take(word));
+            *in_word = false;
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\'' => {
+                in_word = true;
+                i += 1;
+                while i < chars.len() && chars[i] != '\'' {
+                    word.push(chars[i]);
+                    i += 1;
+                }
+            }
+            '"' => {
+                in_word = true;
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        i += 1;
+                    }
+                    word.push(chars[i]);
+                    i += 1;
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if i + 1 < chars.len() && chars[i + 1] != '\n' {
+                    word.push(chars[i + 1]);
+                }
+                i += 1;
+            }
+            '$' if chars.get(i + 1) == Some(&'(') => {
+                in_word = true;
+                let end = matching_paren(&chars, i + 1);
+                word.extend(&chars[i..end]);
+                i = end.saturating_sub(1);
+            }
+            '`' => {
+                in_word = true;
+                let mut j = i + 1;
+                while j < chars.len() && chars[j] != '`' {
+                    j += 1;
+                }
+                word.extend(&chars[i..(j + 1).min(chars.len())]);
+                i = j;
+            }
+            '#' if !in_word => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            ' ' | '\t' => finish_word(&mut word, &mut in_word, &mut words),
+            '(' | ')' if !in_word || c == ')' => finish_word(&mut word, &mut in_word, &mut words),
+            '{' | '}' if !in_word => {}
+            '>' | '<' => {
+                // A redirection: its operator and target are not command words.
+                finish_word(&mut word, &mut in_word, &mut words);
+                while i + 1 < chars.len() && matches!(chars[i + 1], '>' | '&' | '|') {
+                    i += 1;
+                }
+                while i + 1 < chars.len() && chars[i + 1] == ' ' {
+                    i += 1;
+                }
+                while i + 1 < chars.len()
+                    && !matches!(chars[i + 1], ' ' | '\t' | '\n' | ';' | '|' | '&')
+                {
+                    i += 1;
+                }
+            }
+            '&' if chars.get(i + 1) == Some(&'>') => {
+                finish_word(&mut word, &mut in_word, &mut words);
+                i += 1;
+                continue;
+            }
+            '&' | '|' | ';' | '\n' => {
+                let (op, len) = match (c, chars.get(i + 1)) {
+                    ('&', Some('&')) => (Op::And, 2),
+                    ('|', Some('|')) => (Op::Or, 2),
+                    ('|', Some('&')) => (Op::Pipe, 2),
+                    (';', Some(';')) => (Op::Seq, 2),
+                    ('&', _) => (Op::Background, 1),
+                    ('|', _) => (Op::Pipe, 1),
+                    _ => (Op::Seq, 1),
+                };
+                finish_word(&mut word, &mut in_word, &mut words);
+                if words.is_empty() && op == Op::Seq {
+                    // A blank line or `;` after nothing separates nothing.
+                    i += len;
+                    continue;
+                }
+                out.push(Simple { words: std::mem::take(&mut words), next: op });
+                i += len;
+                continue;
+            }
+            _ => {
+                // A digit right before `>` is a file descriptor, not a word.
+                if c.is_ascii_digit() && !in_word && matches!(chars.get(i + 1), Some('>' | '<')) {
+                    i += 1;
+                    continue;
+                }
+                in_word = true;
+                word.push(c);
+            }
+        }
+        i += 1;
+    }
+    finish_word(&mut word, &mut in_word, &mut words);
+    if !words.is_empty() {
+        out.push(Simple { words, next: Op::End });
+    } else if let Some(last) = out.last_mut().filter(|last| last.next == Op::Seq) {
+        last.next = Op::End;
+    }
+    out
+}
+
+/// The index just past the `)` that closes the `(` at `open`.
+fn matching_paren(chars: &[char], open: usize) -> usize {
+    let mut depth = 0;
+    for (j, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    chars.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(shell: &str) -> Option<CheckRun> {
+        Checks::new(&Config::default()).find(shell)
+    }
+
+    fn readable(shell: &str) -> bool {
+        find(shell).unwrap_or_else(|| panic!("no check in {shell:?}")).readable
+    }
+
+    #[test]
+    fn matches_whole_command_words() {
+        assert_eq!(find("cargo test").unwrap().command, "cargo test");
+        assert_eq!(find("cargo test --workspace -q").unwrap().command, "cargo test --workspace -q");
+        assert!(find("cargo testing").is_none());
+        assert!(find("cargo-test").is_none());
+        assert!(find("echo cargo test").is_none());
+        assert!(find("grep 'cargo test' notes.md").is_none());
+        assert!(find("makefile-lint").is_none());
+        assert_eq!(find("make").unwrap().command, "make");
+        assert!(find("git status && ls").is_none());
+        assert!(find("echo $(cargo test)").is_none());
+    }
+
+    #[test]
+    fn skips_assignments_wrappers_and_cd() {
+        assert_eq!(find("RUST_BACKTRACE=1 cargo test").unwrap().command, "cargo test");
+        assert_eq!(find("cd crates/x && cargo test -p x").unwrap().command, "cargo test -p x");
+        assert_eq!(find("timeout 600 npm test").unwrap().command, "npm test");
+        assert_eq!(find("env CI=1 time pytest -x").unwrap().command, "pytest -x");
+        assert_eq!(find("(cd web && npm test)").unwrap().command, "npm test");
+    }
+
+    #[test]
+    fn readable_only_when_the_status_is_the_checks() {
+        assert!(readable("cargo test"));
+        assert!(readable("cargo test 2>&1"));
+        assert!(readable("cargo test > out.txt 2>&1"));
+        assert!(readable("cargo test &> out.txt"));
+        assert!(readable("cd x && cargo test && echo done"));
+        assert!(readable("set -o pipefail; cargo test 2>&1 | tail -20"));
+        assert!(readable("set -euo pipefail\ncargo test | tee log.txt"));
+        assert!(readable("set -e; cargo test; echo done"));
+        assert!(readable("cargo test || exit 1"));
+        assert!(readable("cargo test;"));
+        assert!(!readable("cargo test 2>&1 | tail -20"));
+        assert!(!readable("cargo test | grep FAILED"));
+        assert!(!readable("cargo test |& tee log"));
+        assert!(!readable("cargo test || true"));
+        assert!(!readable("cargo test || :"));
+        assert!(!readable("cargo test || echo failed"));
+        assert!(!readable("cargo test; true"));
+        assert!(!readable("cargo test; echo $?"));
+        assert!(!readable("cargo test &"));
+        assert!(!readable("! cargo test"));
+        assert!(!readable("(cd x && cargo test) | tail"));
+    }
+
+    #[test]
+    fn the_last_check_of_a_call_counts() {
+        let run = find("cargo build && cargo test 2>&1 | head").unwrap();
+        assert_eq!(run.command, "cargo test");
+        assert!(!run.readable);
+    }
+
+    #[test]
+    fn configured_commands() {
+        let config = Config::parse("[checks]\ncommands = [\"just test\"]\n", "t").unwrap();
+        let checks = Checks::new(&config);
+        assert!(checks.find("just test").is_some());
+        assert!(checks.find("cargo test").is_none());
+    }
+
+    #[test]
+    fn odd_input_does_not_panic() {
+        for text in ["", "'", "\"", "$(", "`", "\\", "&&&", "|||", ";;;", ">", "2>", "((", "))"] {
+            let _ = find(text);
+        }
+    }
+}

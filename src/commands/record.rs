@@ -1,0 +1,124 @@
+//! `git handoff record`: one agent hook payload on stdin, one event appended to the log.
+//!
+//! This runs on every agent tool call, so its path is short: read stdin (bounded), parse, find the
+//! repository without opening it, redact, and append one line under the log's lock. It prints
+//! nothing on stdout (some hooks inject stdout into the agent's context); a payload it cannot read
+//! is one line on stderr and exit 2, with the log unchanged.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use crate::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
+use crate::commands::Ctx;
+use crate::config::Config;
+use crate::events;
+use crate::record::{self, Agent, Place};
+use crate::redact::Redactor;
+use crate::repo::{Location, Repo};
+use crate::time;
+
+/// The most stdin `record` reads; a larger payload is refused, not cut.
+pub const MAX_PAYLOAD: usize = 2 << 20;
+
+/// Record one agent hook payload (JSON on stdin) in the attempt's event log.
+///
+/// Made for agent hooks: Claude Code (PreToolUse, PostToolUse, PostToolUseFailure, Stop,
+/// SubagentStop, SessionStart, SessionEnd, PreCompact, UserPromptSubmit), Codex (the same events),
+/// or a generic shape for other runtimes:
+///
+///   {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
+///    "paths": ["src/a.rs"], "text": "...", "subagent": false, "id": "call-1", "cwd": "/repo"}
+///
+/// with `event` one of tool_start, tool, stop, subagent_stop, session_start, session_end, compact,
+/// prompt. The repository is the one at the payload's `cwd` (unless -C or GIT_DIR say otherwise).
+/// Secrets are redacted and strings capped before anything is written; tool outputs are never
+/// kept. With no attempt started, an implicit one is begun. Prints nothing on success; a payload
+/// that cannot be read (over 2 MiB, not JSON, wrong field types) is exit 2 with the log unchanged.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Which runtime sent the payload [default: detected from the payload].
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub agent: Option<AgentArg>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AgentArg {
+    Claude,
+    Codex,
+    Generic,
+}
+
+/// `chdir_given`: `-C` was passed, so the payload's `cwd` does not choose the repository.
+pub fn run(_ctx: &Ctx, args: Args, chdir_given: bool, _out: &mut impl Write) -> Result<()> {
+    record_stdin(args, chdir_given).map_err(|err| anyhow!("record: {err:#}; nothing was recorded"))
+}
+
+fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
+    let bytes = events::read_bounded(std::io::stdin().lock(), MAX_PAYLOAD)
+        .context("reading the payload from stdin")?;
+    let Some(bytes) = bytes else {
+        bail!("the payload on stdin is larger than {} MiB; hooks send far less", MAX_PAYLOAD >> 20);
+    };
+    let payload = record::parse_payload(&bytes)?;
+    let agent = match args.agent {
+        Some(AgentArg::Claude) => Agent::Claude,
+        Some(AgentArg::Codex) => Agent::Codex,
+        Some(AgentArg::Generic) => Agent::Generic,
+        None => Agent::detect(&payload)?,
+    };
+    let session_cwd = match payload.get("cwd") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(dir)) => Some(PathBuf::from(dir)),
+        Some(_) => bail!("payload field `cwd` is not a string; it names the session's directory"),
+    };
+    let steered = chdir_given || std::env::var_os("GIT_DIR").is_some();
+    if let Some(dir) = session_cwd.as_ref().filter(|d| !steered && d.is_dir()) {
+        std::env::set_current_dir(dir)
+            .with_context(|| format!("changing to the session's directory {}", dir.display()))?;
+    }
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    let (git_dir, top) = locate(&cwd)?;
+    let config = Config::load(Some(&top))?;
+    let redactor = Redactor::new(&config)?;
+    let place = Place { cwd: &cwd, top: &top };
+    let event = record::normalize(&payload, agent, &place, &redactor, time::format(time::now()))?;
+    let line = event.to_line()?;
+    let dir = git_dir.join("handoff");
+    let log = dir.join(EVENTS_FILE);
+    if dir.join(STATE_FILE).is_file() {
+        return events::append(&log, &line);
+    }
+    // No attempt yet: begin an implicit one, under the log's lock so concurrent hooks agree.
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let file = events::open_locked(&log)?;
+    if !dir.join(STATE_FILE).is_file() {
+        begin_implicit()?;
+    }
+    events::append_locked(&file, &log, &line)
+}
+
+/// The git dir and the top of the work tree, cheaply when git's environment does not steer.
+fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
+    if let Some(found) = Location::find(cwd) {
+        return Ok((found.git_dir, found.work_tree));
+    }
+    let repo = Repo::discover()?;
+    let top = repo.top()?.to_path_buf();
+    Ok((repo.git_dir, top))
+}
+
+/// Saves an attempt marked implicit: issue unknown (stored as 0), base HEAD, started now.
+fn begin_implicit() -> Result<()> {
+    let repo = Repo::discover()?;
+    let head = repo.head().ok();
+    let attempt = Attempt {
+        issue: 0,
+        base: head.as_ref().and_then(|h| h.id),
+        started_at: time::now(),
+        branch: head.and_then(|h| h.branch),
+        implicit: true,
+    };
+    attempt.save(&repo)
+}

@@ -1,0 +1,402 @@
+//! The digest: facts recomputed from the event log every time, the ground truth a handoff note is
+//! checked against. One streaming pass over the log with bounded memory (the last calls are kept in
+//! a ring, the edited paths in a set of distinct paths).
+//!
+//! Definitions, so notes, recall and the emergency note read the same facts:
+//! - **tool call**: a tool's result (PostToolUse, PostToolUseFailure, generic `tool`), or a start
+//!   (PreToolUse) whose result never came; a start and its result (same id) are one call.
+//! - **error**: a tool result that failed.
+//! - **files edited**: repository-relative paths of successful Edit/Write/MultiEdit/NotebookEdit
+//!   (and Codex `apply_patch`) calls, sorted.
+//! - **last check**: the last shell call that runs a configured check ([`crate::checks`]), with
+//!   its ok/exit code and whether that status is readable. A check that started but never reported
+//!   is not readable and not ok.
+//! - **handoff skill**: the Skill tool called with skill `handoff` on the main thread.
+//! - **turns**: stretches of main-thread activity, each begun by a prompt or by the first event after
+//!   a Stop, and ended by Stop.
+//! - **last assistant text**: the text of the last main-thread Stop that carried one.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::path::Path;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::attempt::{Attempt, EVENTS_FILE};
+use crate::checks::{CheckRun, Checks};
+use crate::config::Config;
+use crate::events::{self, Event, Kind};
+use crate::record::is_shell;
+use crate::repo::Repo;
+
+/// How many recent tool calls the digest keeps.
+pub const RECENT_CALLS: usize = 15;
+
+/// Starts without a result are remembered this long (by id) to pair them with their result.
+const PENDING_WINDOW: usize = 256;
+
+/// Distinct shell commands whose check is remembered (the memory stays bounded).
+const CHECK_CACHE: usize = 1024;
+
+/// The digest, as `digest --json` prints it (the spec's keys first).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Digest {
+    pub files_edited: Vec<String>,
+    pub tool_calls: u64,
+    pub errors: u64,
+    pub last_check: Option<LastCheck>,
+    pub last_assistant_text: Option<String>,
+    pub handoff_skill: bool,
+    pub turns: u64,
+    pub first_event_at: Option<String>,
+    pub last_event_at: Option<String>,
+    /// The last [`RECENT_CALLS`] tool calls, oldest first.
+    pub recent_calls: Vec<Call>,
+    /// The shell call of the last check, in full.
+    pub last_check_call: Option<Call>,
+    /// True when `record` began the attempt because no `git handoff start` ran.
+    pub implicit_attempt: bool,
+    /// Torn or malformed lines that were skipped.
+    pub skipped_lines: u64,
+}
+
+/// The last check: the spec's `last_check`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LastCheck {
+    /// The check's simple command as run (`cargo test -p x`).
+    pub command: String,
+    pub ok: bool,
+    pub exit_code: Option<i64>,
+    pub readable: bool,
+    /// False when the check started and no result was recorded.
+    #[serde(skip)]
+    pub finished: bool,
+}
+
+/// One tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Call {
+    pub name: String,
+    pub target: Option<String>,
+    /// `None` while no result was recorded.
+    pub ok: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub at: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub subagent: bool,
+    #[serde(skip)]
+    id: Option<String>,
+}
+
+impl Digest {
+    /// The one-line digest: `1 files edited · last `cargo test` failed · 12 tool calls, 3 errors`.
+    pub fn line(&self) -> String {
+        format!(
+            "{} files edited · {} · {} tool calls, {} errors",
+            self.files_edited.len(),
+            self.check_phrase(),
+            self.tool_calls,
+            self.errors
+        )
+    }
+
+    /// `last `cargo test` failed`, `... passed`, `... unreadable`, `... did not finish`, or
+    /// `no check run`.
+    pub fn check_phrase(&self) -> String {
+        match &self.last_check {
+            None => "no check run".to_string(),
+            Some(check) => {
+                let state = if !check.finished {
+                    "did not finish"
+                } else if !check.readable {
+                    "unreadable (exit status masked)"
+                } else if check.ok {
+                    "passed"
+                } else {
+                    "failed"
+                };
+                format!("last `{}` {state}", check.command)
+            }
+        }
+    }
+
+    /// True when the log shows a successful edit of `path` (repository-relative).
+    pub fn edited(&self, path: &str) -> bool {
+        self.files_edited.binary_search_by(|p| p.as_str().cmp(path)).is_ok()
+    }
+
+    /// True when a check ran and its readable result was a pass.
+    pub fn check_passed(&self) -> bool {
+        self.last_check.as_ref().is_some_and(|c| c.finished && c.readable && c.ok)
+    }
+
+    /// True when the last check ran and failed (readable or not).
+    pub fn check_failed(&self) -> bool {
+        self.last_check.as_ref().is_some_and(|c| c.finished && !c.ok)
+    }
+}
+
+/// The digest of this worktree's attempt: its event log and whether the attempt is implicit.
+pub fn for_repo(repo: &Repo, config: &Config) -> Result<Digest> {
+    let dir = repo.handoff_dir();
+    let mut digest = compute(&dir.join(EVENTS_FILE), config)?;
+    // A broken attempt state does not stop the digest; commands that need the attempt say so.
+    digest.implicit_attempt = Attempt::load(repo).ok().flatten().is_some_and(|a| a.implicit);
+    Ok(digest)
+}
+
+/// The digest of the log at `path` (a missing log is an empty one).
+pub fn compute(path: &Path, config: &Config) -> Result<Digest> {
+    let mut builder = Builder::new(Checks::new(config));
+    let skipped = events::for_each(path, |event| builder.add(&event))?;
+    let mut digest = builder.finish();
+    digest.skipped_lines = skipped;
+    Ok(digest)
+}
+
+/// Folds events into a digest, one at a time.
+pub struct Builder {
+    checks: Checks,
+    digest: Digest,
+    files: BTreeSet<String>,
+    recent: VecDeque<Call>,
+    pending: VecDeque<String>,
+    in_turn: bool,
+    last_at: String,
+    check_cache: HashMap<String, Option<CheckRun>>,
+}
+
+impl Builder {
+    pub fn new(checks: Checks) -> Builder {
+        Builder {
+            checks,
+            digest: Digest::default(),
+            files: BTreeSet::new(),
+            recent: VecDeque::with_capacity(RECENT_CALLS + 1),
+            pending: VecDeque::new(),
+            in_turn: false,
+            last_at: String::new(),
+            check_cache: HashMap::new(),
+        }
+    }
+
+    pub fn add(&mut self, event: &Event<'_>) {
+        if self.digest.first_event_at.is_none() {
+            self.digest.first_event_at = Some(event.at.to_string());
+        }
+        self.last_at.clear();
+        self.last_at.push_str(&event.at);
+        match event.kind {
+            Kind::ToolStart | Kind::ToolResult => self.tool(event),
+            Kind::Stop if !event.sub => {
+                if !self.in_turn {
+                    self.digest.turns += 1;
+                }
+                self.in_turn = false;
+                if let Some(text) = &event.text {
+                    self.digest.last_assistant_text = Some(text.to_string());
+                }
+            }
+            Kind::Prompt if !event.sub => {
+                self.digest.turns += 1;
+                self.in_turn = true;
+            }
+            Kind::SessionStart | Kind::SessionEnd => self.in_turn = false,
+            _ => {}
+        }
+    }
+
+    fn tool(&mut self, event: &Event<'_>) {
+        if !event.sub && !self.in_turn {
+            self.digest.turns += 1;
+            self.in_turn = true;
+        }
+        let name = event.tool.as_deref().unwrap_or("unknown");
+        let target = event.target.as_deref();
+        let is_result = event.kind == Kind::ToolResult;
+        if !event.sub && name == "Skill" && target.is_some_and(is_handoff_skill) {
+            self.digest.handoff_skill = true;
+        }
+        let check = match target {
+            Some(command) if is_shell(name) => self.find_check(command),
+            _ => None,
+        };
+        let call = Call {
+            name: name.to_string(),
+            target: target.map(str::to_string),
+            ok: if is_result { Some(event.ok.unwrap_or(true)) } else { None },
+            exit_code: event.exit_code,
+            error: event.error.as_deref().map(str::to_string),
+            at: event.at.to_string(),
+            subagent: event.sub,
+            id: event.id.as_deref().map(str::to_string),
+        };
+        if let Some(run) = check {
+            self.digest.last_check = Some(LastCheck {
+                command: run.command,
+                ok: is_result && call.ok == Some(true),
+                exit_code: if is_result { call.exit_code } else { None },
+                readable: is_result && run.readable,
+                finished: is_result,
+            });
+            self.digest.last_check_call = Some(call.clone());
+        }
+        if is_result {
+            self.result(call, event);
+        } else {
+            self.digest.tool_calls += 1;
+            if let Some(id) = &call.id {
+                self.pending.push_back(id.clone());
+                if self.pending.len() > PENDING_WINDOW {
+                    self.pending.pop_front();
+                }
+            }
+            self.push_recent(call);
+        }
+    }
+
+    /// The check a shell command runs, remembered: sessions repeat the same commands.
+    fn find_check(&mut self, command: &str) -> Option<CheckRun> {
+        if let Some(known) = self.check_cache.get(command) {
+            return known.clone();
+        }
+        let found = self.checks.find(command);
+        if self.check_cache.len() >= CHECK_CACHE {
+            self.check_cache.clear();
+        }
+        self.check_cache.insert(command.to_string(), found.clone());
+        found
+    }
+
+    fn result(&mut self, call: Call, event: &Event<'_>) {
+        if call.ok == Some(false) {
+            self.digest.errors += 1;
+        } else {
+            for path in &event.paths {
+                if !self.files.contains(path.as_ref()) {
+                    self.files.insert(path.to_string());
+                }
+            }
+        }
+        let started = call
+            .id
+            .as_ref()
+            .and_then(|id| self.pending.iter().position(|p| p == id))
+            .map(|at| self.pending.remove(at));
+        if started.is_none() {
+            self.digest.tool_calls += 1;
+            self.push_recent(call);
+            return;
+        }
+        match self.recent.iter_mut().rev().find(|c| c.id.is_some() && c.id == call.id) {
+            Some(entry) => *entry = call,
+            None => self.push_recent(call),
+        }
+    }
+
+    fn push_recent(&mut self, call: Call) {
+        self.recent.push_back(call);
+        if self.recent.len() > RECENT_CALLS {
+            self.recent.pop_front();
+        }
+    }
+
+    pub fn finish(mut self) -> Digest {
+        if self.digest.first_event_at.is_some() {
+            self.digest.last_event_at = Some(self.last_at);
+        }
+        self.digest.files_edited = self.files.into_iter().collect();
+        self.digest.recent_calls = self.recent.into_iter().collect();
+        self.digest
+    }
+}
+
+fn is_handoff_skill(skill: &str) -> bool {
+    let skill = skill.trim();
+    skill == "handoff" || skill.ends_with(":handoff")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::FORMAT;
+
+    fn ev(kind: Kind, tool: Option<&str>, target: Option<&str>) -> Event<'static> {
+        Event {
+            v: FORMAT,
+            at: "2026-11-30T04:00:00Z".into(),
+            kind,
+            agent: "claude".into(),
+            event: None,
+            tool: tool.map(|t| t.to_string().into()),
+            target: target.map(|t| t.to_string().into()),
+            id: None,
+            ok: (kind == Kind::ToolResult).then_some(true),
+            exit_code: None,
+            error: None,
+            paths: Vec::new(),
+            text: None,
+            sub: false,
+        }
+    }
+
+    fn digest(events: &[Event<'_>]) -> Digest {
+        let mut builder = Builder::new(Checks::new(&Config::default()));
+        for e in events {
+            builder.add(e);
+        }
+        builder.finish()
+    }
+
+    #[test]
+    fn start_and_result_are_one_call() {
+        let mut start = ev(Kind::ToolStart, Some("Bash"), Some("cargo test"));
+        start.id = Some("t1".into());
+        let mut end = ev(Kind::ToolResult, Some("Bash"), Some("cargo test"));
+        end.id = Some("t1".into());
+        end.ok = Some(false);
+        end.exit_code = Some(101);
+        let d = digest(&[start.clone(), end]);
+        assert_eq!(d.tool_calls, 1);
+        assert_eq!(d.errors, 1);
+        assert_eq!(d.recent_calls.len(), 1);
+        assert_eq!(d.line(), "0 files edited · last `cargo test` failed · 1 tool calls, 1 errors");
+        let d = digest(&[start]);
+        assert_eq!(d.tool_calls, 1);
+        assert_eq!(d.recent_calls[0].ok, None);
+        assert_eq!(d.check_phrase(), "last `cargo test` did not finish");
+    }
+
+    #[test]
+    fn turns_and_stop_text() {
+        let mut stop = ev(Kind::Stop, None, None);
+        stop.text = Some("Done.".into());
+        let mut sub_stop = ev(Kind::Stop, None, None);
+        sub_stop.sub = true;
+        sub_stop.text = Some("subagent".into());
+        let d = digest(&[
+            ev(Kind::Prompt, None, None),
+            ev(Kind::ToolResult, Some("Read"), Some("a")),
+            stop,
+            ev(Kind::ToolResult, Some("Read"), Some("b")),
+            sub_stop,
+        ]);
+        assert_eq!(d.turns, 2);
+        assert_eq!(d.last_assistant_text.as_deref(), Some("Done."));
+        assert_eq!(d.line(), "0 files edited · no check run · 2 tool calls, 0 errors");
+    }
+
+    #[test]
+    fn recent_calls_are_capped() {
+        let events: Vec<_> = (0..40)
+            .map(|i| ev(Kind::ToolResult, Some("Read"), Some(&format!("f{i}"))).clone())
+            .collect();
+        let d = digest(&events);
+        assert_eq!(d.recent_calls.len(), RECENT_CALLS);
+        assert_eq!(d.recent_calls[0].target.as_deref(), Some("f25"));
+        assert_eq!(d.tool_calls, 40);
+    }
+}

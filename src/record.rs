@@ -1,0 +1,570 @@
+//! Turning one agent hook payload into one event: the recorder behind `git handoff record`.
+//!
+//! Understands Claude Code's hooks (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `Stop`,
+//! `SubagentStop`, `SessionStart`, `SessionEnd`, `PreCompact`, `UserPromptSubmit`), Codex's (the
+//! same names and snake_case fields, plus `turn_id`; a tool's failure is read from its exit code),
+//! and a small generic shape for other runtimes:
+//!
+//! ```json
+//! {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
+//!  "paths": ["src/a.rs"], "text": "...", "subagent": false, "id": "call-1", "cwd": "/repo"}
+//! ```
+//!
+//! where `event` is one of `tool_start`, `tool`, `stop`, `subagent_stop`, `session_start`,
+//! `session_end`, `compact`, `prompt`; every other key is optional (`ok` defaults to
+//! `exit_code == 0`, else true; `target` may replace `command`/`paths` as the short target).
+//!
+//! An event keeps only short facts: no tool output, every string redacted and capped.
+
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Result, anyhow, bail};
+use serde_json::{Map, Value};
+
+use crate::events::{Event, FORMAT, Kind};
+use crate::redact::Redactor;
+
+/// Caps, in characters.
+const CAP_COMMAND: usize = 1000;
+const CAP_TARGET: usize = 300;
+const CAP_ERROR: usize = 300;
+const CAP_TEXT: usize = 4000;
+const CAP_PROMPT: usize = 500;
+const CAP_NAME: usize = 100;
+const CAP_PATH: usize = 500;
+const MAX_PATHS: usize = 100;
+
+/// Which runtime sent the payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Claude,
+    Codex,
+    Generic,
+}
+
+impl Agent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Generic => "generic",
+        }
+    }
+
+    /// Guesses the runtime: Codex payloads carry `turn_id`, Claude Code's a `hook_event_name`
+    /// without it, the generic shape an `event`.
+    pub fn detect(payload: &Map<String, Value>) -> Result<Agent> {
+        if payload.contains_key("hook_event_name") {
+            if payload.contains_key("turn_id") {
+                return Ok(Agent::Codex);
+            }
+            return Ok(Agent::Claude);
+        }
+        if payload.contains_key("event") {
+            return Ok(Agent::Generic);
+        }
+        bail!(
+            "the payload has neither `hook_event_name` (Claude Code, Codex) nor `event` (generic \
+             shape); pass a hook payload, or see `git handoff record --help` for the generic shape"
+        )
+    }
+}
+
+/// Parses the payload bytes into a JSON object, with errors that say what is wrong.
+pub fn parse_payload(bytes: &[u8]) -> Result<Map<String, Value>> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        bail!("empty payload on stdin; a hook passes one JSON object");
+    }
+    let text = std::str::from_utf8(bytes).map_err(|err| {
+        anyhow!(
+            "the payload is not UTF-8 (bad byte at offset {}); send JSON text",
+            err.valid_up_to()
+        )
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|err| {
+        anyhow!(
+            "the payload is not valid JSON: {err} (line {}, column {}); send one JSON object",
+            err.line(),
+            err.column()
+        )
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        other => {
+            bail!("the payload is {}, not a JSON object; send one JSON object", type_name(&other))
+        }
+    }
+}
+
+/// Where paths are resolved: the session's directory and the top of the work tree.
+pub struct Place<'a> {
+    pub cwd: &'a Path,
+    pub top: &'a Path,
+}
+
+/// Turns a payload into an event stamped `at`, redacting and capping every string.
+pub fn normalize(
+    payload: &Map<String, Value>,
+    agent: Agent,
+    place: &Place<'_>,
+    redactor: &Redactor,
+    at: String,
+) -> Result<Event<'static>> {
+    let mut event = Event {
+        v: FORMAT,
+        at: at.into(),
+        kind: Kind::Other,
+        agent: agent.name().into(),
+        event: None,
+        tool: None,
+        target: None,
+        id: None,
+        ok: None,
+        exit_code: None,
+        error: None,
+        paths: Vec::new(),
+        text: None,
+        sub: false,
+    };
+    let clean = |text: &str, cap: usize| -> String { capped(&redactor.redact(text), cap) };
+    match agent {
+        Agent::Claude | Agent::Codex => hook_event(payload, agent, place, &clean, &mut event)?,
+        Agent::Generic => generic_event(payload, place, &clean, &mut event)?,
+    }
+    Ok(event)
+}
+
+fn hook_event(
+    payload: &Map<String, Value>,
+    agent: Agent,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+    event: &mut Event<'static>,
+) -> Result<()> {
+    let name = str_field(payload, "hook_event_name")?.ok_or_else(|| {
+        anyhow!(
+            "the payload has no `hook_event_name`; is this a Claude Code or Codex hook payload?"
+        )
+    })?;
+    event.event = Some(clean(name, CAP_NAME).into());
+    event.sub = str_field(payload, "agent_id")?.is_some_and(|id| !id.is_empty());
+    match name {
+        "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
+            let tool = str_field(payload, "tool_name")?
+                .ok_or_else(|| anyhow!("{name} payload has no `tool_name`"))?;
+            let input = obj_field(payload, "tool_input")?;
+            event.tool = Some(clean(tool, CAP_NAME).into());
+            event.id = str_field(payload, "tool_use_id")?.map(|id| clean(id, CAP_NAME).into());
+            describe_tool(tool, input, place, clean, event)?;
+            event.kind = if name == "PreToolUse" { Kind::ToolStart } else { Kind::ToolResult };
+            if name == "PostToolUseFailure" {
+                let error = str_field(payload, "error")?.unwrap_or("");
+                event.ok = Some(false);
+                event.exit_code = exit_code_in(error);
+                let first = error.lines().next().unwrap_or("").trim();
+                if !first.is_empty() {
+                    event.error = Some(clean(first, CAP_ERROR).into());
+                }
+            } else if name == "PostToolUse" {
+                let code = payload.get("tool_response").and_then(exit_code_of_response);
+                let code = code.or((agent == Agent::Claude && is_shell(tool)).then_some(0));
+                event.exit_code = code;
+                event.ok = Some(code.is_none_or(|c| c == 0));
+            }
+        }
+        "Stop" | "SubagentStop" => {
+            event.kind = if name == "Stop" { Kind::Stop } else { Kind::SubagentStop };
+            event.sub |= name == "SubagentStop";
+            event.text = str_field(payload, "last_assistant_message")?
+                .map(|text| clean(text, CAP_TEXT).into());
+        }
+        "SessionStart" => {
+            event.kind = Kind::SessionStart;
+            event.text = str_field(payload, "source")?.map(|s| clean(s, CAP_NAME).into());
+        }
+        "SessionEnd" => {
+            event.kind = Kind::SessionEnd;
+            event.text = str_field(payload, "reason")?.map(|s| clean(s, CAP_NAME).into());
+        }
+        "PreCompact" => {
+            event.kind = Kind::PreCompact;
+            event.text = str_field(payload, "trigger")?.map(|s| clean(s, CAP_NAME).into());
+        }
+        "UserPromptSubmit" => {
+            event.kind = Kind::Prompt;
+            event.text = str_field(payload, "prompt")?.map(|s| clean(s, CAP_PROMPT).into());
+        }
+        _ => event.kind = Kind::Other,
+    }
+    Ok(())
+}
+
+fn generic_event(
+    payload: &Map<String, Value>,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+    event: &mut Event<'static>,
+) -> Result<()> {
+    let name = str_field(payload, "event")?.unwrap_or("");
+    event.event = Some(clean(name, CAP_NAME).into());
+    event.kind = match name {
+        "tool_start" => Kind::ToolStart,
+        "tool" | "tool_result" => Kind::ToolResult,
+        "stop" => Kind::Stop,
+        "subagent_stop" => Kind::SubagentStop,
+        "session_start" => Kind::SessionStart,
+        "session_end" => Kind::SessionEnd,
+        "compact" | "pre_compact" => Kind::PreCompact,
+        "prompt" => Kind::Prompt,
+        _ => Kind::Other,
+    };
+    event.sub =
+        bool_field(payload, "subagent")?.unwrap_or(false) || event.kind == Kind::SubagentStop;
+    event.id = str_field(payload, "id")?.map(|id| clean(id, CAP_NAME).into());
+    if let Some(tool) = str_field(payload, "tool")? {
+        event.tool = Some(clean(tool, CAP_NAME).into());
+    }
+    if let Some(command) = str_field(payload, "command")? {
+        event.target = Some(clean(command, CAP_COMMAND).into());
+    }
+    let mut paths = Vec::new();
+    if let Some(path) = str_field(payload, "path")? {
+        paths.push(path);
+    }
+    if let Some(list) = payload.get("paths").filter(|v| !v.is_null()) {
+        let list =
+            list.as_array().ok_or_else(|| wrong_type("paths", list, "an array of strings"))?;
+        for item in list {
+            paths.push(item.as_str().ok_or_else(|| wrong_type("paths[]", item, "a string"))?);
+        }
+    }
+    let relative: Vec<String> = paths.iter().filter_map(|p| repo_relative(p, place)).collect();
+    if event.target.is_none() {
+        event.target = relative.first().map(|p| clean(p, CAP_TARGET).into());
+    }
+    if matches!(event.kind, Kind::ToolStart | Kind::ToolResult) {
+        event.paths = relative.iter().take(MAX_PATHS).map(|p| clean(p, CAP_PATH).into()).collect();
+    }
+    if let Some(target) = str_field(payload, "target")? {
+        event.target = Some(clean(target, CAP_COMMAND).into());
+    }
+    let exit_code = match payload.get("exit_code").filter(|v| !v.is_null()) {
+        Some(v) => Some(v.as_i64().ok_or_else(|| wrong_type("exit_code", v, "an integer"))?),
+        None => None,
+    };
+    if event.kind == Kind::ToolResult {
+        event.exit_code = exit_code;
+        event.ok = Some(bool_field(payload, "ok")?.unwrap_or(exit_code.is_none_or(|c| c == 0)));
+    }
+    if let Some(error) = str_field(payload, "error")? {
+        event.error = Some(clean(error.lines().next().unwrap_or(""), CAP_ERROR).into());
+    }
+    if let Some(text) = str_field(payload, "text")? {
+        event.text = Some(clean(text, CAP_TEXT).into());
+    }
+    Ok(())
+}
+
+/// Fills the target and edited paths of a tool call from its input.
+fn describe_tool(
+    tool: &str,
+    input: Option<&Map<String, Value>>,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+    event: &mut Event<'static>,
+) -> Result<()> {
+    let Some(input) = input else { return Ok(()) };
+    let text_of = |key: &str| str_field(input, key);
+    if is_shell(tool) {
+        if let Some(command) = command_text(input)? {
+            event.target = Some(clean(&command, CAP_COMMAND).into());
+        }
+        return Ok(());
+    }
+    match tool {
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => {
+            let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
+            let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
+            match repo_relative(path, place) {
+                Some(rel) => {
+                    event.target = Some(clean(&rel, CAP_TARGET).into());
+                    if tool != "Read" {
+                        event.paths = vec![clean(&rel, CAP_PATH).into()];
+                    }
+                }
+                None => event.target = Some(clean(path, CAP_TARGET).into()),
+            }
+        }
+        "apply_patch" => {
+            let patch = match command_text(input)? {
+                Some(text) => Some(text),
+                None => text_of("input")?.or(text_of("patch")?).map(str::to_string),
+            };
+            let files: Vec<String> = patch
+                .as_deref()
+                .map(patch_paths)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|p| repo_relative(&p, place))
+                .collect();
+            if let Some(first) = files.first() {
+                let more = if files.len() > 1 {
+                    format!(" (+{} more)", files.len() - 1)
+                } else {
+                    String::new()
+                };
+                event.target = Some(clean(&format!("{first}{more}"), CAP_TARGET).into());
+            }
+            event.paths = files.iter().take(MAX_PATHS).map(|p| clean(p, CAP_PATH).into()).collect();
+        }
+        _ => {
+            let key = match tool {
+                "Skill" => "skill",
+                "Grep" | "Glob" => "pattern",
+                "Task" | "Agent" => "description",
+                "WebFetch" => "url",
+                "WebSearch" => "query",
+                _ => "",
+            };
+            let found = if key.is_empty() { None } else { text_of(key)? };
+            let found = match (found, tool) {
+                (None, "Task" | "Agent") => text_of("subagent_type")?,
+                (found, _) => found,
+            };
+            if let Some(text) = found {
+                event.target = Some(clean(text, CAP_TARGET).into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tools that run a shell command.
+pub fn is_shell(tool: &str) -> bool {
+    matches!(
+        tool,
+        "Bash" | "shell" | "local_shell" | "exec_command" | "unified_exec" | "container.exec"
+    )
+}
+
+/// A shell tool's command: a string, or an argv whose last element is the script (`bash -lc ...`).
+fn command_text(input: &Map<String, Value>) -> Result<Option<String>> {
+    for key in ["command", "cmd"] {
+        match input.get(key) {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(text)) => return Ok(Some(text.clone())),
+            Some(Value::Array(items)) => {
+                let words: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                let script = match words.as_slice() {
+                    [shell, flag, script] if shell.ends_with("sh") && flag.starts_with('-') => {
+                        (*script).to_string()
+                    }
+                    _ => words.join(" "),
+                };
+                return Ok(Some(script));
+            }
+            Some(other) => return Err(wrong_type(&format!("tool_input.{key}"), other, "a string")),
+        }
+    }
+    Ok(None)
+}
+
+/// The files a Codex `apply_patch` envelope adds, updates, deletes or moves to.
+fn patch_paths(patch: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in patch.lines() {
+        let line = line.trim_end();
+        for prefix in ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "]
+        {
+            if let Some(path) = line.strip_prefix(prefix) {
+                let path = path.trim().to_string();
+                if !path.is_empty() && !out.contains(&path) {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `Exit code N` at the start of a tool error (Claude Code's Bash failures).
+pub fn exit_code_in(text: &str) -> Option<i64> {
+    let rest = text.trim_start().strip_prefix("Exit code")?;
+    let rest = rest.trim_start_matches([':', ' ']);
+    let digits: String =
+        rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').take(12).collect();
+    digits.parse().ok()
+}
+
+/// An exit code in a tool response: `exit_code`/`exitCode` (also under `metadata`), or a text
+/// response that starts `Exit code: N` (Codex), or such an object encoded as a JSON string.
+fn exit_code_of_response(response: &Value) -> Option<i64> {
+    match response {
+        Value::Object(map) => ["exit_code", "exitCode", "returncode"]
+            .iter()
+            .find_map(|key| map.get(*key).and_then(Value::as_i64))
+            .or_else(|| map.get("metadata").and_then(exit_code_of_response)),
+        Value::String(text) => {
+            let trimmed = text.trim_start();
+            let parsed = (trimmed.starts_with('{') && trimmed.len() < (1 << 20))
+                .then(|| serde_json::from_str::<Value>(trimmed).ok())
+                .flatten();
+            if let Some(value) = parsed {
+                return exit_code_of_response(&value);
+            }
+            exit_code_in(trimmed)
+        }
+        _ => None,
+    }
+}
+
+/// `raw` (absolute, or relative to the session's directory) relative to the top of the work tree;
+/// `None` for paths outside it or inside `.git`.
+pub fn repo_relative(raw: &str, place: &Place<'_>) -> Option<String> {
+    if raw.is_empty() {
+        return None;
+    }
+    let path = Path::new(raw);
+    let absolute = if path.is_absolute() { path.to_path_buf() } else { place.cwd.join(path) };
+    let absolute = lexical(&absolute);
+    let rel = match absolute.strip_prefix(place.top) {
+        Ok(rel) => rel.to_path_buf(),
+        // The session may name the repository through a symlink (/tmp -> /private/tmp).
+        Err(_) => canonical_prefix(&absolute)?.strip_prefix(place.top).ok()?.to_path_buf(),
+    };
+    let mut parts = Vec::new();
+    for component in rel.components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_str()?),
+            _ => return None,
+        }
+    }
+    if parts.is_empty() || parts[0] == ".git" {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
+/// Resolves `.` and `..` without touching the file system.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Canonicalizes the longest existing ancestor of `path` and appends the rest.
+fn canonical_prefix(path: &Path) -> Option<PathBuf> {
+    let mut existing = path;
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return Some(out);
+        }
+        rest.push(existing.file_name()?);
+        existing = existing.parent()?;
+    }
+}
+
+/// Cuts `text` to at most `cap` characters, marking the cut with `…`.
+pub fn capped(text: &str, cap: usize) -> String {
+    match text.char_indices().nth(cap) {
+        None => text.to_string(),
+        Some((end, _)) => {
+            let cut = text[..end].char_indices().nth(cap.saturating_sub(1)).map_or(end, |(i, _)| i);
+            format!("{}…", &text[..cut])
+        }
+    }
+}
+
+fn str_field<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(other) => Err(wrong_type(key, other, "a string")),
+    }
+}
+
+fn bool_field(map: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(wrong_type(key, other, "true or false")),
+    }
+}
+
+fn obj_field<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a Map<String, Value>>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(obj)) => Ok(Some(obj)),
+        Some(other) => Err(wrong_type(key, other, "an object")),
+    }
+}
+
+fn wrong_type(key: &str, value: &Value, expected: &str) -> anyhow::Error {
+    anyhow!("payload field `{key}` is {}, expected {expected}", type_name(value))
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_on_character_boundaries() {
+        assert_eq!(capped("héllo", 10), "héllo");
+        assert_eq!(capped("héllo", 3), "hé…");
+        assert_eq!(capped("日本語テキスト", 4), "日本語…");
+        assert_eq!(capped("", 0), "");
+    }
+
+    #[test]
+    fn exit_codes() {
+        assert_eq!(exit_code_in("Exit code 101\nerror: test failed"), Some(101));
+        assert_eq!(exit_code_in("Exit code: 2"), Some(2));
+        assert_eq!(exit_code_in("File not found"), None);
+        let response = serde_json::json!({"output": "x", "metadata": {"exit_code": 1}});
+        assert_eq!(exit_code_of_response(&response), Some(1));
+        let text = Value::String("{\"output\":\"\",\"metadata\":{\"exit_code\":3}}".into());
+        assert_eq!(exit_code_of_response(&text), Some(3));
+    }
+
+    #[test]
+    fn paths_relative_to_the_top() {
+        let place = Place { cwd: Path::new("/repo/sub"), top: Path::new("/repo") };
+        assert_eq!(repo_relative("/repo/src/a.rs", &place).as_deref(), Some("src/a.rs"));
+        assert_eq!(repo_relative("b.rs", &place).as_deref(), Some("sub/b.rs"));
+        assert_eq!(repo_relative("../c.rs", &place).as_deref(), Some("c.rs"));
+        assert_eq!(repo_relative("/etc/passwd", &place), None);
+        assert_eq!(repo_relative("/repo2/x", &place), None);
+        assert_eq!(repo_relative("/repo/.git/config", &place), None);
+        assert_eq!(repo_relative("../../x", &place), None);
+        assert_eq!(repo_relative("/repo", &place), None);
+    }
+
+    #[test]
+    fn patch_envelopes() {
+        let patch = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: src/b.rs\n\
+                     *** Move to: src/c.rs\n@@\n-x\n+y\n*** Delete File: d.md\n*** End Patch";
+        assert_eq!(patch_paths(patch), ["a.txt", "src/b.rs", "src/c.rs", "d.md"]);
+    }
+}
