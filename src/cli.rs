@@ -53,6 +53,10 @@ pub enum ColorChoice {
 pub enum Command {
     Start(commands::start::Args),
     Snapshot(commands::snapshot::Args),
+    Validate(commands::validate::Args),
+    /// Install or remove git-handoff's hooks (the pre-push check), keeping what is there.
+    #[command(subcommand)]
+    Hooks(commands::hooks::Command),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

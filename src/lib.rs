@@ -11,11 +11,14 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod git;
+pub mod hooks;
+pub mod note;
 pub mod output;
 pub mod repo;
 pub mod secrets;
 pub mod snapshot;
 pub mod time;
+pub mod validate;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

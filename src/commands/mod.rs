@@ -2,8 +2,10 @@
 //! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
 //! context every command shares.
 
+pub mod hooks;
 pub mod snapshot;
 pub mod start;
+pub mod validate;
 
 use std::io::{self, Write};
 
@@ -34,6 +36,8 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
+        Command::Validate(args) => validate::run(&ctx, args, &mut out)?,
+        Command::Hooks(command) => hooks::run(&ctx, command, &mut out)?,
     }
     out.flush()?;
     Ok(())
