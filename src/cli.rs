@@ -53,14 +53,18 @@ pub enum ColorChoice {
 pub enum Command {
     Start(commands::start::Args),
     Snapshot(commands::snapshot::Args),
-    Progress(commands::progress::Args),
-    Recall(commands::recall::Args),
-    Show(commands::show::Args),
-    Demo(commands::demo::Args),
-    InstallMan(commands::install_man::Args),
     Seal(commands::seal::Args),
+    Progress(commands::progress::Args),
     Record(commands::record::Args),
     Digest(commands::digest::Args),
+    Validate(commands::validate::Args),
+    Recall(commands::recall::Args),
+    Show(commands::show::Args),
+    /// Install or remove git-handoff's hooks (the pre-push check), keeping what is there.
+    #[command(subcommand)]
+    Hooks(commands::hooks::Command),
+    Demo(commands::demo::Args),
+    InstallMan(commands::install_man::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

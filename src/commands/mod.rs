@@ -3,15 +3,17 @@
 //! context every command shares.
 
 pub mod demo;
+pub mod digest;
+pub mod hooks;
 pub mod install_man;
 pub mod progress;
 pub mod recall;
-pub mod show;
-pub mod seal;
-pub mod digest;
 pub mod record;
+pub mod seal;
+pub mod show;
 pub mod snapshot;
 pub mod start;
+pub mod validate;
 
 use std::io::{self, Write};
 
@@ -42,14 +44,16 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
-        Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
-        Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
-        Command::Show(args) => show::run(&ctx, args, &mut out)?,
-        Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
-        Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
         Command::Seal(args) => seal::run(&ctx, args, &mut out)?,
+        Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
         Command::Record(args) => record::run(&ctx, args, !cli.global.chdir.is_empty(), &mut out)?,
         Command::Digest(args) => digest::run(&ctx, args, &mut out)?,
+        Command::Validate(args) => validate::run(&ctx, args, &mut out)?,
+        Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
+        Command::Show(args) => show::run(&ctx, args, &mut out)?,
+        Command::Hooks(command) => hooks::run(&ctx, command, &mut out)?,
+        Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
+        Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())

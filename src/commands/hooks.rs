@@ -1,0 +1,77 @@
+//! `git handoff hooks install|uninstall`: the pre-push check in git's hooks (agent hook settings
+//! join this group later).
+
+use std::io::Write;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::commands::Ctx;
+use crate::hooks::{self, Action, Outcome};
+use crate::output;
+use crate::repo::Repo;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    Install(InstallArgs),
+    Uninstall(UninstallArgs),
+}
+
+/// Install git-handoff's hooks, keeping what is there.
+///
+/// --pre-push adds a marked block (`# >>> git-handoff >>>` ... `# <<< git-handoff <<<`) to the
+/// pre-push hook where git looks for it (`core.hooksPath`, else the common git dir's hooks/),
+/// creating the hook if there is none. The block runs `git handoff validate --pre-push` and then
+/// the rest of the existing hook, each with git's full stdin, and refuses the push if either fails.
+/// Installing again leaves one block. With no flag, installs the pre-push hook.
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// Install the pre-push check.
+    #[arg(long)]
+    pub pre_push: bool,
+}
+
+/// Remove git-handoff's block from the hooks, leaving the rest of each hook as it was.
+///
+/// A hook file that held nothing but git-handoff's block is removed.
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// Remove the pre-push check [default: every hook git-handoff installs].
+    #[arg(long)]
+    pub pre_push: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    hooks: Vec<Outcome>,
+}
+
+pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
+    let repo = Repo::discover()?;
+    let outcomes = match command {
+        // --pre-push is the only hook for now; more flags (agent settings) join it later.
+        Command::Install(_args) => vec![hooks::install_pre_push(&repo)?],
+        Command::Uninstall(_args) => vec![hooks::uninstall_pre_push(&repo)?],
+    };
+    if ctx.json {
+        return Ok(output::write_json(out, &Report { hooks: outcomes })?);
+    }
+    for outcome in &outcomes {
+        let path = outcome.path.display();
+        let what = match outcome.action {
+            Action::Created => format!("created the {} hook {path}", outcome.hook),
+            Action::Added => {
+                format!("added the git-handoff block to the {} hook {path}", outcome.hook)
+            }
+            Action::Updated => format!("updated the git-handoff block in {path}"),
+            Action::Unchanged => format!("the {} hook {path} is already installed", outcome.hook),
+            Action::Removed => format!("removed the git-handoff block from {path}"),
+            Action::RemovedFile => format!("removed {path} (it held only the git-handoff block)"),
+            Action::NotInstalled => {
+                format!("no git-handoff block in the {} hook {path}", outcome.hook)
+            }
+        };
+        writeln!(out, "{what}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! git hooks that git-handoff installs: the pre-push check.
+//!
+//! The hook goes where git looks for it (`git rev-parse --git-path hooks`: `core.hooksPath`, taken
+//! relative to the top of the work tree, else the common git dir's `hooks/`). A user's existing hook
+//! is kept: git-handoff adds one marked block right after its shebang line and never touches the
+//! rest. Installing again replaces only that block (so it stays one block), and uninstalling
+//! removes only the block, and the file when nothing but the shebang we wrote remains.
+//!
+//! The block must let both checks see git's full stdin and refuse the push when either fails,
+//! whatever the user's script does (`exit 0`, its own traps, `set -e`, `exec`). So the block saves
+//! stdin to a temporary file, runs `git handoff validate --pre-push "$@"` on it, then runs this very
+//! hook file again as a child (`"$0" "$@"`, marked by `GIT_HANDOFF_PRE_PUSH_INNER=1` so the block is
+//! skipped there) on the same stdin, and exits with the first failure. The user's logic thus runs
+//! unchanged in its own process, and cannot mask our status.
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+
+use crate::repo::Repo;
+
+pub const BEGIN: &str = "# >>> git-handoff >>>";
+pub const END: &str = "# <<< git-handoff <<<";
+const SHEBANG: &str = "#!/bin/sh";
+
+/// The block added to the pre-push hook, from BEGIN to END, each line LF-terminated.
+pub fn pre_push_block() -> String {
+    [
+        BEGIN,
+        "# Added by `git handoff hooks install --pre-push`; `git handoff hooks uninstall` removes it.",
+        "# Runs the handoff check, then the rest of this hook as a child process, each with git's",
+        "# full stdin; the push is refused if either fails, whatever the rest of the hook does.",
+        "if [ -z \"${GIT_HANDOFF_PRE_PUSH_INNER:-}\" ]; then",
+        "\tgit_handoff_stdin=$(mktemp \"${TMPDIR:-/tmp}/git-handoff-pre-push.XXXXXX\") || exit 1",
+        "\tcat >\"$git_handoff_stdin\"",
+        "\tgit_handoff_check=0",
+        "\tgit handoff validate --pre-push \"$@\" <\"$git_handoff_stdin\" || git_handoff_check=$?",
+        "\tgit_handoff_rest=0",
+        "\tif [ -x \"$0\" ]; then",
+        "\t\tGIT_HANDOFF_PRE_PUSH_INNER=1 \"$0\" \"$@\" <\"$git_handoff_stdin\" || git_handoff_rest=$?",
+        "\telse",
+        "\t\tGIT_HANDOFF_PRE_PUSH_INNER=1 sh \"$0\" \"$@\" <\"$git_handoff_stdin\" || git_handoff_rest=$?",
+        "\tfi",
+        "\trm -f \"$git_handoff_stdin\"",
+        "\tif [ \"$git_handoff_check\" -ne 0 ]; then exit \"$git_handoff_check\"; fi",
+        "\texit \"$git_handoff_rest\"",
+        "fi",
+        END,
+    ]
+    .iter()
+    .map(|l| format!("{l}\n"))
+    .collect()
+}
+
+/// What installing or uninstalling did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A new hook file was written.
+    Created,
+    /// The block was added to an existing hook.
+    Added,
+    /// An older block was replaced.
+    Updated,
+    /// The block was there already, as it is.
+    Unchanged,
+    /// The block was removed; the rest of the hook stays.
+    Removed,
+    /// The block was removed and nothing else was left, so the file went too.
+    RemovedFile,
+    /// There was no block to remove.
+    NotInstalled,
+}
+
+/// One hook file and what happened to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub hook: &'static str,
+    pub path: PathBuf,
+    pub action: Action,
+}
+
+/// Where git runs hooks from for this repository.
+pub fn hooks_dir(repo: &Repo) -> Result<PathBuf> {
+    let out = repo.git().text(["rev-parse", "--git-path", "hooks"])?;
+    let path = PathBuf::from(out);
+    let base = repo.work_tree.as_deref().unwrap_or(&repo.git_dir);
+    Ok(if path.is_absolute() { path } else { base.join(path) })
+}
+
+/// Installs (or refreshes) the pre-push block.
+pub fn install_pre_push(repo: &Repo) -> Result<Outcome> {
+    let path = hooks_dir(repo)?.join("pre-push");
+    let existing = read_hook(&path)?;
+    let (text, action) = match &existing {
+        None => (format!("{SHEBANG}\n{}", pre_push_block()), Action::Created),
+        Some(text) => with_block(text, &path)?,
+    };
+    if action != Action::Unchanged {
+        let dir = path.parent().context("a hook path has a parent directory")?;
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    make_executable(&path)?;
+    Ok(Outcome { hook: "pre-push", path, action })
+}
+
+/// Removes the pre-push block, and the file when only the shebang we wrote would be left.
+pub fn uninstall_pre_push(repo: &Repo) -> Result<Outcome> {
+    let path = hooks_dir(repo)?.join("pre-push");
+    let Some(text) = read_hook(&path)? else {
+        return Ok(Outcome { hook: "pre-push", path, action: Action::NotInstalled });
+    };
+    let Some((before, after)) = split_block(&text, &path)? else {
+        return Ok(Outcome { hook: "pre-push", path, action: Action::NotInstalled });
+    };
+    let rest = format!("{before}{after}");
+    if rest.trim().is_empty() || rest.trim() == SHEBANG {
+        std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+        return Ok(Outcome { hook: "pre-push", path, action: Action::RemovedFile });
+    }
+    std::fs::write(&path, rest).with_context(|| format!("writing {}", path.display()))?;
+    Ok(Outcome { hook: "pre-push", path, action: Action::Removed })
+}
+
+fn read_hook(path: &Path) -> Result<Option<String>> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: the existing hook is not UTF-8 text; add `git handoff validate --pre-push \
+                 \"$@\"` to it by hand",
+                path.display()
+            )
+        }),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => bail!("{}: cannot read the hook: {err}", path.display()),
+    }
+}
+
+/// The hook text with our block in place, and what that changed.
+fn with_block(text: &str, path: &Path) -> Result<(String, Action)> {
+    let block = pre_push_block();
+    if let Some((before, after)) = split_block(text, path)? {
+        let updated = format!("{before}{block}{after}");
+        let action = if updated == text { Action::Unchanged } else { Action::Updated };
+        return Ok((updated, action));
+    }
+    let first = text.lines().next().unwrap_or("");
+    if first.starts_with("#!") && !is_posix_shell(first) {
+        bail!(
+            "{}: the existing pre-push hook is not a shell script ({first}); add a call to \
+             `git handoff validate --pre-push \"$@\"` (with git's stdin) to it by hand",
+            path.display()
+        );
+    }
+    // After the shebang line, if any; before everything else, so the user's `exit` cannot skip us.
+    let (head, tail) = match first.starts_with("#!") {
+        true => text.split_at(text.find('\n').map_or(text.len(), |i| i + 1)),
+        false => ("", text),
+    };
+    let newline = if head.is_empty() || head.ends_with('\n') { "" } else { "\n" };
+    Ok((format!("{head}{newline}{block}{tail}"), Action::Added))
+}
+
+/// Splits the hook around our block: `(before, after)`, or `None` when there is no block.
+fn split_block<'a>(text: &'a str, path: &Path) -> Result<Option<(&'a str, &'a str)>> {
+    let Some(start) = line_start_of(text, BEGIN) else { return Ok(None) };
+    let Some(end) = line_start_of(&text[start..], END).map(|i| i + start) else {
+        bail!(
+            "{}: the git-handoff block opens with `{BEGIN}` but has no `{END}` line; repair or \
+             delete the block by hand, then install again",
+            path.display()
+        );
+    };
+    let after = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    Ok(Some((&text[..start], &text[after..])))
+}
+
+/// The byte offset of the first line that is exactly `marker` (ignoring trailing spaces/CR).
+fn line_start_of(text: &str, marker: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == marker {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// True for shebangs of shells that run the POSIX block: sh, bash, dash, ksh, zsh, ash, busybox.
+fn is_posix_shell(shebang: &str) -> bool {
+    let words: Vec<&str> = shebang.trim_start_matches("#!").split_whitespace().collect();
+    let program = match words.as_slice() {
+        [env, prog, ..] if env.ends_with("/env") => prog.trim_start_matches("-S"),
+        [prog, ..] => prog,
+        [] => return true,
+    };
+    let name = program.rsplit('/').next().unwrap_or(program);
+    matches!(name, "sh" | "bash" | "dash" | "ksh" | "zsh" | "ash" | "mksh" | "busybox")
+}
+
+fn make_executable(path: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    let mode = meta.permissions().mode();
+    // Execute wherever there is read permission (like chmod +x under a usual umask).
+    let wanted = mode | ((mode & 0o444) >> 2) | 0o100;
+    if wanted != mode {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(wanted))
+            .with_context(|| format!("making {} executable", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_goes_after_the_shebang_and_is_idempotent() {
+        let path = Path::new("pre-push");
+        let user = "#!/bin/bash\necho user\nexit 0\n";
+        let (once, action) = with_block(user, path).unwrap();
+        assert_eq!(action, Action::Added);
+        assert!(once.starts_with(&format!("#!/bin/bash\n{BEGIN}\n")));
+        assert!(once.ends_with("echo user\nexit 0\n"));
+        let (twice, action) = with_block(&once, path).unwrap();
+        assert_eq!((twice.as_str(), action), (once.as_str(), Action::Unchanged));
+        let (before, after) = split_block(&once, path).unwrap().unwrap();
+        assert_eq!(format!("{before}{after}"), user);
+    }
+
+    #[test]
+    fn non_shell_hooks_are_refused() {
+        assert!(with_block("#!/usr/bin/env python3\nprint(1)\n", Path::new("p")).is_err());
+        assert!(with_block("#!/usr/bin/env bash\n", Path::new("p")).is_ok());
+        assert!(with_block("echo no shebang\n", Path::new("p")).is_ok());
+    }
+}

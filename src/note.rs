@@ -1,0 +1,799 @@
+//! The handoff note: the one model that every reader and writer of notes uses.
+//!
+//! A note is Markdown: a title (`# Handoff note: issue #N`), one blank line, the four header fields
+//! (`issue`, `started_at`, `reason`, `last_work_commit`) in that order, then `## ` sections.
+//! [`Note::parse`] keeps every source line with its own line ending (and a leading UTF-8 BOM), so
+//! [`Note::render`] gives back the exact bytes it was given; edits ([`Note::set_field`],
+//! [`Note::append_to_line`], [`Note::insert_lines`]) touch only the lines they change. Nothing is
+//! normalised: CRLF, mixed endings and a missing final newline all survive a round trip.
+//!
+//! Only content that is not text (a NUL byte, or bytes that are not UTF-8) fails to parse; every
+//! other flaw is a [`Problem`] from [`Note::check`], with the line it is on and how to mend it.
+//!
+//! **Agent or emergency?** A note whose first `## ` section is `Provenance` is an emergency note
+//! (git-handoff wrote it from reconstructed facts); any other note is an agent note. Sections not
+//! in the required list are allowed anywhere; the required ones must each appear once, in order.
+//! Headings inside fenced code blocks (```` ``` ```` or `~~~`) are not headings.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::config::Config;
+
+/// The four header fields, in the order a note must give them.
+pub const HEADER_FIELDS: [&str; 4] = ["issue", "started_at", "reason", "last_work_commit"];
+
+/// The sections of an agent-written note, in order.
+pub const AGENT_SECTIONS: [&str; 3] = ["Summary", "Remaining work", "Evidence"];
+
+/// The sections of an emergency note, in order.
+pub const EMERGENCY_SECTIONS: [&str; 8] = [
+    "Provenance",
+    "Changes",
+    "Last model intent",
+    "Activity trail",
+    "Check state",
+    "Budget facts",
+    "Pointers",
+    "Remaining work",
+];
+
+const TITLE_PREFIX: &str = "# Handoff note: issue #";
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Which kind of note this is, told by its first section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Agent,
+    Emergency,
+}
+
+impl Kind {
+    /// The sections this kind of note must have, in order.
+    pub fn sections(self) -> &'static [&'static str] {
+        match self {
+            Kind::Agent => &AGENT_SECTIONS,
+            Kind::Emergency => &EMERGENCY_SECTIONS,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Agent => "agent",
+            Kind::Emergency => "emergency",
+        }
+    }
+}
+
+/// One flaw of a note: the 1-based line it is on, what is wrong, and how to mend it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub line: usize,
+    pub what: String,
+    pub mend: String,
+}
+
+impl Problem {
+    fn new(line: usize, what: impl Into<String>, mend: impl Into<String>) -> Problem {
+        Problem { line, what: what.into(), mend: mend.into() }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} — {}", self.line, self.what, self.mend)
+    }
+}
+
+/// The title line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Title {
+    pub line: usize,
+    pub text: String,
+    /// The issue named by a well-formed title.
+    pub issue: Option<u64>,
+}
+
+/// A `name: value` header line (one of [`HEADER_FIELDS`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub line: usize,
+    pub name: String,
+    /// The value with surrounding spaces removed.
+    pub value: String,
+}
+
+/// A `## ` section: its heading line and the lines of its body (`body_start..body_end`, 1-based,
+/// end exclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub line: usize,
+    pub name: String,
+    pub body_start: usize,
+    pub body_end: usize,
+}
+
+/// A list item of a section (`- x`, `* x`, `+ x`, `1. x`, `1) x`), with its continuation lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// The line of the list marker.
+    pub line: usize,
+    /// The last line of the item: where a tag is appended.
+    pub last_line: usize,
+    /// The item's text, continuation lines joined with a space, marker removed.
+    pub text: String,
+}
+
+/// The typed header, for writing a new note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub issue: u64,
+    pub started_at: String,
+    pub reason: String,
+    pub last_work_commit: String,
+}
+
+impl Header {
+    /// The title, blank line and four header lines, LF-terminated.
+    pub fn render(&self) -> String {
+        format!(
+            "{}\n\nissue: {}\nstarted_at: {}\nreason: {}\nlast_work_commit: {}\n",
+            title_for(self.issue),
+            self.issue,
+            self.started_at,
+            self.reason,
+            self.last_work_commit
+        )
+    }
+}
+
+/// One source line: its text without the ending, and the ending as found (`\n`, `\r\n` or none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Line {
+    text: String,
+    end: &'static str,
+}
+
+/// A parsed handoff note. Structure is recomputed after every edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    bom: bool,
+    lines: Vec<Line>,
+    title: Option<Title>,
+    fields: Vec<Field>,
+    sections: Vec<Section>,
+}
+
+/// The title line for an issue.
+pub fn title_for(issue: u64) -> String {
+    format!("{TITLE_PREFIX}{issue}")
+}
+
+/// The message of a note commit.
+pub fn commit_message(issue: u64) -> String {
+    format!("Handoff note: issue #{issue}")
+}
+
+/// The issue of a note commit message (`Handoff note: issue #N` as its first line).
+pub fn issue_of_commit_message(message: &str) -> Option<u64> {
+    let subject = message.lines().next()?.trim();
+    parse_issue(subject.strip_prefix("Handoff note: issue #")?)
+}
+
+/// The issue named by a note file name, `<issue>.md`.
+pub fn issue_of_file_name(name: &str) -> Option<u64> {
+    parse_issue(name.strip_suffix(".md")?)
+}
+
+/// A plain decimal issue number (no sign, no spaces, no leading `+`).
+fn parse_issue(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// Composes a new note (LF endings) from its header and `(section, body)` pairs. Bodies are written
+/// as given, with a final newline added when missing.
+pub fn compose(header: &Header, sections: &[(&str, &str)]) -> String {
+    let mut text = header.render();
+    for (name, body) in sections {
+        text.push_str(&format!("\n## {name}\n\n"));
+        text.push_str(body);
+        if !body.is_empty() && !body.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text
+}
+
+impl Note {
+    /// Parses note bytes. Fails only on content that is not text: a NUL byte (binary) or bytes that
+    /// are not UTF-8; the problem says on which line.
+    pub fn parse(bytes: &[u8]) -> Result<Note, Problem> {
+        let (bom, body) = match bytes.strip_prefix(BOM) {
+            Some(rest) => (true, rest),
+            None => (false, bytes),
+        };
+        let line_of = |offset: usize| body[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
+        if let Some(nul) = body.iter().position(|&b| b == 0) {
+            return Err(Problem::new(
+                line_of(nul),
+                "the note is binary (it holds a NUL byte), not Markdown text",
+                "rewrite the note as UTF-8 Markdown text",
+            ));
+        }
+        let text = std::str::from_utf8(body).map_err(|err| {
+            let at = err.valid_up_to();
+            Problem::new(
+                line_of(at),
+                format!("the note is not UTF-8 (invalid byte at offset {})", at + bom as usize * 3),
+                "save the note as UTF-8 text",
+            )
+        })?;
+        let lines = text
+            .split_inclusive('\n')
+            .map(|raw| match raw.strip_suffix("\r\n") {
+                Some(text) => Line { text: text.to_string(), end: "\r\n" },
+                None => match raw.strip_suffix('\n') {
+                    Some(text) => Line { text: text.to_string(), end: "\n" },
+                    None => Line { text: raw.to_string(), end: "" },
+                },
+            })
+            .collect();
+        let mut note = Note { bom, lines, title: None, fields: Vec::new(), sections: Vec::new() };
+        note.reindex();
+        Ok(note)
+    }
+
+    /// The exact bytes of the note: parse then render returns the input unchanged.
+    pub fn render(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.lines.iter().map(|l| l.text.len() + 2).sum());
+        if self.bom {
+            out.extend_from_slice(BOM);
+        }
+        for line in &self.lines {
+            out.extend_from_slice(line.text.as_bytes());
+            out.extend_from_slice(line.end.as_bytes());
+        }
+        out
+    }
+
+    pub fn title(&self) -> Option<&Title> {
+        self.title.as_ref()
+    }
+
+    /// The header fields found, in line order (duplicates and misplaced ones included).
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// The first occurrence of a header field.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The `issue` field as a number, if well-formed.
+    pub fn issue(&self) -> Option<u64> {
+        self.field("issue").and_then(|f| parse_issue(&f.value))
+    }
+
+    pub fn sections(&self) -> &[Section] {
+        &self.sections
+    }
+
+    /// The first section with this exact name.
+    pub fn section(&self, name: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| s.name == name)
+    }
+
+    /// Agent or emergency, from the first section.
+    pub fn kind(&self) -> Kind {
+        match self.sections.first() {
+            Some(s) if s.name == EMERGENCY_SECTIONS[0] => Kind::Emergency,
+            _ => Kind::Agent,
+        }
+    }
+
+    /// The number of lines.
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// The text of a 1-based line, without its ending.
+    pub fn line(&self, line: usize) -> Option<&str> {
+        self.lines.get(line.checked_sub(1)?).map(|l| l.text.as_str())
+    }
+
+    /// The body text of a section (line endings as LF).
+    pub fn section_text(&self, section: &Section) -> String {
+        let mut text = String::new();
+        for n in section.body_start..section.body_end {
+            if let Some(line) = self.line(n) {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        text
+    }
+
+    /// The list items of a section, outside fenced code blocks.
+    pub fn items(&self, section: &Section) -> Vec<Item> {
+        let mut items: Vec<Item> = Vec::new();
+        let mut open = false;
+        let mut fence = Fence::default();
+        for n in section.body_start..section.body_end {
+            let text = self.line(n).unwrap_or("");
+            if fence.feed(text) {
+                open = false;
+                continue;
+            }
+            if let Some(content) = list_item(text) {
+                items.push(Item { line: n, last_line: n, text: content.trim().to_string() });
+                open = true;
+            } else if open && !text.trim().is_empty() && text.starts_with([' ', '\t']) {
+                if let Some(item) = items.last_mut() {
+                    item.last_line = n;
+                    item.text.push(' ');
+                    item.text.push_str(text.trim());
+                }
+            } else {
+                open = false;
+            }
+        }
+        items
+    }
+
+    /// The ending most lines use, for lines this model adds (`\n` when none).
+    pub fn line_ending(&self) -> &'static str {
+        let crlf = self.lines.iter().filter(|l| l.end == "\r\n").count();
+        let lf = self.lines.iter().filter(|l| l.end == "\n").count();
+        if crlf > lf { "\r\n" } else { "\n" }
+    }
+
+    /// Replaces the value of the first `name:` header line; false when there is none.
+    pub fn set_field(&mut self, name: &str, value: &str) -> bool {
+        let Some(line) = self.field(name).map(|f| f.line) else { return false };
+        self.lines[line - 1].text = format!("{name}: {value}");
+        self.reindex();
+        true
+    }
+
+    /// Appends text to the end of a 1-based line (before its ending), e.g. an `[unverified: ...]`
+    /// tag on an item's `last_line`. False when there is no such line.
+    pub fn append_to_line(&mut self, line: usize, suffix: &str) -> bool {
+        let Some(entry) = line.checked_sub(1).and_then(|i| self.lines.get_mut(i)) else {
+            return false;
+        };
+        entry.text.push_str(suffix);
+        self.reindex();
+        true
+    }
+
+    /// Inserts lines before the 1-based line `at` (`line_count() + 1` appends), with the note's
+    /// dominant line ending. A last line without an ending gets one first.
+    pub fn insert_lines(&mut self, at: usize, texts: &[&str]) {
+        let end = self.line_ending();
+        let at = at.clamp(1, self.lines.len() + 1) - 1;
+        if at == self.lines.len()
+            && let Some(last) = self.lines.last_mut()
+            && last.end.is_empty()
+        {
+            last.end = end;
+        }
+        let new = texts.iter().map(|t| Line { text: t.to_string(), end });
+        self.lines.splice(at..at, new);
+        self.reindex();
+    }
+
+    /// Every problem of the note on its own: title, header fields and their values, sections.
+    /// `file_issue` is the issue named by the note's file name, when known. Layout (which commit
+    /// the note sits in) is the validator's business.
+    pub fn check(&self, config: &Config, file_issue: Option<u64>) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        self.check_title(&mut problems);
+        self.check_header_layout(&mut problems);
+        self.check_values(config, file_issue, &mut problems);
+        self.check_sections(&mut problems);
+        problems.sort_by_key(|p| p.line);
+        problems
+    }
+
+    fn check_title(&self, problems: &mut Vec<Problem>) {
+        let mend = "start the note with the title `# Handoff note: issue #N` (N the issue number)";
+        match &self.title {
+            None => {
+                let what = match self.line(1) {
+                    None => "the note is empty".to_string(),
+                    Some(text) => format!("no title: line 1 is {:?}", cut(text)),
+                };
+                problems.push(Problem::new(1, what, mend));
+            }
+            Some(title) if title.issue.is_none() => problems.push(Problem::new(
+                title.line,
+                format!("the title {:?} is not `# Handoff note: issue #N`", cut(&title.text)),
+                mend,
+            )),
+            Some(_) => {}
+        }
+        if self.title.is_some() && self.line(2).is_some_and(|l| !l.trim().is_empty()) {
+            problems.push(Problem::new(
+                2,
+                "line 2 is not blank",
+                "leave one blank line between the title and the header fields",
+            ));
+        }
+    }
+
+    fn check_header_layout(&self, problems: &mut Vec<Problem>) {
+        let order = HEADER_FIELDS.join(", ");
+        let mut expected_line = 3;
+        for name in HEADER_FIELDS {
+            let found: Vec<&Field> = self.fields.iter().filter(|f| f.name == name).collect();
+            match found.as_slice() {
+                [] => problems.push(Problem::new(
+                    expected_line.min(self.lines.len().max(1)),
+                    format!("header field `{name}` is missing"),
+                    format!("add `{name}: ...` on line {expected_line} (the header is {order})"),
+                )),
+                [first, rest @ ..] => {
+                    expected_line = first.line + 1;
+                    for dup in rest {
+                        problems.push(Problem::new(
+                            dup.line,
+                            format!(
+                                "header field `{name}` is given twice (lines {} and {})",
+                                first.line, dup.line
+                            ),
+                            "keep one of them",
+                        ));
+                    }
+                }
+            }
+        }
+        // Out of order: a field whose place in the header list is before a field above it.
+        let mut highest: Option<(usize, &Field)> = None;
+        let mut disordered = false;
+        for field in &self.fields {
+            let Some(rank) = HEADER_FIELDS.iter().position(|n| *n == field.name) else { continue };
+            match highest {
+                Some((top, above)) if rank < top => {
+                    disordered = true;
+                    problems.push(Problem::new(
+                        field.line,
+                        format!(
+                            "header field `{}` is out of order (it comes after `{}`)",
+                            field.name, above.name
+                        ),
+                        format!("put the header fields in this order: {order}"),
+                    ));
+                }
+                Some((top, _)) if rank == top => {}
+                _ => highest = Some((rank, field)),
+            }
+        }
+        let complete = HEADER_FIELDS.iter().all(|n| self.fields.iter().any(|f| f.name == *n));
+        if complete && !disordered && self.fields.len() == 4 {
+            let lines: Vec<usize> = self.fields.iter().map(|f| f.line).collect();
+            if lines != [3, 4, 5, 6] && self.title.is_some() {
+                problems.push(Problem::new(
+                    lines[0],
+                    format!(
+                        "the header fields are on lines {}, not 3 to 6",
+                        lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                    ),
+                    "write the title, one blank line, then the four fields on consecutive lines",
+                ));
+            }
+        }
+    }
+
+    fn check_values(&self, config: &Config, file_issue: Option<u64>, out: &mut Vec<Problem>) {
+        let title_issue = self.title.as_ref().and_then(|t| t.issue);
+        if let Some(field) = self.field("issue") {
+            match parse_issue(&field.value) {
+                None => out.push(Problem::new(
+                    field.line,
+                    format!("issue {:?} is not an issue number", cut(&field.value)),
+                    "write the issue number, like `issue: 179`",
+                )),
+                Some(issue) => {
+                    if let Some(title) = title_issue.filter(|t| *t != issue) {
+                        out.push(Problem::new(
+                            field.line,
+                            format!("issue {issue} does not match the title's issue #{title}"),
+                            "make the title and the issue field name the same issue",
+                        ));
+                    }
+                    if let Some(file) = file_issue.filter(|f| *f != issue) {
+                        out.push(Problem::new(
+                            field.line,
+                            format!("issue {issue} does not match the file name {file}.md"),
+                            format!("name the file {issue}.md or set `issue: {file}`"),
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(field) = self.field("started_at")
+            && field.value.parse::<jiff::Timestamp>().is_err()
+        {
+            out.push(Problem::new(
+                field.line,
+                format!("started_at {:?} is not an RFC 3339 time", cut(&field.value)),
+                "write it like 2026-11-30T03:48:52Z (the attempt's start, from `git handoff snapshot`)",
+            ));
+        }
+        if let Some(field) = self.field("reason")
+            && !config.allows_reason(&field.value)
+        {
+            out.push(Problem::new(
+                field.line,
+                format!("reason {:?} is not an allowed reason", cut(&field.value)),
+                format!(
+                    "use one of: {} (or add it to `reasons` in .handoff.toml)",
+                    config.all_reasons().join(", ")
+                ),
+            ));
+        }
+        if let Some(field) = self.field("last_work_commit")
+            && !is_full_hex(&field.value)
+        {
+            out.push(Problem::new(
+                field.line,
+                format!("last_work_commit {:?} is not a full commit id", cut(&field.value)),
+                "write the full 40-hex id of the last work commit (`git rev-parse HEAD` before \
+                 committing the note)",
+            ));
+        }
+    }
+
+    fn check_sections(&self, problems: &mut Vec<Problem>) {
+        let kind = self.kind();
+        let required = kind.sections();
+        let list = required.join(", ");
+        let end = self.lines.len().max(1);
+        let mut highest: Option<(usize, &Section)> = None;
+        for section in &self.sections {
+            let Some(rank) = required.iter().position(|n| *n == section.name) else { continue };
+            match highest {
+                Some((top, above)) if rank < top => problems.push(Problem::new(
+                    section.line,
+                    format!(
+                        "section `## {}` is out of order (it comes after `## {}`)",
+                        section.name, above.name
+                    ),
+                    format!("an {} note has the sections {list}, in that order", kind.as_str()),
+                )),
+                Some((top, above)) if rank == top => problems.push(Problem::new(
+                    section.line,
+                    format!(
+                        "section `## {}` is given twice (lines {} and {})",
+                        section.name, above.line, section.line
+                    ),
+                    "merge the two into one section",
+                )),
+                _ => highest = Some((rank, section)),
+            }
+        }
+        for (rank, name) in required.iter().enumerate() {
+            if self.sections.iter().any(|s| s.name == *name) {
+                continue;
+            }
+            // Report at the next required section present, else at the end.
+            let line = required[rank + 1..]
+                .iter()
+                .find_map(|next| self.section(next).map(|s| s.line))
+                .unwrap_or(end);
+            let near = self.sections.iter().find(|s| s.name.eq_ignore_ascii_case(name));
+            let mend = match near {
+                Some(s) => format!("line {} says `## {}`; write it as `## {name}`", s.line, s.name),
+                None => format!("add a `## {name}` section ({list}, in that order)"),
+            };
+            problems.push(Problem::new(
+                line,
+                format!("section `## {name}` is missing from this {} note", kind.as_str()),
+                mend,
+            ));
+        }
+    }
+
+    /// Recomputes title, header fields and sections from the lines.
+    fn reindex(&mut self) {
+        self.title = self.lines.first().filter(|l| is_h1(&l.text)).map(|l| Title {
+            line: 1,
+            text: l.text.clone(),
+            issue: l.text.trim_end().strip_prefix(TITLE_PREFIX).and_then(parse_issue),
+        });
+        self.fields.clear();
+        self.sections.clear();
+        let mut fence = Fence::default();
+        let first = if self.title.is_some() { 2 } else { 1 };
+        for n in first..=self.lines.len() {
+            let text = self.lines[n - 1].text.as_str();
+            if fence.feed(text) {
+                continue;
+            }
+            if let Some(name) = text.strip_prefix("## ") {
+                if let Some(last) = self.sections.last_mut() {
+                    last.body_end = n;
+                }
+                let name = name.trim().trim_end_matches('#').trim_end().to_string();
+                self.sections.push(Section { line: n, name, body_start: n + 1, body_end: n + 1 });
+                continue;
+            }
+            if !self.sections.is_empty() {
+                continue;
+            }
+            if let Some((name, value)) = text.split_once(':')
+                && HEADER_FIELDS.contains(&name)
+            {
+                self.fields.push(Field {
+                    line: n,
+                    name: name.to_string(),
+                    value: value.trim().into(),
+                });
+            }
+        }
+        if let Some(last) = self.sections.last_mut() {
+            last.body_end = self.lines.len() + 1;
+        }
+    }
+}
+
+/// Tracks fenced code blocks: `feed` returns true for lines inside a fence or that open/close one.
+#[derive(Default)]
+struct Fence {
+    open: Option<(char, usize)>,
+}
+
+impl Fence {
+    fn feed(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start_matches(' ');
+        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+        let run = marker.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
+        match (self.open, marker) {
+            (Some((c, len)), Some(m))
+                if m == c && run >= len && trimmed[run..].trim().is_empty() =>
+            {
+                self.open = None;
+                true
+            }
+            (Some(_), _) => true,
+            (None, Some(m)) if run >= 3 && line.len() - trimmed.len() < 4 => {
+                self.open = Some((m, run));
+                true
+            }
+            (None, _) => false,
+        }
+    }
+}
+
+fn is_h1(text: &str) -> bool {
+    text.starts_with("# ") || text == "#"
+}
+
+/// The content of a list item line, without indentation and marker.
+fn list_item(text: &str) -> Option<&str> {
+    let rest = text.trim_start();
+    if let Some(after) = rest.strip_prefix(['-', '*', '+']) {
+        return (after.starts_with([' ', '\t'])).then_some(after);
+    }
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let after = rest[digits..].strip_prefix(['.', ')'])?;
+    after.starts_with([' ', '\t']).then_some(after)
+}
+
+/// A full commit id: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits.
+pub fn is_full_hex(text: &str) -> bool {
+    (text.len() == 40 || text.len() == 64)
+        && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Text quoted in a message, cut to a readable length on a character boundary.
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "# Handoff note: issue #179\n\nissue: 179\nstarted_at: 2026-11-30T03:48:52Z\n\
+        reason: token_soft_threshold\nlast_work_commit: 0123456789abcdef0123456789abcdef01234567\n\n\
+        ## Summary\n\n- Added the parser\n- Tests pass\n  on every platform\n\n## Remaining work\n\n\
+        - more\n\n## Evidence\n\n```\n## not a heading\n```\n";
+
+    fn problems(text: &[u8]) -> Vec<Problem> {
+        Note::parse(text).unwrap().check(&Config::default(), Some(179))
+    }
+
+    #[test]
+    fn good_note_has_no_problems_and_round_trips() {
+        assert_eq!(problems(GOOD.as_bytes()), vec![]);
+        let note = Note::parse(GOOD.as_bytes()).unwrap();
+        assert_eq!(note.render(), GOOD.as_bytes());
+        assert_eq!(note.kind(), Kind::Agent);
+        assert_eq!(note.sections().len(), 3);
+        let items = note.items(note.section("Summary").unwrap());
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[1].text, "Tests pass on every platform");
+        assert_eq!((items[1].line, items[1].last_line), (11, 12));
+    }
+
+    #[test]
+    fn crlf_and_bom_round_trip_and_validate() {
+        let crlf = format!("\u{feff}{}", GOOD.replace('\n', "\r\n"));
+        assert_eq!(problems(crlf.as_bytes()), vec![]);
+        let mut note = Note::parse(crlf.as_bytes()).unwrap();
+        assert_eq!(note.render(), crlf.as_bytes());
+        assert!(note.append_to_line(12, " [unverified: x]"));
+        assert!(String::from_utf8(note.render()).unwrap().contains("platform [unverified: x]\r\n"));
+    }
+
+    #[test]
+    fn binary_and_non_utf8_fail_to_parse_with_a_line() {
+        let err = Note::parse(b"# t\n\nx\0y").unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.what.contains("binary"));
+        let err = Note::parse(b"# t\n\xff\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(err.what.contains("UTF-8"));
+    }
+
+    #[test]
+    fn reordered_and_missing_fields_are_named() {
+        let swapped = GOOD.replace(
+            "reason: token_soft_threshold\nlast_work_commit: 0123456789abcdef0123456789abcdef01234567",
+            "last_work_commit: 0123456789abcdef0123456789abcdef01234567\nreason: token_soft_threshold",
+        );
+        let p = problems(swapped.as_bytes());
+        assert!(
+            p.iter().any(|p| p.line == 6 && p.what.contains("`reason` is out of order")),
+            "{p:?}"
+        );
+        let missing = GOOD.replace("reason: token_soft_threshold\n", "");
+        let p = problems(missing.as_bytes());
+        assert!(p.iter().any(|p| p.what.contains("`reason` is missing")), "{p:?}");
+    }
+
+    #[test]
+    fn emergency_notes_need_their_eight_sections() {
+        let mut text = GOOD.split("## Summary").next().unwrap().to_string();
+        for name in EMERGENCY_SECTIONS {
+            text.push_str(&format!("## {name}\n\nnot available\n\n"));
+        }
+        let note = Note::parse(text.as_bytes()).unwrap();
+        assert_eq!(note.kind(), Kind::Emergency);
+        assert_eq!(note.check(&Config::default(), Some(179)), vec![]);
+        let without = text.replace("## Budget facts\n", "");
+        let p = problems(without.as_bytes());
+        assert!(p.iter().any(|p| p.what.contains("`## Budget facts` is missing")), "{p:?}");
+    }
+
+    #[test]
+    fn compose_and_edits() {
+        let header = Header {
+            issue: 5,
+            started_at: "2026-11-30T03:48:52Z".into(),
+            reason: "agent_request".into(),
+            last_work_commit: "a".repeat(40),
+        };
+        let text =
+            compose(&header, &[("Summary", "- a"), ("Remaining work", "none\n"), ("Evidence", "")]);
+        let mut note = Note::parse(text.as_bytes()).unwrap();
+        assert_eq!(note.check(&Config::default(), Some(5)), vec![]);
+        assert!(note.set_field("reason", "turn_limit"));
+        assert_eq!(note.field("reason").unwrap().value, "turn_limit");
+        note.insert_lines(note.line_count() + 1, &["- tail"]);
+        assert!(note.render().ends_with(b"- tail\n"));
+    }
+}

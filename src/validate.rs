@@ -1,0 +1,650 @@
+//! The validator: finds the note commits in a range of history and checks each note and its layout.
+//!
+//! A **note commit** is a non-merge commit whose message is `Handoff note: issue #N`, or one that
+//! adds or changes a file under the note directory (a commit carrying the seal trailer is a seal,
+//! never a note commit). For each one: the note itself ([`Note::check`]), its file name and the
+//! commit message agree on the issue, the commit changes only the note file, `last_work_commit` is
+//! its first parent, and above it on the branch sits at most one seal commit (trailer
+//! `Handoff-Seal: <started_at>`) that leaves the note alone.
+//!
+//! The range is listed by `git rev-list` (exact, and fast on long histories: it walks only what the
+//! range holds; gix's hidden-tips walk can leak a hidden commit without a commit-graph). Commits
+//! touching the note directory come from a second, path-limited `git rev-list` run alongside;
+//! messages and notes are read in-process with gix.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::note::{self, Kind, Note};
+use crate::repo::Repo;
+
+/// The trailer key that marks a seal commit.
+pub const SEAL_TRAILER: &str = "Handoff-Seal";
+
+/// Which commits to look at: reachable from `include`, and from none of `exclude` nor of the
+/// remote-tracking refs of `exclude_remotes` (as `git rev-list <include> --not <exclude>
+/// --remotes=<name>`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Range {
+    pub include: Vec<ObjectId>,
+    pub exclude: Vec<ObjectId>,
+    pub exclude_remotes: Vec<String>,
+}
+
+impl Range {
+    fn rev_list_args(&self) -> Vec<String> {
+        let mut args: Vec<String> = self.include.iter().map(ObjectId::to_string).collect();
+        args.push("--not".into());
+        args.extend(self.exclude.iter().map(ObjectId::to_string));
+        args.extend(self.exclude_remotes.iter().map(|r| format!("--remotes={r}")));
+        args
+    }
+}
+
+/// One problem: `<location>:<line>: <what> — <mend>`. `location` is the note's path for problems
+/// inside a note, else the commit's short id; `commit` is always the full id of the commit checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub location: String,
+    pub line: Option<usize>,
+    pub commit: Option<String>,
+    pub what: String,
+    pub mend: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {} — {}", self.location, self.what, self.mend),
+            None => write!(f, "{}: {} — {}", self.location, self.what, self.mend),
+        }
+    }
+}
+
+/// One note commit that was checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct NoteReport {
+    pub commit: String,
+    pub path: Option<String>,
+    pub issue: Option<u64>,
+    pub kind: Option<Kind>,
+    /// The seal commit above the note, if any.
+    pub seal: Option<String>,
+    pub problems: usize,
+}
+
+/// The outcome of a validation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub ok: bool,
+    /// How many commits the range held.
+    pub commits: usize,
+    pub notes: Vec<NoteReport>,
+    pub problems: Vec<Problem>,
+}
+
+/// A note commit found in a range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteCommit {
+    pub id: ObjectId,
+    /// The issue its message names (`Handoff note: issue #N`), if it does.
+    pub message_issue: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Note(Option<u64>),
+    Seal,
+    Other,
+}
+
+struct Commit {
+    id: ObjectId,
+    parents: Vec<ObjectId>,
+    subject: String,
+    class: Class,
+}
+
+/// The commits of a range, parents before children.
+struct History {
+    commits: Vec<Commit>,
+    index: HashMap<ObjectId, usize>,
+}
+
+/// The note directory as a path prefix without `./` or a trailing slash.
+fn note_dir(config: &Config) -> String {
+    let dir = config.note_dir.trim();
+    let dir = dir.strip_prefix("./").unwrap_or(dir);
+    dir.trim_end_matches('/').to_string()
+}
+
+/// The note commits in `range`, oldest first, without checking them (for `note`: "does a note
+/// commit for this attempt exist?").
+pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<Vec<NoteCommit>> {
+    let history = History::load(repo, config, range)?;
+    Ok(history
+        .commits
+        .iter()
+        .filter_map(|c| match c.class {
+            Class::Note(issue) => Some(NoteCommit { id: c.id, message_issue: issue }),
+            _ => None,
+        })
+        .collect())
+}
+
+/// Checks every note commit in `range` (only those of `issue` when given) and their layout.
+pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
+    let history = History::load(repo, config, range)?;
+    let mut notes = Vec::new();
+    let mut problems = Vec::new();
+    for (at, commit) in history.commits.iter().enumerate() {
+        let Class::Note(message_issue) = commit.class else { continue };
+        let mut found = Vec::new();
+        let Some(report) =
+            check_note_commit(repo, config, &history, at, message_issue, issue, &mut found)?
+        else {
+            continue;
+        };
+        notes.push(report);
+        problems.extend(found);
+    }
+    Ok(Report { ok: problems.is_empty(), commits: history.commits.len(), notes, problems })
+}
+
+/// Checks a note file on its own (not its commit), e.g. the work-tree copy before it is committed.
+/// `path` is relative to the top of the work tree.
+pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem> {
+    let file_issue = path.rsplit('/').next().and_then(note::issue_of_file_name);
+    let located = |p: note::Problem| Problem {
+        location: path.to_string(),
+        line: Some(p.line),
+        commit: None,
+        what: p.what,
+        mend: p.mend,
+    };
+    match Note::parse(bytes) {
+        Err(p) => vec![located(p)],
+        Ok(note) => note.check(config, file_issue).into_iter().map(located).collect(),
+    }
+}
+
+impl History {
+    fn load(repo: &Repo, config: &Config, range: &Range) -> Result<History> {
+        if range.include.is_empty() {
+            return Ok(History { commits: Vec::new(), index: HashMap::new() });
+        }
+        let args = range.rev_list_args();
+        let dir = note_dir(config);
+        let git = repo.git();
+        let (listed, touching) = std::thread::scope(|s| {
+            let touching = s.spawn(|| {
+                let mut cmd =
+                    vec!["--literal-pathspecs", "rev-list", "--full-history", "--no-merges"];
+                cmd.extend(args.iter().map(String::as_str));
+                cmd.extend(["--", dir.as_str()]);
+                git.output(cmd)
+            });
+            let mut cmd = vec!["rev-list", "--topo-order", "--reverse", "--parents"];
+            cmd.extend(args.iter().map(String::as_str));
+            let listed = git.output(cmd);
+            let touching =
+                touching.join().unwrap_or_else(|_| Err(anyhow!("git rev-list panicked")));
+            (listed, touching)
+        });
+        let listed = listed.context("listing the commits to validate")?;
+        let touching: HashSet<ObjectId> = parse_ids(&touching?)?.into_iter().collect();
+
+        let mut commits = Vec::new();
+        let mut index = HashMap::new();
+        for line in listed.lines() {
+            let mut ids = parse_ids(line)?.into_iter();
+            let Some(id) = ids.next() else { continue };
+            let parents: Vec<ObjectId> = ids.collect();
+            let found = repo.gix.find_commit(id).with_context(|| format!("reading commit {id}"))?;
+            let message = found.message_raw_sloppy().to_str_lossy().into_owned();
+            let class = if parents.len() > 1 {
+                Class::Other
+            } else if let Some(issue) = note::issue_of_commit_message(&message) {
+                Class::Note(Some(issue))
+            } else if is_seal_message(&message) {
+                Class::Seal
+            } else if touching.contains(&id) {
+                Class::Note(None)
+            } else {
+                Class::Other
+            };
+            let subject = message.lines().next().unwrap_or("").trim().to_string();
+            index.insert(id, commits.len());
+            commits.push(Commit { id, parents, subject, class });
+        }
+        Ok(History { commits, index })
+    }
+
+    /// The commits of the range that have `at` as an ancestor, in history order.
+    fn above(&self, at: usize) -> Vec<usize> {
+        let mut is_above = vec![false; self.commits.len()];
+        let mut out = Vec::new();
+        let root = self.commits[at].id;
+        for (n, commit) in self.commits.iter().enumerate().skip(at + 1) {
+            let hit = commit
+                .parents
+                .iter()
+                .any(|p| *p == root || self.index.get(p).is_some_and(|&i| is_above[i]));
+            if hit {
+                is_above[n] = true;
+                out.push(n);
+            }
+        }
+        out
+    }
+}
+
+/// True when the message's last paragraph holds a `Handoff-Seal:` trailer.
+pub fn is_seal_message(message: &str) -> bool {
+    let trimmed = message.trim_end();
+    let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
+    last.lines().any(|line| {
+        line.split_once(':').is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case(SEAL_TRAILER))
+    })
+}
+
+fn parse_ids(text: &[u8]) -> Result<Vec<ObjectId>> {
+    text.split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            ObjectId::from_hex(w)
+                .map_err(|_| anyhow!("git rev-list printed {:?}, not a commit id", w.as_bstr()))
+        })
+        .collect()
+}
+
+fn short(id: &ObjectId) -> String {
+    id.to_hex_with_len(12).to_string()
+}
+
+/// Collects the problems of one note commit.
+struct Finding<'a> {
+    commit: &'a Commit,
+    problems: &'a mut Vec<Problem>,
+}
+
+impl Finding<'_> {
+    fn at_commit(&mut self, id: &ObjectId, what: String, mend: String) {
+        let location = short(id);
+        let commit = Some(self.commit.id.to_string());
+        self.problems.push(Problem { location, line: None, commit, what, mend });
+    }
+
+    fn at_line(&mut self, path: &str, line: usize, what: String, mend: String) {
+        let commit = Some(self.commit.id.to_string());
+        self.problems.push(Problem { location: path.into(), line: Some(line), commit, what, mend });
+    }
+}
+
+/// Checks one note commit; `None` when `want` names another issue.
+fn check_note_commit(
+    repo: &Repo,
+    config: &Config,
+    history: &History,
+    at: usize,
+    message_issue: Option<u64>,
+    want: Option<u64>,
+    problems: &mut Vec<Problem>,
+) -> Result<Option<NoteReport>> {
+    let commit = &history.commits[at];
+    let dir = note_dir(config);
+    let parent = commit.parents.first().copied();
+    let changes = changed_paths(repo, parent, commit.id)?;
+    let in_dir = |p: &&(u8, String)| p.0 != b'D' && p.1.starts_with(&format!("{dir}/"));
+    let expected = message_issue.map(|n| format!("{dir}/{n}.md"));
+    let path = changes
+        .iter()
+        .filter(in_dir)
+        .find(|p| Some(&p.1) == expected.as_ref())
+        .or_else(|| changes.iter().filter(in_dir).find(|p| p.1.ends_with(".md")))
+        .or_else(|| changes.iter().find(|p| in_dir(p)))
+        .map(|p| p.1.clone());
+    let file_issue = path.as_deref().and_then(|p| {
+        let name = p.strip_prefix(&format!("{dir}/"))?;
+        note::issue_of_file_name(name)
+    });
+    let bytes = match &path {
+        Some(p) => Some(read_blob(repo, commit.id, p)?),
+        None => None,
+    };
+    let parsed = bytes.as_deref().map(Note::parse);
+    let header_issue = parsed.as_ref().and_then(|n| n.as_ref().ok()).and_then(Note::issue);
+    let issue = message_issue.or(file_issue).or(header_issue);
+    if want.is_some() && issue != want {
+        return Ok(None);
+    }
+    if path.is_none() && message_issue.is_none() {
+        // It only deletes notes: a clean-up, not a note commit.
+        return Ok(None);
+    }
+    let before = problems.len();
+    let mut find = Finding { commit, problems };
+    let id = commit.id;
+
+    if message_issue.is_none() {
+        let n = issue.map_or("N".to_string(), |n| n.to_string());
+        find.at_commit(
+            &id,
+            format!(
+                "commit {:?} changes the note directory {dir}/ but its message is not \
+                 `Handoff note: issue #{n}`",
+                commit.subject
+            ),
+            format!(
+                "commit the note alone with the message `Handoff note: issue #{n}` \
+                 (`git commit --amend -m \"Handoff note: issue #{n}\"` if this is the note commit)"
+            ),
+        );
+    }
+    let Some(path) = path else {
+        let expected = expected.unwrap_or_else(|| format!("{dir}/<issue>.md"));
+        find.at_commit(
+            &id,
+            format!("the note commit adds no note file (expected {expected})"),
+            format!("commit the note file {expected} in it, and nothing else"),
+        );
+        return Ok(Some(note_report(
+            commit,
+            None,
+            issue,
+            None,
+            None,
+            find.problems.len() - before,
+        )));
+    };
+    let others: Vec<&str> =
+        changes.iter().map(|p| p.1.as_str()).filter(|p| *p != path.as_str()).collect();
+    if !others.is_empty() {
+        find.at_commit(
+            &id,
+            format!("the note commit also changes {}", others.join(", ")),
+            "a note commit changes only the note file: commit the other changes in a work commit \
+             below it (`git reset --soft HEAD~1`, commit the work, then the note)"
+                .into(),
+        );
+    }
+    if file_issue.is_none() || path.strip_prefix(&format!("{dir}/")).is_none_or(|n| n.contains('/'))
+    {
+        find.at_line(
+            &path,
+            1,
+            format!("the note file is not named {dir}/<issue>.md"),
+            format!("move it to {dir}/<issue>.md, <issue> being the issue number"),
+        );
+    }
+    if let (Some(m), Some(f)) = (message_issue, file_issue)
+        && m != f
+    {
+        find.at_commit(
+            &id,
+            format!("the commit message names issue #{m} but the note file is {path}"),
+            format!("commit {dir}/{m}.md, or make the message `Handoff note: issue #{f}`"),
+        );
+    }
+
+    let mut kind = None;
+    match parsed {
+        Some(Err(p)) => find.at_line(&path, p.line, p.what, p.mend),
+        Some(Ok(note)) => {
+            kind = Some(note.kind());
+            for p in note.check(config, file_issue) {
+                find.at_line(&path, p.line, p.what, p.mend);
+            }
+            if let (Some(m), Some(h)) = (message_issue, note.issue())
+                && m != h
+                && file_issue.is_none_or(|f| f == h)
+            {
+                find.at_commit(
+                    &id,
+                    format!("the commit message names issue #{m} but the note says issue {h}"),
+                    format!("make the message `Handoff note: issue #{h}` or fix the note"),
+                );
+            }
+            check_last_work_commit(&note, &path, parent, &mut find);
+        }
+        None => {}
+    }
+    let seal = check_above(repo, history, at, &path, &mut find)?;
+    let count = find.problems.len() - before;
+    Ok(Some(note_report(commit, Some(path), issue, kind, seal, count)))
+}
+
+fn note_report(
+    commit: &Commit,
+    path: Option<String>,
+    issue: Option<u64>,
+    kind: Option<Kind>,
+    seal: Option<ObjectId>,
+    problems: usize,
+) -> NoteReport {
+    NoteReport {
+        commit: commit.id.to_string(),
+        path,
+        issue,
+        kind,
+        seal: seal.map(|s| s.to_string()),
+        problems,
+    }
+}
+
+fn check_last_work_commit(note: &Note, path: &str, parent: Option<ObjectId>, find: &mut Finding) {
+    let Some(field) = note.field("last_work_commit") else { return };
+    if !note::is_full_hex(&field.value) {
+        return; // already reported by the note check
+    }
+    match parent {
+        None => find.at_line(
+            path,
+            field.line,
+            "the note commit has no parent, so no commit can be its last work commit".into(),
+            "commit the note on top of the work (or the base), not as a root commit".into(),
+        ),
+        Some(parent) if ObjectId::from_hex(field.value.as_bytes()).ok() != Some(parent) => find
+            .at_line(
+                path,
+                field.line,
+                format!(
+                    "last_work_commit is {} but the note commit's first parent is {parent}",
+                    field.value
+                ),
+                format!(
+                    "set `last_work_commit: {parent}` (the last work commit, the base, or the seal \
+                 below the note), or commit the note directly on top of {}",
+                    &field.value[..12]
+                ),
+            ),
+        Some(_) => {}
+    }
+}
+
+/// Checks what sits above the note commit; returns the seal above it, if it is one.
+fn check_above(
+    repo: &Repo,
+    history: &History,
+    at: usize,
+    path: &str,
+    find: &mut Finding,
+) -> Result<Option<ObjectId>> {
+    let note_id = history.commits[at].id;
+    let above = history.above(at);
+    let mut seal = None;
+    for &n in &above {
+        let commit = &history.commits[n];
+        let is_seal = commit.class == Class::Seal;
+        if is_seal && seal.is_none() && commit.parents.first() == Some(&note_id) {
+            seal = Some(commit.id);
+            if entry_id(repo, commit.id, path)? != entry_id(repo, note_id, path)? {
+                find.at_commit(
+                    &commit.id,
+                    format!("the seal commit above the note changes the note file {path}"),
+                    format!(
+                        "a seal must not touch the note: take {path} out of the seal \
+                         (`git reset --soft HEAD~1`, `git restore --staged {path}`, commit again)"
+                    ),
+                );
+            }
+            continue;
+        }
+        let what = if is_seal {
+            format!(
+                "a second seal commit {:?} sits above the note commit {}",
+                commit.subject,
+                short(&note_id)
+            )
+        } else {
+            format!(
+                "commit {:?} sits above the note commit {} (work committed after the note)",
+                commit.subject,
+                short(&note_id)
+            )
+        };
+        find.at_commit(
+            &commit.id,
+            what,
+            format!(
+                "only one seal commit may follow a note: move this commit below the note \
+                 (`git rebase -i {}~1`), or write a new note on top of it",
+                short(&note_id)
+            ),
+        );
+    }
+    Ok(seal)
+}
+
+/// The paths a commit changes against its first parent (all of them for a root commit), with
+/// git's status letter.
+fn changed_paths(repo: &Repo, parent: Option<ObjectId>, id: ObjectId) -> Result<Vec<(u8, String)>> {
+    let id_hex = id.to_string();
+    let parent_hex = parent.map(|p| p.to_string());
+    let mut args = vec!["diff-tree", "-r", "--no-renames", "--name-status", "-z"];
+    match &parent_hex {
+        Some(p) => args.extend([p.as_str(), id_hex.as_str()]),
+        None => args.extend(["--root", id_hex.as_str()]),
+    }
+    let out = repo.git().output(&args).with_context(|| format!("listing the files of {id}"))?;
+    let mut fields = out.split(|&b| b == 0).filter(|f| !f.is_empty());
+    let mut changes = Vec::new();
+    while let (Some(status), Some(path)) = (fields.next(), fields.next()) {
+        let status = status.first().copied().unwrap_or(b'M');
+        changes.push((status, path.to_str_lossy().into_owned()));
+    }
+    Ok(changes)
+}
+
+/// The object id at `path` in a commit's tree.
+fn entry_id(repo: &Repo, commit: ObjectId, path: &str) -> Result<Option<ObjectId>> {
+    let tree = repo
+        .gix
+        .find_commit(commit)
+        .and_then(|c| c.tree())
+        .with_context(|| format!("reading the tree of {commit}"))?;
+    let entry = tree
+        .lookup_entry_by_path(path)
+        .with_context(|| format!("looking up {path} in {commit}"))?;
+    Ok(entry.map(|e| e.object_id()))
+}
+
+/// The content of the blob at `path` in a commit.
+fn read_blob(repo: &Repo, commit: ObjectId, path: &str) -> Result<Vec<u8>> {
+    let Some(id) = entry_id(repo, commit, path)? else {
+        bail!("{path} is not in commit {commit}, though git diff-tree listed it");
+    };
+    let object = repo.gix.find_object(id).with_context(|| format!("reading {path} in {commit}"))?;
+    Ok(object.data.clone())
+}
+
+/// Pre-push mode: which commits a push would add.
+pub mod pre_push {
+    use super::*;
+
+    /// The range a push adds, from git's pre-push stdin (`<local ref> <local oid> <remote ref>
+    /// <remote oid>` lines). Deletions add nothing; a new branch (all-zero remote oid) adds what
+    /// no remote-tracking ref of `remote` already has.
+    pub fn range_from_stdin(repo: &Repo, remote: Option<&str>, stdin: &str) -> Result<Range> {
+        let mut range = Range::default();
+        for (n, line) in stdin.lines().enumerate() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.is_empty() {
+                continue;
+            }
+            let [_, local, _, remote_oid] = words[..] else {
+                bail!(
+                    "pre-push input line {}: {line:?} is not `<local ref> <local oid> <remote ref> \
+                     <remote oid>`; run this as git's pre-push hook (`git handoff hooks install \
+                     --pre-push`)",
+                    n + 1
+                );
+            };
+            let local = oid(local, n + 1)?;
+            let remote_oid = oid(remote_oid, n + 1)?;
+            if local.is_null() {
+                continue; // a deletion adds nothing
+            }
+            range.include.push(local);
+            if !remote_oid.is_null() && repo.gix.has_object(remote_oid) {
+                range.exclude.push(remote_oid);
+            }
+        }
+        exclude_remote(repo, remote, &mut range);
+        Ok(range)
+    }
+
+    /// The range from the pre-commit framework's `PRE_COMMIT_FROM_REF`/`PRE_COMMIT_TO_REF`, when
+    /// `PRE_COMMIT_TO_REF` is set.
+    pub fn range_from_env(
+        repo: &Repo,
+        remote: Option<&str>,
+        from: Option<&str>,
+        to: Option<&str>,
+    ) -> Result<Option<Range>> {
+        let Some(to) = to.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+        let mut range = Range::default();
+        if is_all_zeros(to) {
+            return Ok(Some(range));
+        }
+        range.include.push(repo.resolve_commit(to).context("PRE_COMMIT_TO_REF")?);
+        if let Some(from) = from.map(str::trim).filter(|f| !f.is_empty() && !is_all_zeros(f))
+            && let Ok(id) = repo.resolve_commit(from)
+        {
+            range.exclude.push(id);
+        }
+        exclude_remote(repo, remote, &mut range);
+        Ok(Some(range))
+    }
+
+    fn exclude_remote(repo: &Repo, remote: Option<&str>, range: &mut Range) {
+        if range.include.is_empty() {
+            return;
+        }
+        // Only a configured remote has remote-tracking refs; a URL would be read as a pattern.
+        if let Some(name) = remote
+            && repo.gix.remote_names().iter().any(|r| r.to_str_lossy() == name)
+        {
+            range.exclude_remotes.push(name.to_string());
+        }
+    }
+
+    fn oid(text: &str, line: usize) -> Result<ObjectId> {
+        if is_all_zeros(text) {
+            return Ok(ObjectId::null(gix::hash::Kind::Sha1));
+        }
+        ObjectId::from_hex(text.as_bytes())
+            .map_err(|_| anyhow!("pre-push input line {line}: {text:?} is not an object id"))
+    }
+
+    /// All-zero object ids mean "none", in SHA-1 (40) or SHA-256 (64) repositories alike.
+    pub fn is_all_zeros(text: &str) -> bool {
+        !text.is_empty() && text.bytes().all(|b| b == b'0')
+    }
+}

@@ -1,0 +1,482 @@
+//! `validate`: good layouts pass, each broken layout fails naming the field or commit, pre-push
+//! ranges, and a seeded fuzz loop over mutated notes that must never panic.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Output, Stdio};
+
+use common::{Env, Repo, Rng};
+use git_handoff::config::Config;
+use git_handoff::note::{EMERGENCY_SECTIONS, Note};
+use git_handoff::validate::check_note_file;
+use serde_json::Value;
+
+const STARTED: &str = "2026-11-30T03:48:52Z";
+const ZERO: &str = "0000000000000000000000000000000000000000";
+
+fn agent_note(issue: u64, last: &str) -> String {
+    format!(
+        "# Handoff note: issue #{issue}\n\nissue: {issue}\nstarted_at: {STARTED}\n\
+         reason: token_soft_threshold\nlast_work_commit: {last}\n\n## Summary\n\n- Added the parser\n\
+         - All tests pass\n\n## Remaining work\n\n- Wire it into the CLI\n\n## Evidence\n\n\
+         `cargo test` passed.\n"
+    )
+}
+
+fn emergency_note(issue: u64, last: &str) -> String {
+    let mut text = format!(
+        "# Handoff note: issue #{issue}\n\nissue: {issue}\nstarted_at: {STARTED}\n\
+         reason: token_hard_limit\nlast_work_commit: {last}\n"
+    );
+    for name in EMERGENCY_SECTIONS {
+        text.push_str(&format!("\n## {name}\n\nnot available\n"));
+    }
+    text
+}
+
+fn note_path(issue: u64) -> String {
+    format!(".agent/handoff/{issue}.md")
+}
+
+/// A repository with one base commit and an attempt on issue 7 started from it.
+fn attempt(env: &Env, name: &str) -> (Repo, String) {
+    let repo = env.repo(name);
+    repo.write("README", "base\n");
+    let base = repo.commit_all("base");
+    let out = repo.handoff().args(["start", "--issue", "7", "--started-at", STARTED]).output();
+    assert!(out.unwrap().status.success());
+    (repo, base)
+}
+
+fn work(repo: &Repo, name: &str) -> String {
+    repo.write(name, format!("{name}\n"));
+    repo.commit_all(&format!("work on {name}"))
+}
+
+/// Commits `text` as the note of `issue`, alone, with the note commit message.
+fn commit_note(repo: &Repo, issue: u64, text: &str) -> String {
+    commit_file_as_note(repo, &note_path(issue), issue, text.as_bytes())
+}
+
+fn commit_file_as_note(repo: &Repo, path: &str, issue: u64, bytes: &[u8]) -> String {
+    repo.write(path, bytes);
+    repo.git(["add", "--", path]);
+    repo.git(["commit", "-q", "-m", &format!("Handoff note: issue #{issue}")]);
+    repo.head()
+}
+
+fn seal(repo: &Repo, file: &str) -> String {
+    repo.write(file, "sealed\n");
+    repo.git(["add", "-A"]);
+    let msg = format!("Seal uncommitted work\n\nHandoff-Seal: {STARTED}");
+    repo.git(["commit", "-q", "-m", &msg]);
+    repo.head()
+}
+
+fn validate(repo: &Repo, args: &[&str]) -> Output {
+    repo.handoff().arg("validate").args(args).output().unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+fn assert_passes(repo: &Repo, args: &[&str]) {
+    let out = validate(repo, args);
+    assert_eq!(out.status.code(), Some(0), "expected a pass:\n{}", text(&out));
+}
+
+/// Asserts exit 1 and that some problem line contains every needle.
+fn assert_fails_with(repo: &Repo, needles: &[&str]) -> String {
+    let out = validate(repo, &[]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "expected a failure:\n{all}");
+    assert!(
+        all.lines().any(|l| needles.iter().all(|n| l.contains(n)) && l.contains(" — ")),
+        "no problem line holds {needles:?}:\n{all}"
+    );
+    all
+}
+
+#[test]
+fn good_layouts_pass() {
+    let env = Env::new();
+
+    let (repo, _) = attempt(&env, "work-then-note");
+    work(&repo, "a.txt");
+    let last = work(&repo, "b.txt");
+    commit_note(&repo, 7, &agent_note(7, &last));
+    assert_passes(&repo, &[]);
+
+    let (repo, base) = attempt(&env, "note-without-work");
+    commit_note(&repo, 7, &agent_note(7, &base));
+    assert_passes(&repo, &[]);
+
+    let (repo, _) = attempt(&env, "note-then-seal");
+    let last = work(&repo, "a.txt");
+    commit_note(&repo, 7, &agent_note(7, &last));
+    seal(&repo, "dirty.txt");
+    assert_passes(&repo, &[]);
+
+    let (repo, _) = attempt(&env, "seal-then-emergency");
+    work(&repo, "a.txt");
+    let sealed = seal(&repo, "dirty.txt");
+    commit_note(&repo, 7, &emergency_note(7, &sealed));
+    assert_passes(&repo, &[]);
+    let json: Value = serde_json::from_slice(&validate(&repo, &["--json"]).stdout).unwrap();
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["notes"][0]["kind"], "emergency");
+
+    // Run as `git handoff` through git's dispatch too.
+    let out = repo.git_handoff().arg("validate").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn a_range_without_notes_and_an_unborn_branch_pass() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    work(&repo, "a.txt");
+    assert_passes(&repo, &[]);
+    let empty = env.repo("empty");
+    assert_passes(&empty, &[]);
+}
+
+#[test]
+fn crlf_bom_notes_and_configured_reasons_pass() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    let last = work(&repo, "a.txt");
+    let note = agent_note(7, &last).replace("token_soft_threshold", "ci_timeout");
+    let crlf = format!("\u{feff}{}", note.replace('\n', "\r\n"));
+    repo.write(".handoff.toml", "reasons = [\"ci_timeout\"]\n");
+    commit_note(&repo, 7, &crlf);
+    assert_passes(&repo, &[]);
+}
+
+#[test]
+fn missing_and_reordered_fields_are_named_with_their_line() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "missing");
+    let last = work(&repo, "a.txt");
+    commit_note(&repo, 7, &agent_note(7, &last).replace("reason: token_soft_threshold\n", ""));
+    assert_fails_with(&repo, &[".agent/handoff/7.md:5:", "`reason` is missing"]);
+
+    let (repo, _) = attempt(&env, "reordered");
+    let last = work(&repo, "a.txt");
+    let swapped = agent_note(7, &last).replace(
+        &format!("reason: token_soft_threshold\nlast_work_commit: {last}"),
+        &format!("last_work_commit: {last}\nreason: token_soft_threshold"),
+    );
+    commit_note(&repo, 7, &swapped);
+    assert_fails_with(&repo, &[".agent/handoff/7.md:6:", "`reason` is out of order"]);
+}
+
+#[test]
+fn wrong_last_work_commit_names_the_parent() {
+    let env = Env::new();
+    let (repo, base) = attempt(&env, "r");
+    let last = work(&repo, "a.txt");
+    commit_note(&repo, 7, &agent_note(7, &base));
+    assert_fails_with(&repo, &[".agent/handoff/7.md:6:", "last_work_commit", &last]);
+}
+
+#[test]
+fn work_after_the_note_is_named() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    let last = work(&repo, "a.txt");
+    let note = commit_note(&repo, 7, &agent_note(7, &last));
+    let after = work(&repo, "late.txt");
+    let all = assert_fails_with(&repo, &[&after[..12], "work on late.txt", "above the note"]);
+    assert!(all.contains(&note[..12]), "{all}");
+}
+
+#[test]
+fn two_seals_and_a_seal_touching_the_note_fail() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "two");
+    let last = work(&repo, "a.txt");
+    commit_note(&repo, 7, &agent_note(7, &last));
+    seal(&repo, "one.txt");
+    let second = seal(&repo, "two.txt");
+    assert_fails_with(&repo, &[&second[..12], "second seal"]);
+
+    let (repo, _) = attempt(&env, "touching");
+    let last = work(&repo, "a.txt");
+    let text = agent_note(7, &last);
+    commit_note(&repo, 7, &text);
+    repo.write(note_path(7), format!("{text}- edited later\n"));
+    let sealed = seal(&repo, "dirty.txt");
+    assert_fails_with(&repo, &[&sealed[..12], "seal commit", "changes the note file"]);
+}
+
+#[test]
+fn a_note_commit_touching_other_files_lists_them() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    let last = work(&repo, "a.txt");
+    repo.write("other.txt", "x\n");
+    repo.write("src/more.rs", "y\n");
+    repo.git(["add", "other.txt", "src/more.rs"]);
+    let note = commit_note(&repo, 7, &agent_note(7, &last));
+    assert_fails_with(&repo, &[&note[..12], "also changes", "other.txt", "src/more.rs"]);
+}
+
+#[test]
+fn bad_values_are_named() {
+    let env = Env::new();
+    let cases: [(&str, &str, &str, &[&str]); 4] = [
+        ("reason", "reason: token_soft_threshold", "reason: sleepy", &["7.md:5:", "\"sleepy\""]),
+        (
+            "time",
+            &format!("started_at: {STARTED}"),
+            "started_at: yesterday",
+            &["7.md:4:", "RFC 3339"],
+        ),
+        ("title", "# Handoff note: issue #7", "# Handoff note: issue #8", &["7.md:3:", "title"]),
+        ("field", "issue: 7", "issue: 9", &["7.md:3:", "file name 7.md"]),
+    ];
+    for (name, from, to, needles) in cases {
+        let (repo, _) = attempt(&env, name);
+        let last = work(&repo, "a.txt");
+        commit_note(&repo, 7, &agent_note(7, &last).replace(from, to));
+        assert_fails_with(&repo, needles);
+    }
+}
+
+#[test]
+fn missing_section_and_binary_notes_fail() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "section");
+    let last = work(&repo, "a.txt");
+    let note = agent_note(7, &last);
+    let cut = note.split("## Evidence").next().unwrap();
+    commit_note(&repo, 7, cut);
+    assert_fails_with(&repo, &[".agent/handoff/7.md:", "`## Evidence` is missing"]);
+
+    let (repo, _) = attempt(&env, "binary");
+    let last = work(&repo, "a.txt");
+    let mut bytes = agent_note(7, &last).into_bytes();
+    bytes.extend_from_slice(b"\x00\x01\x02\xff");
+    commit_file_as_note(&repo, &note_path(7), 7, &bytes);
+    assert_fails_with(&repo, &[".agent/handoff/7.md:", "binary"]);
+
+    let (repo, _) = attempt(&env, "latin1");
+    let last = work(&repo, "a.txt");
+    let bytes = agent_note(7, &last).replace("Added", "Add\u{e9}d").into_bytes();
+    let latin1: Vec<u8> =
+        bytes.iter().flat_map(|&b| if b == 0xc3 { None } else { Some(b) }).collect();
+    let latin1: Vec<u8> = latin1.into_iter().map(|b| if b == 0xa9 { 0xe9 } else { b }).collect();
+    commit_file_as_note(&repo, &note_path(7), 7, &latin1);
+    assert_fails_with(&repo, &[".agent/handoff/7.md:10:", "not UTF-8"]);
+}
+
+#[test]
+fn every_problem_is_reported_and_json_has_the_same_list() {
+    let env = Env::new();
+    let (repo, base) = attempt(&env, "r");
+    work(&repo, "a.txt");
+    let note = agent_note(7, &base)
+        .replace("reason: token_soft_threshold", "reason: sleepy")
+        .replace(&format!("started_at: {STARTED}"), "started_at: soon")
+        .replace("## Evidence", "## Proof");
+    repo.write("stray.txt", "x\n");
+    repo.git(["add", "stray.txt"]);
+    commit_note(&repo, 7, &note);
+    work(&repo, "late.txt");
+    let out = validate(&repo, &[]);
+    let human = String::from_utf8(out.stdout).unwrap();
+    let problem_lines: Vec<&str> = human.lines().filter(|l| l.contains(" — ")).collect();
+    assert!(problem_lines.len() >= 6, "{human}");
+
+    let out = validate(&repo, &["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["ok"], false);
+    let problems = json["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), problem_lines.len());
+    for (p, line) in problems.iter().zip(&problem_lines) {
+        let loc = match p["line"].as_u64() {
+            Some(n) => format!("{}:{n}: ", p["location"].as_str().unwrap()),
+            None => format!("{}: ", p["location"].as_str().unwrap()),
+        };
+        assert!(line.starts_with(&loc), "{line} vs {p}");
+        assert!(
+            line.contains(p["what"].as_str().unwrap())
+                && line.contains(p["mend"].as_str().unwrap())
+        );
+    }
+    assert_eq!(json["notes"][0]["path"], ".agent/handoff/7.md");
+    assert_eq!(json["notes"][0]["issue"], 7);
+}
+
+#[test]
+fn issue_filter_base_and_rev_choose_what_is_checked() {
+    let env = Env::new();
+    let (repo, base) = attempt(&env, "r");
+    let last = work(&repo, "a.txt");
+    commit_note(&repo, 7, &agent_note(7, &last));
+    let bad = commit_note(&repo, 8, &agent_note(8, "nope"));
+    assert_fails_with(&repo, &["8.md:6:", "last_work_commit"]);
+    // --issue 8 still sees its own problems; --issue 7 sees the commit above its note.
+    let out = validate(&repo, &["--issue", "8"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!text(&out).contains("7.md"));
+    // REV and --base cut the range.
+    assert_passes(&repo, &[&format!("{bad}~1")]);
+    assert_passes(&repo, &["--base", &bad]);
+    // Without an attempt and without an upstream, all history is checked.
+    std::fs::remove_dir_all(repo.path.join(".git/handoff")).unwrap();
+    assert_fails_with(&repo, &["8.md:6:"]);
+    assert_passes(&repo, &["--base", &bad]);
+    let _ = base;
+}
+
+#[test]
+fn a_path_only_note_commit_is_found_and_needs_the_message() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    let last = work(&repo, "a.txt");
+    repo.write(note_path(7), agent_note(7, &last));
+    let id = repo.commit_all("notes");
+    assert_fails_with(&repo, &[&id[..12], "Handoff note: issue #7"]);
+    // Deleting a note is a clean-up, not a note commit.
+    let (repo, _) = attempt(&env, "deleted");
+    let last = work(&repo, "a.txt");
+    let note = commit_note(&repo, 7, &agent_note(7, &last));
+    repo.git(["rm", "-q", &note_path(7)]);
+    repo.git(["commit", "-q", "-m", "drop the note"]);
+    assert_passes(&repo, &["--base", &note]);
+}
+
+fn pre_push(repo: &Repo, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = repo.handoff();
+    cmd.args(["validate", "--pre-push"]).args(args).envs(env.iter().copied());
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn pre_push_checks_only_what_the_push_adds() {
+    let env = Env::new();
+    let remote = env.root.path().join("remote.git");
+    let (repo, base) = attempt(&env, "r");
+    repo.git(["init", "-q", "--bare", remote.to_str().unwrap()]);
+    repo.git(["remote", "add", "origin", remote.to_str().unwrap()]);
+    // An old broken note, already on the remote.
+    let old = commit_note(&repo, 3, &agent_note(3, &base[..12]));
+    repo.git(["push", "-q", "origin", "main"]);
+    let last = work(&repo, "a.txt");
+    let good = commit_note(&repo, 7, &agent_note(7, &last));
+
+    let line =
+        |local: &str, remote: &str| format!("refs/heads/main {local} refs/heads/main {remote}\n");
+    let ok = pre_push(&repo, &["origin", "url"], &line(&good, &old), &[]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    assert!(ok.stdout.is_empty() && ok.stderr.is_empty(), "{}", text(&ok));
+    // New branch: the remote's other refs are excluded.
+    let new_branch = format!("refs/heads/x {good} refs/heads/x {ZERO}\n");
+    assert_eq!(pre_push(&repo, &["origin", "url"], &new_branch, &[]).status.code(), Some(0));
+    // Deletions and empty input pass; 64-zero ids are zeros too.
+    let deletion = format!(
+        "(delete) {ZERO} refs/heads/x {good}\n(delete) {} refs/heads/y {good}\n",
+        "0".repeat(64)
+    );
+    assert_eq!(pre_push(&repo, &["origin", "url"], &deletion, &[]).status.code(), Some(0));
+    assert_eq!(pre_push(&repo, &["origin", "url"], "", &[]).status.code(), Some(0));
+    // A push that adds the old broken note fails, on stderr.
+    let all = format!("refs/heads/x {good} refs/heads/x {ZERO}\n");
+    let out = pre_push(&repo, &["elsewhere", "/nowhere"], &all, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("3.md:6: last_work_commit") && err.contains("push refused"), "{err}");
+    // The pre-commit framework's variables.
+    let vars = [("PRE_COMMIT_FROM_REF", old.as_str()), ("PRE_COMMIT_TO_REF", good.as_str())];
+    assert_eq!(pre_push(&repo, &[], "", &vars).status.code(), Some(0));
+    let vars = [("PRE_COMMIT_FROM_REF", base.as_str()), ("PRE_COMMIT_TO_REF", good.as_str())];
+    assert_eq!(pre_push(&repo, &[], "", &vars).status.code(), Some(1));
+    // Malformed input is an error of the command.
+    assert_eq!(pre_push(&repo, &["origin"], "garbage\n", &[]).status.code(), Some(2));
+}
+
+/// A small deterministic mutation of a valid note.
+fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
+    let pieces: &[&[u8]] = &[
+        b"\n",
+        b"\r\n",
+        b"## ",
+        b"# ",
+        b"issue: ",
+        b"```\n",
+        b"~~~",
+        b"- ",
+        b"1. ",
+        b":",
+        b"\xEF\xBB\xBF",
+        b"\xff",
+        b"\x00",
+        b"\xe2\x82",
+        b"## Provenance\n",
+        b"reason: x\n",
+        b"#",
+        b"\t",
+        b" ",
+    ];
+    for _ in 0..1 + rng.below(6) {
+        let at = if bytes.is_empty() { 0 } else { rng.below(bytes.len() + 1) };
+        match rng.below(5) {
+            0 if !bytes.is_empty() && at < bytes.len() => {
+                bytes.remove(at);
+            }
+            1 if at < bytes.len() => bytes[at] = rng.next() as u8,
+            2 => {
+                let piece = rng.pick(pieces);
+                bytes.splice(at..at, piece.iter().copied());
+            }
+            3 if !bytes.is_empty() => {
+                let end = (at + rng.below(40)).min(bytes.len());
+                bytes.drain(at.min(end)..end);
+            }
+            _ => {
+                let end = (at + rng.below(30)).min(bytes.len());
+                let copy: Vec<u8> = bytes[at.min(end)..end].to_vec();
+                let to = rng.below(bytes.len() + 1);
+                bytes.splice(to..to, copy);
+            }
+        }
+    }
+}
+
+#[test]
+fn mutated_notes_never_panic_and_round_trip() {
+    let config = Config::default();
+    let seeds = [agent_note(7, &"a".repeat(40)), emergency_note(7, &"b".repeat(40))];
+    let mut rng = Rng::new(4);
+    for case in 0..20_000 {
+        let mut bytes = seeds[case % 2].clone().into_bytes();
+        mutate(&mut rng, &mut bytes);
+        let problems = check_note_file(&config, ".agent/handoff/7.md", &bytes);
+        for p in &problems {
+            assert!(p.line.is_some_and(|l| l >= 1), "case {case}: {p:?}");
+            assert!(!p.what.is_empty() && !p.mend.is_empty());
+        }
+        if let Ok(mut note) = Note::parse(&bytes) {
+            assert_eq!(note.render(), bytes, "case {case}: render is not byte-stable");
+            let sections = note.sections().to_vec();
+            for s in &sections {
+                for item in note.items(s) {
+                    assert!(item.line <= item.last_line && item.last_line <= note.line_count());
+                }
+            }
+            let n = note.line_count();
+            note.append_to_line(rng.below(n + 2), " [unverified: x]");
+            note.set_field("reason", "agent_request");
+            note.insert_lines(rng.below(n + 3), &["- x"]);
+            let _ = Note::parse(&note.render()).expect("an edited text note stays text");
+        }
+    }
+}
