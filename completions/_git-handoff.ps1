@@ -30,9 +30,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Begin an attempt: its issue, base and start time, and a fresh event log')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Print the repository state for a prompt, with a pre-filled note header')
+            [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files')
+            [CompletionResult]::new('note', 'note', [CompletionResultType]::ParameterValue, 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record')
             [CompletionResult]::new('progress', 'progress', [CompletionResultType]::ParameterValue, 'Keep a progress plan that survives interruption')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log')
+            [CompletionResult]::new('digest', 'digest', [CompletionResultType]::ParameterValue, 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -58,6 +65,41 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;seal' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added')
+            [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
+            [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--allow-secrets', '--allow-secrets', [CompletionResultType]::ParameterName, 'Seal secret-looking files too')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;note' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why the handoff happens [default: the note header''s, else agent_request]')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take the note from this Markdown file instead of the note path')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Render the note from this TOML summary')
+            [CompletionResult]::new('--facts', '--facts', [CompletionResultType]::ParameterName, 'Facts from the runtime for the emergency note (JSON)')
+            [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
+            [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--emergency', '--emergency', [CompletionResultType]::ParameterName, 'Write the emergency note (the agent wrote none); needs --reason')
+            [CompletionResult]::new('--digest-only', '--digest-only', [CompletionResultType]::ParameterName, 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -136,6 +178,40 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;progress;help;help' {
             break
         }
+        'git-handoff;record' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Which runtime sent the payload [default: detected from the payload]')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;digest' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;validate' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The oldest commit left out [default: the attempt''s base, else the merge-base with the upstream, else none: all history]')
+            [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'Check only the notes of this issue')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--pre-push', '--pre-push', [CompletionResultType]::ParameterName, 'Run as git''s pre-push hook: REV is the remote''s name, and git''s stdin says what is pushed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;recall' {
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines of recall at most [default: caps.recall_lines, 10]')
             [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'What started the session [default: resume, or the hook payload''s source]')
@@ -165,6 +241,67 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-handoff;hooks' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install git-handoff''s hooks, keeping what is there')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'git-handoff;hooks;install' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--pre-push', '--pre-push', [CompletionResultType]::ParameterName, 'Install the pre-push check')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;hooks;uninstall' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--pre-push', '--pre-push', [CompletionResultType]::ParameterName, 'Remove the pre-push check [default: every hook git-handoff installs]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;hooks;help' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install git-handoff''s hooks, keeping what is there')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'git-handoff;hooks;help;install' {
+            break
+        }
+        'git-handoff;hooks;help;uninstall' {
+            break
+        }
+        'git-handoff;hooks;help;help' {
+            break
+        }
+        'git-handoff;demo' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the throwaway repository and print where it is')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;install-man' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -178,9 +315,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;help' {
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Begin an attempt: its issue, base and start time, and a fresh event log')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Print the repository state for a prompt, with a pre-filled note header')
+            [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files')
+            [CompletionResult]::new('note', 'note', [CompletionResultType]::ParameterValue, 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record')
             [CompletionResult]::new('progress', 'progress', [CompletionResultType]::ParameterValue, 'Keep a progress plan that survives interruption')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log')
+            [CompletionResult]::new('digest', 'digest', [CompletionResultType]::ParameterValue, 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -189,6 +333,12 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;help;snapshot' {
+            break
+        }
+        'git-handoff;help;seal' {
+            break
+        }
+        'git-handoff;help;note' {
             break
         }
         'git-handoff;help;progress' {
@@ -206,10 +356,33 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;help;progress;show' {
             break
         }
+        'git-handoff;help;record' {
+            break
+        }
+        'git-handoff;help;digest' {
+            break
+        }
+        'git-handoff;help;validate' {
+            break
+        }
         'git-handoff;help;recall' {
             break
         }
         'git-handoff;help;show' {
+            break
+        }
+        'git-handoff;help;hooks' {
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install git-handoff''s hooks, keeping what is there')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was')
+            break
+        }
+        'git-handoff;help;hooks;install' {
+            break
+        }
+        'git-handoff;help;hooks;uninstall' {
+            break
+        }
+        'git-handoff;help;demo' {
             break
         }
         'git-handoff;help;install-man' {

@@ -16,17 +16,35 @@ _git__handoff() {
             ",$1")
                 cmd="git__handoff"
                 ;;
+            git__handoff,demo)
+                cmd="git__handoff__subcmd__demo"
+                ;;
+            git__handoff,digest)
+                cmd="git__handoff__subcmd__digest"
+                ;;
             git__handoff,help)
                 cmd="git__handoff__subcmd__help"
                 ;;
+            git__handoff,hooks)
+                cmd="git__handoff__subcmd__hooks"
+                ;;
             git__handoff,install-man)
                 cmd="git__handoff__subcmd__install__subcmd__man"
+                ;;
+            git__handoff,note)
+                cmd="git__handoff__subcmd__note"
                 ;;
             git__handoff,progress)
                 cmd="git__handoff__subcmd__progress"
                 ;;
             git__handoff,recall)
                 cmd="git__handoff__subcmd__recall"
+                ;;
+            git__handoff,record)
+                cmd="git__handoff__subcmd__record"
+                ;;
+            git__handoff,seal)
+                cmd="git__handoff__subcmd__seal"
                 ;;
             git__handoff,show)
                 cmd="git__handoff__subcmd__show"
@@ -37,17 +55,38 @@ _git__handoff() {
             git__handoff,start)
                 cmd="git__handoff__subcmd__start"
                 ;;
+            git__handoff,validate)
+                cmd="git__handoff__subcmd__validate"
+                ;;
+            git__handoff__subcmd__help,demo)
+                cmd="git__handoff__subcmd__help__subcmd__demo"
+                ;;
+            git__handoff__subcmd__help,digest)
+                cmd="git__handoff__subcmd__help__subcmd__digest"
+                ;;
             git__handoff__subcmd__help,help)
                 cmd="git__handoff__subcmd__help__subcmd__help"
                 ;;
+            git__handoff__subcmd__help,hooks)
+                cmd="git__handoff__subcmd__help__subcmd__hooks"
+                ;;
             git__handoff__subcmd__help,install-man)
                 cmd="git__handoff__subcmd__help__subcmd__install__subcmd__man"
+                ;;
+            git__handoff__subcmd__help,note)
+                cmd="git__handoff__subcmd__help__subcmd__note"
                 ;;
             git__handoff__subcmd__help,progress)
                 cmd="git__handoff__subcmd__help__subcmd__progress"
                 ;;
             git__handoff__subcmd__help,recall)
                 cmd="git__handoff__subcmd__help__subcmd__recall"
+                ;;
+            git__handoff__subcmd__help,record)
+                cmd="git__handoff__subcmd__help__subcmd__record"
+                ;;
+            git__handoff__subcmd__help,seal)
+                cmd="git__handoff__subcmd__help__subcmd__seal"
                 ;;
             git__handoff__subcmd__help,show)
                 cmd="git__handoff__subcmd__help__subcmd__show"
@@ -58,6 +97,15 @@ _git__handoff() {
             git__handoff__subcmd__help,start)
                 cmd="git__handoff__subcmd__help__subcmd__start"
                 ;;
+            git__handoff__subcmd__help,validate)
+                cmd="git__handoff__subcmd__help__subcmd__validate"
+                ;;
+            git__handoff__subcmd__help__subcmd__hooks,install)
+                cmd="git__handoff__subcmd__help__subcmd__hooks__subcmd__install"
+                ;;
+            git__handoff__subcmd__help__subcmd__hooks,uninstall)
+                cmd="git__handoff__subcmd__help__subcmd__hooks__subcmd__uninstall"
+                ;;
             git__handoff__subcmd__help__subcmd__progress,plan)
                 cmd="git__handoff__subcmd__help__subcmd__progress__subcmd__plan"
                 ;;
@@ -66,6 +114,24 @@ _git__handoff() {
                 ;;
             git__handoff__subcmd__help__subcmd__progress,show)
                 cmd="git__handoff__subcmd__help__subcmd__progress__subcmd__show"
+                ;;
+            git__handoff__subcmd__hooks,help)
+                cmd="git__handoff__subcmd__hooks__subcmd__help"
+                ;;
+            git__handoff__subcmd__hooks,install)
+                cmd="git__handoff__subcmd__hooks__subcmd__install"
+                ;;
+            git__handoff__subcmd__hooks,uninstall)
+                cmd="git__handoff__subcmd__hooks__subcmd__uninstall"
+                ;;
+            git__handoff__subcmd__hooks__subcmd__help,help)
+                cmd="git__handoff__subcmd__hooks__subcmd__help__subcmd__help"
+                ;;
+            git__handoff__subcmd__hooks__subcmd__help,install)
+                cmd="git__handoff__subcmd__hooks__subcmd__help__subcmd__install"
+                ;;
+            git__handoff__subcmd__hooks__subcmd__help,uninstall)
+                cmd="git__handoff__subcmd__hooks__subcmd__help__subcmd__uninstall"
                 ;;
             git__handoff__subcmd__progress,help)
                 cmd="git__handoff__subcmd__progress__subcmd__help"
@@ -98,7 +164,7 @@ _git__handoff() {
 
     case "${cmd}" in
         git__handoff)
-            opts="-C -h -V --json --color --help --version start snapshot progress recall show install-man help"
+            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate recall show hooks demo install-man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,9 +185,81 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help)
-            opts="start snapshot progress recall show install-man help"
+        git__subcmd__handoff__subcmd__demo)
+            opts="-C -h -V --keep --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__digest)
+            opts="-C -h -V --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help)
+            opts="start snapshot seal note progress record digest validate recall show hooks demo install-man help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__demo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__digest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -147,7 +285,63 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__help__subcmd__hooks)
+            opts="install uninstall"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__hooks__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__hooks__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__help__subcmd__install__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__note)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -231,6 +425,34 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__help__subcmd__record)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__help__subcmd__seal)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -273,6 +495,142 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks)
+            opts="-C -h -V --json --color --help --version install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks__subcmd__help)
+            opts="install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks__subcmd__install)
+            opts="-C -h -V --pre-push --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__hooks__subcmd__uninstall)
+            opts="-C -h -V --pre-push --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__install__subcmd__man)
             opts="-C -h -V --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -280,6 +638,56 @@ _git__handoff() {
                 return 0
             fi
             case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__note)
+            opts="-C -h -V --reason --from --summary --emergency --facts --digest-only --issue --base --started-at --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --facts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --started-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -523,6 +931,74 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__record)
+            opts="-C -h -V --agent --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex generic" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handoff__subcmd__seal)
+            opts="-m -C -h -V --message --allow-secrets --issue --base --started-at --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --started-at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__show)
             opts="-C -h -V --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -633,6 +1109,36 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__validate)
+            opts="-C -h -V --base --issue --pre-push --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
     esac
 }
 
@@ -645,7 +1151,7 @@ fi
 # git's bash completion calls this for `git handoff <TAB>` (load git's completion first).
 _git_handoff ()
 {
-	local subcommands="start snapshot progress recall show install-man"
+	local subcommands="start snapshot seal note progress record digest validate recall show hooks demo install-man"
 	local subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
@@ -661,6 +1167,12 @@ _git_handoff ()
 	snapshot,-*)
 		__gitcomp "--base= --color= --help --issue= --json --max-lines= --reason= --started-at= --version"
 		;;
+	seal,-*)
+		__gitcomp "--allow-secrets --base= --color= --help --issue= --json --message= --started-at= --version"
+		;;
+	note,-*)
+		__gitcomp "--base= --color= --digest-only --emergency --facts= --from= --help --issue= --json --reason= --started-at= --summary= --version"
+		;;
 	progress,*)
 		local nested="$(__git_find_on_cmdline "plan set show")"
 		if [ -z "$nested" ]; then
@@ -673,11 +1185,34 @@ _git_handoff ()
 		show) __gitcomp "--base= --color= --help --issue= --json --started-at= --version --write=" ;;
 		esac
 		;;
+	record,-*)
+		__gitcomp "--agent= --color= --help --json --version"
+		;;
+	digest,-*)
+		__gitcomp "--color= --help --json --version"
+		;;
+	validate,-*)
+		__gitcomp "--base= --color= --help --issue= --json --pre-push --version"
+		;;
 	recall,-*)
 		__gitcomp "--base= --color= --help --hook= --issue= --json --max-lines= --source= --started-at= --version"
 		;;
 	show,-*)
 		__gitcomp "--base= --color= --help --issue= --json --started-at= --version"
+		;;
+	hooks,*)
+		local nested="$(__git_find_on_cmdline "install uninstall")"
+		if [ -z "$nested" ]; then
+			__gitcomp "install uninstall"
+			return
+		fi
+		case "$nested" in
+		install) __gitcomp "--color= --help --json --pre-push --version" ;;
+		uninstall) __gitcomp "--color= --help --json --pre-push --version" ;;
+		esac
+		;;
+	demo,-*)
+		__gitcomp "--color= --help --json --keep --version"
 		;;
 	install-man,-*)
 		__gitcomp "--color= --help --json --version"

@@ -27,9 +27,16 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
             cand start 'Begin an attempt: its issue, base and start time, and a fresh event log'
             cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
+            cand seal 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
+            cand note 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
             cand progress 'Keep a progress plan that survives interruption'
+            cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log'
+            cand digest 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check'
+            cand validate 'Check the handoff notes in BASE..REV and their layout'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
+            cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
+            cand demo 'Play a whole interrupted attempt in a throwaway repository, printing each step'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -53,6 +60,39 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;seal'= {
+            cand -m 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added'
+            cand --message 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added'
+            cand --issue 'The issue number this attempt works on (overrides the attempt state)'
+            cand --base 'The base revision of the attempt (overrides the attempt state)'
+            cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --allow-secrets 'Seal secret-looking files too'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;note'= {
+            cand --reason 'Why the handoff happens [default: the note header''s, else agent_request]'
+            cand --from 'Take the note from this Markdown file instead of the note path'
+            cand --summary 'Render the note from this TOML summary'
+            cand --facts 'Facts from the runtime for the emergency note (JSON)'
+            cand --issue 'The issue number this attempt works on (overrides the attempt state)'
+            cand --base 'The base revision of the attempt (overrides the attempt state)'
+            cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --emergency 'Write the emergency note (the agent wrote none); needs --reason'
+            cand --digest-only 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -121,6 +161,37 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         }
         &'git-handoff;progress;help;help'= {
         }
+        &'git-handoff;record'= {
+            cand --agent 'Which runtime sent the payload [default: detected from the payload]'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;digest'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;validate'= {
+            cand --base 'The oldest commit left out [default: the attempt''s base, else the merge-base with the upstream, else none: all history]'
+            cand --issue 'Check only the notes of this issue'
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --pre-push 'Run as git''s pre-push hook: REV is the remote''s name, and git''s stdin says what is pushed'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;recall'= {
             cand --max-lines 'Lines of recall at most [default: caps.recall_lines, 10]'
             cand --source 'What started the session [default: resume, or the hook payload''s source]'
@@ -148,6 +219,59 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-handoff;hooks'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand install 'Install git-handoff''s hooks, keeping what is there'
+            cand uninstall 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-handoff;hooks;install'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --pre-push 'Install the pre-push check'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;hooks;uninstall'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --pre-push 'Remove the pre-push check [default: every hook git-handoff installs]'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;hooks;help'= {
+            cand install 'Install git-handoff''s hooks, keeping what is there'
+            cand uninstall 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'git-handoff;hooks;help;install'= {
+        }
+        &'git-handoff;hooks;help;uninstall'= {
+        }
+        &'git-handoff;hooks;help;help'= {
+        }
+        &'git-handoff;demo'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --keep 'Keep the throwaway repository and print where it is'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;install-man'= {
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
@@ -160,15 +284,26 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;help'= {
             cand start 'Begin an attempt: its issue, base and start time, and a fresh event log'
             cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
+            cand seal 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
+            cand note 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
             cand progress 'Keep a progress plan that survives interruption'
+            cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log'
+            cand digest 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check'
+            cand validate 'Check the handoff notes in BASE..REV and their layout'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
+            cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
+            cand demo 'Play a whole interrupted attempt in a throwaway repository, printing each step'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;help;start'= {
         }
         &'git-handoff;help;snapshot'= {
+        }
+        &'git-handoff;help;seal'= {
+        }
+        &'git-handoff;help;note'= {
         }
         &'git-handoff;help;progress'= {
             cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
@@ -181,9 +316,25 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         }
         &'git-handoff;help;progress;show'= {
         }
+        &'git-handoff;help;record'= {
+        }
+        &'git-handoff;help;digest'= {
+        }
+        &'git-handoff;help;validate'= {
+        }
         &'git-handoff;help;recall'= {
         }
         &'git-handoff;help;show'= {
+        }
+        &'git-handoff;help;hooks'= {
+            cand install 'Install git-handoff''s hooks, keeping what is there'
+            cand uninstall 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was'
+        }
+        &'git-handoff;help;hooks;install'= {
+        }
+        &'git-handoff;help;hooks;uninstall'= {
+        }
+        &'git-handoff;help;demo'= {
         }
         &'git-handoff;help;install-man'= {
         }

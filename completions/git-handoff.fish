@@ -33,9 +33,16 @@ complete -c git-handoff -n "__fish_git_handoff_needs_command" -s h -l help -d 'P
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "seal" -d 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "note" -d 'Check the agent\'s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "progress" -d 'Keep a progress plan that survives interruption'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "record" -d 'Record one agent hook payload (JSON on stdin) in the attempt\'s event log'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "digest" -d 'Print the digest of the attempt\'s event log: files edited, tool calls, errors and the last check'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "validate" -d 'Check the handoff notes in BASE..REV and their layout'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "hooks" -d 'Install or remove git-handoff\'s hooks (the pre-push check), keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "demo" -d 'Play a whole interrupted attempt in a throwaway repository, printing each step'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -l issue -d 'The issue number the attempt works on' -r
@@ -60,6 +67,34 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s m -l message -d 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l allow-secrets -d 'Seal secret-looking files too'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l reason -d 'Why the handoff happens [default: the note header\'s, else agent_request]' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l from -d 'Take the note from this Markdown file instead of the note path' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l summary -d 'Render the note from this TOML summary' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l facts -d 'Facts from the runtime for the emergency note (JSON)' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l emergency -d 'Write the emergency note (the agent wrote none); needs --reason'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l digest-only -d 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
@@ -104,6 +139,33 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l agent -d 'Which runtime sent the payload [default: detected from the payload]' -r -f -a "claude\t''
+codex\t''
+generic\t''"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand digest" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand digest" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand digest" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand digest" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand digest" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -l base -d 'The oldest commit left out [default: the attempt\'s base, else the merge-base with the upstream, else none: all history]' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -l issue -d 'Check only the notes of this issue' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -l pre-push -d 'Run as git\'s pre-push hook: REV is the remote\'s name, and git\'s stdin says what is pushed'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l max-lines -d 'Lines of recall at most [default: caps.recall_lines, 10]' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l source -d 'What started the session [default: resume, or the hook payload\'s source]' -r -f -a "startup\t''
 resume\t''
@@ -132,6 +194,43 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Remove git-handoff\'s block from the hooks, leaving the rest of each hook as it was'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l pre-push -d 'Install the pre-push check'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l pre-push -d 'Remove the pre-push check [default: every hook git-handoff installs]'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove git-handoff\'s block from the hooks, leaving the rest of each hook as it was'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -l keep -d 'Keep the throwaway repository and print where it is'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
@@ -139,13 +238,22 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "progress" -d 'Keep a progress plan that survives interruption'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot progress recall show install-man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "seal" -d 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "note" -d 'Check the agent\'s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "progress" -d 'Keep a progress plan that survives interruption'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "record" -d 'Record one agent hook payload (JSON on stdin) in the attempt\'s event log'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "digest" -d 'Print the digest of the attempt\'s event log: files edited, tool calls, errors and the last check'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "validate" -d 'Check the handoff notes in BASE..REV and their layout'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "hooks" -d 'Install or remove git-handoff\'s hooks (the pre-push check), keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "demo" -d 'Play a whole interrupted attempt in a throwaway repository, printing each step'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate recall show hooks demo install-man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "plan" -d 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "uninstall" -d 'Remove git-handoff\'s block from the hooks, leaving the rest of each hook as it was'

@@ -54,6 +54,7 @@ pub enum Command {
     Start(commands::start::Args),
     Snapshot(commands::snapshot::Args),
     Seal(commands::seal::Args),
+    Note(commands::note::Args),
     Progress(commands::progress::Args),
     Record(commands::record::Args),
     Digest(commands::digest::Args),

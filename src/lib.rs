@@ -18,6 +18,7 @@ pub mod emergency;
 pub mod error;
 pub mod events;
 pub mod git;
+pub mod handoff;
 pub mod hooks;
 pub mod note;
 pub mod note_commit;

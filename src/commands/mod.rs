@@ -6,6 +6,7 @@ pub mod demo;
 pub mod digest;
 pub mod hooks;
 pub mod install_man;
+pub mod note;
 pub mod progress;
 pub mod recall;
 pub mod record;
@@ -45,6 +46,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Start(args) => start::run(&ctx, args, &mut out)?,
         Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
         Command::Seal(args) => seal::run(&ctx, args, &mut out)?,
+        Command::Note(args) => note::run(&ctx, args, &mut out)?,
         Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
         Command::Record(args) => record::run(&ctx, args, !cli.global.chdir.is_empty(), &mut out)?,
         Command::Digest(args) => digest::run(&ctx, args, &mut out)?,

@@ -1,0 +1,163 @@
+//! `git handoff note`: the agent's checked note, the emergency note, or a digest-only record.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow};
+
+use crate::attempt::Attempt as State;
+use crate::cli::AttemptArgs;
+use crate::commands::Ctx;
+use crate::config::Config;
+use crate::emergency::Facts;
+use crate::error::CheckFailed;
+use crate::handoff::{self, Attempt, Outcome, Source};
+use crate::output;
+use crate::repo::Repo;
+use crate::time;
+
+/// Check the agent's handoff note against the event log, tag what it cannot support, commit it
+/// alone, and store its record.
+///
+/// The note is the file at the note path (`.agent/handoff/<issue>.md`), a Markdown file given
+/// with --from, or a TOML summary given with --summary (keys goal, done, in_progress, decisions,
+/// next, files_touched). Claims the event log cannot support get ` [unverified: <why>]`; nothing
+/// is dropped. Other uncommitted work stays in the work tree for `git handoff seal`.
+///
+/// With --emergency, the runtime writes the note from the event log and --facts when the agent
+/// wrote none (if a note for the attempt exists, nothing changes). With --digest-only (for a
+/// session-end hook), the digest is stored as a record on HEAD when the agent wrote no note.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Why the handoff happens [default: the note header's, else agent_request].
+    #[arg(long, value_name = "REASON")]
+    pub reason: Option<String>,
+
+    /// Take the note from this Markdown file instead of the note path.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["summary", "emergency", "digest_only"])]
+    pub from: Option<PathBuf>,
+
+    /// Render the note from this TOML summary.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["emergency", "digest_only"])]
+    pub summary: Option<PathBuf>,
+
+    /// Write the emergency note (the agent wrote none); needs --reason.
+    #[arg(long, requires = "reason", conflicts_with = "digest_only")]
+    pub emergency: bool,
+
+    /// Facts from the runtime for the emergency note (JSON).
+    #[arg(long, value_name = "FILE", requires = "emergency")]
+    pub facts: Option<PathBuf>,
+
+    /// Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks).
+    #[arg(long)]
+    pub digest_only: bool,
+
+    #[command(flatten)]
+    pub attempt: AttemptArgs,
+}
+
+pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+    let mut repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let resolved = State::resolve(&repo, &args.attempt)?;
+    let outcome = if args.digest_only {
+        drain_hook_payload();
+        handoff::digest_only(
+            &mut repo,
+            &config,
+            resolved.issue,
+            resolved.started_at.map(time::format),
+            resolved.base.flatten(),
+        )?
+    } else {
+        let attempt = Attempt {
+            issue: resolved.require_issue()?,
+            started_at: time::format(resolved.started_at.unwrap_or_else(time::now)),
+            base: resolved.base.flatten(),
+        };
+        if args.emergency {
+            let facts = match &args.facts {
+                Some(path) => read_facts(path)?,
+                None => Facts::default(),
+            };
+            let reason = args.reason.as_deref().unwrap_or("agent_request");
+            handoff::emergency_note(&mut repo, &config, &attempt, reason, facts)?
+        } else {
+            let source = match (&args.from, &args.summary) {
+                (Some(path), _) => Source::Markdown(path),
+                (_, Some(path)) => Source::Summary(path),
+                _ => Source::WorkTree,
+            };
+            handoff::agent_note(&mut repo, &config, &attempt, args.reason.as_deref(), source)?
+        }
+    };
+    if ctx.json {
+        output::write_json(out, &outcome)?;
+    } else {
+        render(&outcome, out)?;
+    }
+    out.flush()?;
+    if outcome.problems.is_empty() { Ok(()) } else { Err(CheckFailed.into()) }
+}
+
+fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
+    for fix in &outcome.fixes {
+        output::warn(&format!("note header: {fix}"));
+    }
+    if let Some(why) = &outcome.skipped {
+        writeln!(out, "Nothing written: {why}.")?;
+        return Ok(());
+    }
+    let commit = outcome.commit.as_deref().map(|c| &c[..c.len().min(12)]).unwrap_or("");
+    match outcome.kind.as_str() {
+        "digest" => writeln!(out, "Digest stored on {commit}: {}.", outcome.digest_line)?,
+        "emergency" => writeln!(
+            out,
+            "Emergency handoff note saved in {commit} ({}). From the log: {}.",
+            outcome.path.as_deref().unwrap_or(""),
+            outcome.digest_line
+        )?,
+        _ => writeln!(
+            out,
+            "{} From the log: {}.",
+            output::heading("Handoff saved."),
+            outcome.digest_line
+        )?,
+    }
+    for tag in &outcome.tags {
+        writeln!(
+            out,
+            "  {} {} — {}",
+            console::style("[unverified]").yellow().bold(),
+            tag.item,
+            tag.why
+        )?;
+    }
+    for problem in &outcome.problems {
+        eprintln!("{problem}");
+    }
+    Ok(())
+}
+
+fn read_facts(path: &PathBuf) -> Result<Facts> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_slice(&bytes).map_err(|err| {
+        anyhow!(
+            "{}:{}:{}: {err}; the facts are a JSON object with optional keys \
+             last_assistant_text, handoff_skill_invoked, budget, archive_dir, session_id, \
+             baseline_check",
+            path.display(),
+            err.line(),
+            err.column()
+        )
+    })
+}
+
+/// A session-end hook sends its payload on stdin; read it (bounded) so the sender never blocks.
+fn drain_hook_payload() {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        let _ = stdin.lock().take(1 << 20).read_to_end(&mut Vec::new());
+    }
+}
