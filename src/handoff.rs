@@ -88,6 +88,9 @@ pub fn agent_note(
     reason: Option<&str>,
     source: Source<'_>,
 ) -> Result<Outcome> {
+    if let Some(reason) = reason {
+        config.check_reason(reason)?;
+    }
     let head = head_commit(repo)?;
     let digest = digest::for_repo(repo, config)?;
     let evidence = evidence(&digest);

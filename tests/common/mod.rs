@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 use assert_cmd::cargo::CommandCargoExt;
 use tempfile::TempDir;
 
+pub mod payloads;
+
 /// A temporary directory holding a HOME and one or more repositories.
 pub struct Env {
     pub root: TempDir,
