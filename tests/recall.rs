@@ -1,0 +1,165 @@
+//! `recall` and `show`: the last handoff given back, short for an agent and whole for a person.
+
+mod common;
+
+use std::io::Write;
+use std::process::Stdio;
+
+use common::payloads::{bash_failed, edit, record};
+use common::{Env, Repo, stdout_ok};
+use serde_json::Value;
+
+/// A repository with a checked agent note for issue 179 (a failing test, a false claim).
+fn handed_off(env: &Env) -> Repo {
+    let repo = env.repo("r");
+    repo.write("src/app.js", "x\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "179"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["progress", "plan", "Parser", "Tests", "Docs", "Release"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["progress", "set", "1", "in_progress"]).output().unwrap());
+    record(&repo, &edit(&repo, "src/app.js"));
+    record(&repo, &bash_failed(&repo, "npm test", 1));
+    repo.write(
+        "s.toml",
+        format!(
+            "goal = \"Fix the parser\"\ndone = [\"Rewrote the parser\", \"All tests pass now\"]\n\
+             in_progress = [\"Edge cases\"]\ndecisions = [\"Keep the old API\"]\n\
+             next = [\"Fix the failing test\", \"{}\"]\n",
+            "a very long next step ".repeat(40)
+        ),
+    );
+    stdout_ok(repo.handoff().args(["note", "--summary", "s.toml", "--reason", "token_soft_threshold"]).output().unwrap());
+    std::fs::remove_file(repo.path.join("s.toml")).unwrap();
+    repo
+}
+
+#[test]
+fn recall_after_a_checked_note_is_short_and_carries_goal_tags_and_digest() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    let text = stdout_ok(repo.handoff().args(["recall", "--source", "compact"]).output().unwrap());
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() <= 10, "{text}");
+    assert!(text.chars().count() <= 1200, "{} chars: {text}", text.chars().count());
+    assert!(lines[0].starts_with("Handoff recall: issue #179 · "), "{text}");
+    assert!(lines[0].contains("token_soft_threshold"));
+    assert!(lines[0].contains("1 files edited · last `npm test` failed · 2 tool calls, 1 errors"));
+    assert!(text.contains("Goal: Fix the parser"));
+    assert!(text.contains("All tests pass now [unverified: last `npm test` failed]"), "{text}");
+    assert!(text.contains("In progress: Edge cases"));
+    assert!(text.contains("Decisions: Keep the old API"));
+    assert!(text.contains("Next: Fix the failing test"));
+    assert!(text.contains("Progress: tasks 0 done, 1 in progress, 2–3 pending"), "{text}");
+    assert!(text.contains("Note: .agent/handoff/179.md at "));
+}
+
+#[test]
+fn startup_is_one_line_and_the_claude_hook_answers_in_json() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    let text = stdout_ok(repo.git_handoff().args(["recall", "--source", "startup"]).output().unwrap());
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("a handoff exists") && text.contains("git handoff show"), "{text}");
+
+    for (source, max_lines) in [("startup", 1), ("compact", 10)] {
+        let mut child = repo
+            .handoff()
+            .args(["recall", "--hook", "claude"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = serde_json::json!({"session_id": "s", "transcript_path": "/t", "cwd": repo.path,
+            "hook_event_name": "SessionStart", "source": source, "model": "m"});
+        child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+        let out = stdout_ok(child.wait_with_output().unwrap());
+        let answer: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "SessionStart");
+        let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        assert!(context.starts_with("Handoff recall:"));
+        assert!(context.lines().count() <= max_lines, "{source}: {context}");
+    }
+
+    let mut child = repo.handoff().args(["recall", "--hook", "claude"]).stdin(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"{not json").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn rules_follow_as_their_own_capped_block_with_a_warning() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    let rules: String = (0..60).map(|i| format!("Rule {i}: be careful\n")).collect();
+    repo.write(".agent/rules.md", &rules);
+    let out = repo.handoff().args(["recall", "--source", "resume"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let text = stdout_ok(out);
+    let (recall, rules_block) = text.split_once("\n\nRules:\n").expect("a rules block");
+    assert!(recall.lines().count() <= 10);
+    assert!(rules_block.contains("Rule 39: be careful") && !rules_block.contains("Rule 40:"));
+    assert!(stderr.contains(".agent/rules.md has 60 lines"), "{stderr}");
+    // Recall switched off: the rules still come.
+    repo.write(".handoff.toml", "[recall]\nenabled = false\n");
+    let text = stdout_ok(repo.handoff().args(["recall"]).output().unwrap());
+    assert!(text.starts_with("Rules:\n"), "{text}");
+}
+
+#[test]
+fn unsealed_work_of_the_previous_attempt_is_named_with_the_command_to_seal_it() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "5"]).output().unwrap());
+    repo.write("a.txt", "changed but never committed\n");
+    let text = stdout_ok(repo.handoff().args(["recall", "--source", "startup"]).output().unwrap());
+    assert!(text.contains("left 1 uncommitted paths and no handoff note"), "{text}");
+    assert!(text.contains("git handoff seal"), "{text}");
+}
+
+#[test]
+fn a_squash_merged_branch_is_still_found_by_issue() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    repo.git(["checkout", "-q", "-b", "trunk", "HEAD~1"]);
+    repo.git(["merge", "-q", "--squash", "main"]);
+    repo.git(["commit", "-q", "-m", "Squashed"]);
+    repo.git(["branch", "-D", "main"]);
+    let text = stdout_ok(repo.handoff().args(["recall", "--issue", "179"]).output().unwrap());
+    assert!(text.contains("Goal: Fix the parser"), "{text}");
+}
+
+#[test]
+fn show_is_the_human_view_and_fails_clearly_without_a_handoff() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    let text = stdout_ok(repo.handoff().args(["show", "--color", "never"]).output().unwrap());
+    assert!(text.starts_with("Handoff: issue #179"), "{text}");
+    assert!(text.contains("Unverified claims\n  ! All tests pass now — last `npm test` failed"), "{text}");
+    assert!(text.contains("[x] 0 Parser (done)") && text.contains("[~] 1 Tests (in_progress)"), "{text}");
+    assert!(text.contains("# Handoff note: issue #179"), "the note itself: {text}");
+    assert!(text.contains("git handoff start --issue 179"), "{text}");
+    let json: Value = serde_json::from_str(&stdout_ok(repo.handoff().args(["show", "HEAD", "--json"]).output().unwrap())).unwrap();
+    assert_eq!(json["record"]["issue"], 179);
+    assert!(json["note"].as_str().unwrap().contains("## Remaining work"));
+
+    let bare = env.repo("bare");
+    bare.write("a", "a\n");
+    bare.commit_all("init");
+    let out = bare.handoff().args(["show"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no handoff found"));
+}
+
+#[test]
+fn demo_plays_the_whole_story() {
+    let env = Env::new();
+    let repo = env.repo("unused");
+    let text = stdout_ok(repo.handoff().args(["demo", "--color", "never"]).output().unwrap());
+    assert!(text.contains("[unverified] All tests pass now — last `cargo test` failed"), "{text}");
+    assert!(text.contains("ok: 1 note commit checked"), "{text}");
+    assert!(text.contains("Emergency handoff note saved"), "{text}");
+    assert!(text.contains("Handoff recall: issue #43"), "{text}");
+}
