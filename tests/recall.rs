@@ -15,7 +15,12 @@ fn handed_off(env: &Env) -> Repo {
     repo.write("src/app.js", "x\n");
     repo.commit_all("init");
     stdout_ok(repo.handoff().args(["start", "--issue", "179"]).output().unwrap());
-    stdout_ok(repo.handoff().args(["progress", "plan", "Parser", "Tests", "Docs", "Release"]).output().unwrap());
+    stdout_ok(
+        repo.handoff()
+            .args(["progress", "plan", "Parser", "Tests", "Docs", "Release"])
+            .output()
+            .unwrap(),
+    );
     stdout_ok(repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap());
     stdout_ok(repo.handoff().args(["progress", "set", "1", "in_progress"]).output().unwrap());
     record(&repo, &edit(&repo, "src/app.js"));
@@ -29,7 +34,12 @@ fn handed_off(env: &Env) -> Repo {
             "a very long next step ".repeat(40)
         ),
     );
-    stdout_ok(repo.handoff().args(["note", "--summary", "s.toml", "--reason", "token_soft_threshold"]).output().unwrap());
+    stdout_ok(
+        repo.handoff()
+            .args(["note", "--summary", "s.toml", "--reason", "token_soft_threshold"])
+            .output()
+            .unwrap(),
+    );
     std::fs::remove_file(repo.path.join("s.toml")).unwrap();
     repo
 }
@@ -58,7 +68,8 @@ fn recall_after_a_checked_note_is_short_and_carries_goal_tags_and_digest() {
 fn startup_is_one_line_and_the_claude_hook_answers_in_json() {
     let env = Env::new();
     let repo = handed_off(&env);
-    let text = stdout_ok(repo.git_handoff().args(["recall", "--source", "startup"]).output().unwrap());
+    let text =
+        stdout_ok(repo.git_handoff().args(["recall", "--source", "startup"]).output().unwrap());
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains("a handoff exists") && text.contains("git handoff show"), "{text}");
 
@@ -81,7 +92,13 @@ fn startup_is_one_line_and_the_claude_hook_answers_in_json() {
         assert!(context.lines().count() <= max_lines, "{source}: {context}");
     }
 
-    let mut child = repo.handoff().args(["recall", "--hook", "claude"]).stdin(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = repo
+        .handoff()
+        .args(["recall", "--hook", "claude"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     child.stdin.take().unwrap().write_all(b"{not json").unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -137,11 +154,20 @@ fn show_is_the_human_view_and_fails_clearly_without_a_handoff() {
     let repo = handed_off(&env);
     let text = stdout_ok(repo.handoff().args(["show", "--color", "never"]).output().unwrap());
     assert!(text.starts_with("Handoff: issue #179"), "{text}");
-    assert!(text.contains("Unverified claims\n  ! All tests pass now — last `npm test` failed"), "{text}");
-    assert!(text.contains("[x] 0 Parser (done)") && text.contains("[~] 1 Tests (in_progress)"), "{text}");
+    assert!(
+        text.contains("Unverified claims\n  ! All tests pass now — last `npm test` failed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[x] 0 Parser (done)") && text.contains("[~] 1 Tests (in_progress)"),
+        "{text}"
+    );
     assert!(text.contains("# Handoff note: issue #179"), "the note itself: {text}");
     assert!(text.contains("git handoff start --issue 179"), "{text}");
-    let json: Value = serde_json::from_str(&stdout_ok(repo.handoff().args(["show", "HEAD", "--json"]).output().unwrap())).unwrap();
+    let json: Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["show", "HEAD", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
     assert_eq!(json["record"]["issue"], 179);
     assert!(json["note"].as_str().unwrap().contains("## Remaining work"));
 
