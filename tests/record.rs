@@ -555,3 +555,18 @@ fn strings_are_capped() {
     let size = std::fs::metadata(log_path(&repo)).unwrap().len();
     assert!(size < 12_000, "log holds {size} bytes for two events");
 }
+
+#[test]
+fn git_dir_in_the_environment_wins_over_the_payload() {
+    let env = Env::new();
+    let a = started(&env);
+    let b = env.repo("b");
+    b.commit_all("init b");
+    let payload = with(base(&b, "Stop"), json!({"last_assistant_message": "to a"}));
+    let mut cmd = b.handoff();
+    cmd.arg("record").env("GIT_DIR", a.path.join(".git")).env("GIT_WORK_TREE", &a.path);
+    let out = run_with_stdin(cmd, payload.to_string().as_bytes());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(log_lines(&a).len(), 1);
+    assert!(!log_path(&b).exists());
+}
