@@ -375,6 +375,20 @@ fn bad_input_is_exit_2_one_line_and_the_log_is_unchanged() {
         ),
         ("cwd a number", json!({"hook_event_name": "Stop", "cwd": 7}).to_string().into_bytes()),
         (
+            "session_id a number",
+            json!({"hook_event_name": "Stop", "cwd": cwd, "session_id": 12}).to_string().into_bytes(),
+        ),
+        (
+            "stop_hook_active a string",
+            json!({"hook_event_name": "Stop", "cwd": cwd, "stop_hook_active": "no"})
+                .to_string()
+                .into_bytes(),
+        ),
+        (
+            "hook_event_name a number",
+            json!({"hook_event_name": 3, "cwd": cwd}).to_string().into_bytes(),
+        ),
+        (
             "generic paths a string",
             json!({"event": "tool", "cwd": cwd, "paths": "a.rs"}).to_string().into_bytes(),
         ),
