@@ -584,3 +584,16 @@ fn git_dir_in_the_environment_wins_over_the_payload() {
     assert_eq!(log_lines(&a).len(), 1);
     assert!(!log_path(&b).exists());
 }
+
+#[test]
+fn a_session_that_names_the_repository_through_a_symlink() {
+    let env = Env::new();
+    let repo = started(&env);
+    let link = env.root.path().join("link");
+    std::os::unix::fs::symlink(&repo.path, &link).unwrap();
+    let payload = json!({"session_id": "s", "cwd": link.to_str().unwrap(),
+        "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": link.join("src/new.rs").to_str().unwrap(), "content": ""}});
+    record_ok(&repo, &payload);
+    assert_eq!(digest(&repo)["files_edited"], json!(["src/new.rs"]));
+}
