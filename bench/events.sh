@@ -82,8 +82,22 @@ if [[ -x /usr/bin/time ]]; then
     awk -F': ' '/Maximum resident set size/ {print $2 " KiB"}')
 fi
 
+# CPU time (user+sys) per call over RUNS calls: steadier than wall time on a busy machine.
+cpu_per_call_us() {
+  local out
+  out=$({ /usr/bin/time -f '%U %S' bash -c 'for ((i = 0; i < $0; i++)); do "${@}" <"'"$WORK"'/payload.json" >/dev/null; done' "$RUNS" "$@"; } 2>&1 | tail -1)
+  awk -v t="$out" -v n="$RUNS" 'BEGIN {split(t, a, " "); printf "%d", (a[1] + a[2]) * 1e6 / n}'
+}
+CPU_TRUE=n/a CPU_REC=n/a
+if [[ -x /usr/bin/time ]]; then
+  CPU_TRUE=$(cpu_per_call_us /bin/true)
+  CPU_REC=$(cpu_per_call_us "$BIN" record)
+fi
+
 ms() { awk -v us="$1" 'BEGIN {printf "%.2f ms", us / 1000}'; }
 echo "git-handoff event log benchmark ($RUNS runs each, interleaved with /bin/true; $(nproc) cores; load $(cut -d' ' -f1 /proc/loadavg))"
 echo "record, log of 0 events            median $(ms "$REC0_US")   /bin/true $(ms "$TRUE0_US")   record costs +$(ms $((REC0_US - TRUE0_US)))"
 echo "record, log of 100,000 events      median $(ms "$REC100K_US")   /bin/true $(ms "$TRUE100K_US")   record costs +$(ms $((REC100K_US - TRUE100K_US)))   (log now $LINES lines)"
+[[ $CPU_REC != n/a ]] &&
+  echo "record CPU (user+sys) per call     $(ms "$CPU_REC")   /bin/true $(ms "$CPU_TRUE")   (log of 100,000+ events)"
 echo "digest --json over 100,000 events  median $(ms "$DIGEST_US")   peak RSS $RSS   (log $SIZE)"

@@ -392,6 +392,23 @@ mod tests {
     }
 
     #[test]
+    fn random_shell_text_does_not_panic() {
+        let alphabet: Vec<char> =
+            "cargo test make |&;()'\"\\$`#<>{}!=\n\t0123ü日".chars().collect();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5000 {
+            let mut text = String::new();
+            for _ in 0..(state % 40) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            let _ = find(&text);
+        }
+    }
+
+    #[test]
     fn odd_input_does_not_panic() {
         for text in ["", "'", "\"", "$(", "`", "\\", "&&&", "|||", ";;;", ">", "2>", "((", "))"] {
             let _ = find(text);

@@ -74,7 +74,7 @@ pub struct LastCheck {
 }
 
 /// One tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Call {
     pub name: String,
     pub target: Option<String>,
@@ -167,6 +167,7 @@ pub struct Builder {
     in_turn: bool,
     last_at: String,
     check_cache: HashMap<String, Option<CheckRun>>,
+    spare: Option<Call>,
 }
 
 impl Builder {
@@ -180,6 +181,7 @@ impl Builder {
             in_turn: false,
             last_at: String::new(),
             check_cache: HashMap::new(),
+            spare: None,
         }
     }
 
@@ -224,16 +226,16 @@ impl Builder {
             Some(command) if is_shell(name) => self.find_check(command),
             _ => None,
         };
-        let call = Call {
-            name: name.to_string(),
-            target: target.map(str::to_string),
-            ok: if is_result { Some(event.ok.unwrap_or(true)) } else { None },
-            exit_code: event.exit_code,
-            error: event.error.as_deref().map(str::to_string),
-            at: event.at.to_string(),
-            subagent: event.sub,
-            id: event.id.as_deref().map(str::to_string),
-        };
+        // The call that just left the ring lends its buffers: no allocation per event.
+        let mut call = self.spare.take().unwrap_or_default();
+        set(&mut call.name, name);
+        set_opt(&mut call.target, target);
+        call.ok = if is_result { Some(event.ok.unwrap_or(true)) } else { None };
+        call.exit_code = event.exit_code;
+        set_opt(&mut call.error, event.error.as_deref());
+        set(&mut call.at, &event.at);
+        call.subagent = event.sub;
+        set_opt(&mut call.id, event.id.as_deref());
         if let Some(run) = check {
             self.digest.last_check = Some(LastCheck {
                 command: run.command,
@@ -300,7 +302,7 @@ impl Builder {
     fn push_recent(&mut self, call: Call) {
         self.recent.push_back(call);
         if self.recent.len() > RECENT_CALLS {
-            self.recent.pop_front();
+            self.spare = self.recent.pop_front();
         }
     }
 
@@ -311,6 +313,18 @@ impl Builder {
         self.digest.files_edited = self.files.into_iter().collect();
         self.digest.recent_calls = self.recent.into_iter().collect();
         self.digest
+    }
+}
+
+fn set(buffer: &mut String, text: &str) {
+    buffer.clear();
+    buffer.push_str(text);
+}
+
+fn set_opt(buffer: &mut Option<String>, text: Option<&str>) {
+    match (buffer.as_mut(), text) {
+        (Some(existing), Some(text)) => set(existing, text),
+        (_, text) => *buffer = text.map(str::to_string),
     }
 }
 

@@ -147,6 +147,13 @@ fn hook_event(
         )
     })?;
     event.event = Some(clean(name, CAP_NAME).into());
+    // Fields not kept are still checked, so a payload of the wrong shape is refused whole.
+    for key in
+        ["session_id", "transcript_path", "permission_mode", "agent_type", "model", "turn_id"]
+    {
+        str_field(payload, key)?;
+    }
+    bool_field(payload, "stop_hook_active")?;
     event.sub = str_field(payload, "agent_id")?.is_some_and(|id| !id.is_empty());
     match name {
         "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
@@ -166,10 +173,20 @@ fn hook_event(
                     event.error = Some(clean(first, CAP_ERROR).into());
                 }
             } else if name == "PostToolUse" {
-                let code = payload.get("tool_response").and_then(exit_code_of_response);
-                let code = code.or((agent == Agent::Claude && is_shell(tool)).then_some(0));
+                let response = payload.get("tool_response");
+                // An interrupted command did not finish: no exit status, and no success.
+                let interrupted = response
+                    .and_then(|r| r.get("interrupted"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                let code = response.and_then(exit_code_of_response);
+                let implied = agent == Agent::Claude && is_shell(tool) && !interrupted;
+                let code = code.or(implied.then_some(0));
                 event.exit_code = code;
-                event.ok = Some(code.is_none_or(|c| c == 0));
+                event.ok = Some(!interrupted && code.is_none_or(|c| c == 0));
+                if interrupted {
+                    event.error = Some("interrupted".into());
+                }
             }
         }
         "Stop" | "SubagentStop" => {

@@ -307,3 +307,17 @@ fn the_last_fifteen_calls() {
     assert_eq!(recent[14]["target"], "f19.rs");
     assert_eq!(d["files_edited"], json!([]), "reads are not edits");
 }
+
+#[test]
+fn an_interrupted_check_did_not_pass() {
+    let env = Env::new();
+    let repo = started(&env);
+    let mut payload = bash_ok(&repo, "cargo test");
+    payload["tool_response"]["interrupted"] = json!(true);
+    record(&repo, payload);
+    let d = digest(&repo);
+    assert_eq!(d["errors"], 1);
+    assert_eq!(d["last_check"]["ok"], false);
+    assert_eq!(d["last_check"]["exit_code"], Value::Null);
+    assert!(line(&repo).contains("last `cargo test` failed"), "{}", line(&repo));
+}

@@ -375,6 +375,20 @@ fn bad_input_is_exit_2_one_line_and_the_log_is_unchanged() {
         ),
         ("cwd a number", json!({"hook_event_name": "Stop", "cwd": 7}).to_string().into_bytes()),
         (
+            "session_id a number",
+            json!({"hook_event_name": "Stop", "cwd": cwd, "session_id": 12}).to_string().into_bytes(),
+        ),
+        (
+            "stop_hook_active a string",
+            json!({"hook_event_name": "Stop", "cwd": cwd, "stop_hook_active": "no"})
+                .to_string()
+                .into_bytes(),
+        ),
+        (
+            "hook_event_name a number",
+            json!({"hook_event_name": 3, "cwd": cwd}).to_string().into_bytes(),
+        ),
+        (
             "generic paths a string",
             json!({"event": "tool", "cwd": cwd, "paths": "a.rs"}).to_string().into_bytes(),
         ),
@@ -554,4 +568,32 @@ fn strings_are_capped() {
     );
     let size = std::fs::metadata(log_path(&repo)).unwrap().len();
     assert!(size < 12_000, "log holds {size} bytes for two events");
+}
+
+#[test]
+fn git_dir_in_the_environment_wins_over_the_payload() {
+    let env = Env::new();
+    let a = started(&env);
+    let b = env.repo("b");
+    b.commit_all("init b");
+    let payload = with(base(&b, "Stop"), json!({"last_assistant_message": "to a"}));
+    let mut cmd = b.handoff();
+    cmd.arg("record").env("GIT_DIR", a.path.join(".git")).env("GIT_WORK_TREE", &a.path);
+    let out = run_with_stdin(cmd, payload.to_string().as_bytes());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(log_lines(&a).len(), 1);
+    assert!(!log_path(&b).exists());
+}
+
+#[test]
+fn a_session_that_names_the_repository_through_a_symlink() {
+    let env = Env::new();
+    let repo = started(&env);
+    let link = env.root.path().join("link");
+    std::os::unix::fs::symlink(&repo.path, &link).unwrap();
+    let payload = json!({"session_id": "s", "cwd": link.to_str().unwrap(),
+        "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": link.join("src/new.rs").to_str().unwrap(), "content": ""}});
+    record_ok(&repo, &payload);
+    assert_eq!(digest(&repo)["files_edited"], json!(["src/new.rs"]));
 }

@@ -28,8 +28,9 @@ pub const MAX_PAYLOAD: usize = 2 << 20;
 /// SubagentStop, SessionStart, SessionEnd, PreCompact, UserPromptSubmit), Codex (the same events),
 /// or a generic shape for other runtimes:
 ///
-///   {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
-///    "paths": ["src/a.rs"], "text": "...", "subagent": false, "id": "call-1", "cwd": "/repo"}
+///   {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false,
+///    "exit_code": 101, "paths": ["src/a.rs"], "text": "...", "subagent": false,
+///    "id": "call-1", "cwd": "/repo"}
 ///
 /// with `event` one of tool_start, tool, stop, subagent_stop, session_start, session_end, compact,
 /// prompt. The repository is the one at the payload's `cwd` (unless -C or GIT_DIR say otherwise).
@@ -37,6 +38,7 @@ pub const MAX_PAYLOAD: usize = 2 << 20;
 /// kept. With no attempt started, an implicit one is begun. Prints nothing on success; a payload
 /// that cannot be read (over 2 MiB, not JSON, wrong field types) is exit 2 with the log unchanged.
 #[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
 pub struct Args {
     /// Which runtime sent the payload [default: detected from the payload].
     #[arg(long, value_enum, value_name = "AGENT")]
@@ -82,7 +84,9 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
     let (git_dir, top) = locate(&cwd)?;
     let config = Config::load(Some(&top))?;
     let redactor = Redactor::new(&config)?;
-    let place = Place { cwd: &cwd, top: &top };
+    // Relative paths in the payload are the session's, wherever the repository was found.
+    let session_dir = session_cwd.filter(|d| d.is_dir()).unwrap_or_else(|| cwd.clone());
+    let place = Place { cwd: &session_dir, top: &top };
     let event = record::normalize(&payload, agent, &place, &redactor, time::format(time::now()))?;
     let line = event.to_line()?;
     let dir = git_dir.join("handoff");
