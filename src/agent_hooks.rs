@@ -43,22 +43,26 @@ impl Agent {
 
     /// The hooks this agent gets. Codex has no PostToolUseFailure or SessionEnd event: its failed
     /// tool calls arrive through PostToolUse, and its digest-only handoff is left to the runtime.
+    ///
+    /// Every command ends `|| exit 1`: git-handoff's errors exit 2, which an agent reads as
+    /// "block" on Stop and UserPromptSubmit; exit 1 is a non-blocking error shown to the user, so
+    /// a failing hook can never stop the agent.
     pub fn wanted(self) -> Vec<Wanted> {
         let w = |event, matcher, command, timeout| Wanted { event, matcher, command, timeout };
         match self {
             Agent::Claude => vec![
-                w("PostToolUse", Some("*"), "git handoff record --agent claude", 5),
-                w("PostToolUseFailure", Some("*"), "git handoff record --agent claude", 5),
-                w("UserPromptSubmit", None, "git handoff record --agent claude", 5),
-                w("Stop", None, "git handoff record --agent claude", 5),
-                w("SessionStart", None, "git handoff recall --hook claude", 10),
-                w("SessionEnd", None, "git handoff note --digest-only", 30),
+                w("PostToolUse", Some("*"), "git handoff record --agent claude || exit 1", 5),
+                w("PostToolUseFailure", Some("*"), "git handoff record --agent claude || exit 1", 5),
+                w("UserPromptSubmit", None, "git handoff record --agent claude || exit 1", 5),
+                w("Stop", None, "git handoff record --agent claude || exit 1", 5),
+                w("SessionStart", None, "git handoff recall --hook claude || exit 1", 10),
+                w("SessionEnd", None, "git handoff note --digest-only || exit 1", 30),
             ],
             Agent::Codex => vec![
-                w("PostToolUse", Some("*"), "git handoff record --agent codex", 5),
-                w("UserPromptSubmit", None, "git handoff record --agent codex", 5),
-                w("Stop", None, "git handoff record --agent codex", 5),
-                w("SessionStart", None, "git handoff recall --hook codex", 10),
+                w("PostToolUse", Some("*"), "git handoff record --agent codex || exit 1", 5),
+                w("UserPromptSubmit", None, "git handoff record --agent codex || exit 1", 5),
+                w("Stop", None, "git handoff record --agent codex || exit 1", 5),
+                w("SessionStart", None, "git handoff recall --hook codex || exit 1", 10),
             ],
         }
     }
@@ -147,7 +151,7 @@ mod tests {
         let post = value["hooks"]["PostToolUse"].as_array().unwrap();
         assert_eq!(post.len(), 2);
         assert_eq!(post[0]["hooks"][0]["command"], "prettier --write");
-        assert_eq!(post[1]["hooks"][0]["command"], "git handoff record --agent claude");
+        assert_eq!(post[1]["hooks"][0]["command"], "git handoff record --agent claude || exit 1");
         let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["permissions", "hooks", "model"]);
         assert_eq!(merge(Some(&merged), Agent::Claude, "s.json").unwrap(), None);
