@@ -588,7 +588,7 @@ _git__handoff() {
             return 0
             ;;
         git__subcmd__handoff__subcmd__hooks__subcmd__install)
-            opts="-C -h -V --pre-push --json --color --help --version"
+            opts="-C -h -V --pre-push --claude --codex --dry-run --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1207,7 +1207,7 @@ _git_handoff ()
 			return
 		fi
 		case "$nested" in
-		install) __gitcomp "--color= --help --json --pre-push --version" ;;
+		install) __gitcomp "--claude --codex --color= --dry-run --help --json --pre-push --version" ;;
 		uninstall) __gitcomp "--color= --help --json --pre-push --version" ;;
 		esac
 		;;

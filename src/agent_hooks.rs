@@ -52,7 +52,12 @@ impl Agent {
         match self {
             Agent::Claude => vec![
                 w("PostToolUse", Some("*"), "git handoff record --agent claude || exit 1", 5),
-                w("PostToolUseFailure", Some("*"), "git handoff record --agent claude || exit 1", 5),
+                w(
+                    "PostToolUseFailure",
+                    Some("*"),
+                    "git handoff record --agent claude || exit 1",
+                    5,
+                ),
                 w("UserPromptSubmit", None, "git handoff record --agent claude || exit 1", 5),
                 w("Stop", None, "git handoff record --agent claude || exit 1", 5),
                 w("SessionStart", None, "git handoff recall --hook claude || exit 1", 10),
@@ -129,6 +134,40 @@ fn has_command(group: &Value, command: &str) -> bool {
 /// The settings file of `agent` in the work tree at `top`.
 pub fn path(top: &Path, agent: Agent) -> PathBuf {
     top.join(agent.settings_path())
+}
+
+/// What an install did (or, in a dry run, would do): the file, whether it existed, and the diff.
+pub struct Installed {
+    pub path: PathBuf,
+    pub existed: bool,
+    /// `None` when everything was installed already.
+    pub diff: Option<String>,
+}
+
+/// Merges the agent's hooks into its settings file under `top`; writes nothing when `dry_run`.
+pub fn install(top: &Path, agent: Agent, dry_run: bool) -> Result<Installed> {
+    let path = path(top, agent);
+    let existing = match std::fs::read(&path) {
+        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
+            anyhow!("{}: not UTF-8 text; fix the file, then run the install again", path.display())
+        })?),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => bail!("{}: cannot read: {err}", path.display()),
+    };
+    let origin = agent.settings_path();
+    let Some(merged) = merge(existing.as_deref(), agent, origin)? else {
+        return Ok(Installed { path, existed: existing.is_some(), diff: None });
+    };
+    let old = existing.clone().unwrap_or_default();
+    let diff = similar::TextDiff::from_lines(old.as_str(), merged.as_str())
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{origin}"), &format!("b/{origin}"))
+        .to_string();
+    if !dry_run {
+        crate::attempt::write_atomic(&path, merged.as_bytes())?;
+    }
+    Ok(Installed { path, existed: existing.is_some(), diff: Some(diff) })
 }
 
 #[cfg(test)]

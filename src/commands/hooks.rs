@@ -6,6 +6,7 @@ use std::io::Write;
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::agent_hooks::{self, Agent};
 use crate::commands::Ctx;
 use crate::hooks::{self, Action, Outcome};
 use crate::output;
@@ -24,11 +25,28 @@ pub enum Command {
 /// creating the hook if there is none. The block runs `git handoff validate --pre-push` and then
 /// the rest of the existing hook, each with git's full stdin, and refuses the push if either fails.
 /// Installing again leaves one block. With no flag, installs the pre-push hook.
+///
+/// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
+/// that make handoffs automatic: tool results and Stop → `record`, SessionStart → `recall`,
+/// SessionEnd → `note --digest-only` (Claude Code). Every existing setting is kept; installing
+/// again changes nothing; --dry-run prints the diff instead of writing.
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Install the pre-push check.
     #[arg(long)]
     pub pre_push: bool,
+
+    /// Install Claude Code hooks into .claude/settings.json.
+    #[arg(long)]
+    pub claude: bool,
+
+    /// Install Codex hooks into .codex/hooks.json.
+    #[arg(long)]
+    pub codex: bool,
+
+    /// Print what the agent settings would become (a diff) and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Remove git-handoff's block from the hooks, leaving the rest of each hook as it was.
@@ -49,8 +67,39 @@ struct Report {
 pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
     let outcomes = match command {
-        // --pre-push is the only hook for now; more flags (agent settings) join it later.
-        Command::Install(_args) => vec![hooks::install_pre_push(&repo)?],
+        Command::Install(args) => {
+            let agents: Vec<Agent> = [(args.claude, Agent::Claude), (args.codex, Agent::Codex)]
+                .into_iter()
+                .filter_map(|(wanted, agent)| wanted.then_some(agent))
+                .collect();
+            let mut outcomes = Vec::new();
+            if (args.pre_push || agents.is_empty()) && !args.dry_run {
+                outcomes.push(hooks::install_pre_push(&repo)?);
+            }
+            for agent in agents {
+                let installed = agent_hooks::install(repo.top()?, agent, args.dry_run)?;
+                if args.dry_run {
+                    if let Some(diff) = &installed.diff {
+                        write!(out, "{diff}")?;
+                    }
+                    continue;
+                }
+                let action = match (&installed.diff, installed.existed) {
+                    (None, _) => Action::Unchanged,
+                    (Some(_), true) => Action::Added,
+                    (Some(_), false) => Action::Created,
+                };
+                let hook = match agent {
+                    Agent::Claude => "Claude Code",
+                    Agent::Codex => "Codex",
+                };
+                outcomes.push(Outcome { hook, path: installed.path, action });
+            }
+            if args.dry_run {
+                return Ok(());
+            }
+            outcomes
+        }
         Command::Uninstall(_args) => vec![hooks::uninstall_pre_push(&repo)?],
     };
     if ctx.json {
@@ -72,6 +121,11 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
             }
         };
         writeln!(out, "{what}")?;
+        if outcome.hook == "Codex" && outcome.action != Action::Unchanged {
+            let hint =
+                "Codex runs hooks only with `[features] codex_hooks = true` in .codex/config.toml";
+            writeln!(out, "{}", output::dim(hint))?;
+        }
     }
     Ok(())
 }

@@ -1,0 +1,82 @@
+//! `hooks install --claude/--codex`: agent settings merged, everything else kept, idempotent.
+
+mod common;
+
+use common::{Env, stdout_ok};
+use serde_json::{Value, json};
+
+#[test]
+fn claude_settings_keep_other_hooks_and_permissions_and_install_once() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let existing = json!({
+        "permissions": {"allow": ["Bash(npm test)"], "deny": ["Read(.env)"]},
+        "hooks": {
+            "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]
+        },
+        "env": {"FOO": "1"}
+    });
+    repo.write(".claude/settings.json", serde_json::to_string_pretty(&existing).unwrap());
+
+    let diff = stdout_ok(
+        repo.handoff().args(["hooks", "install", "--claude", "--dry-run"]).output().unwrap(),
+    );
+    assert!(diff.contains("+") && diff.contains("git handoff record --agent claude"), "{diff}");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&repo.read(".claude/settings.json")).unwrap(),
+        existing,
+        "dry run writes nothing"
+    );
+
+    stdout_ok(repo.git_handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    let first = repo.read(".claude/settings.json");
+    let settings: Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(settings["permissions"], existing["permissions"]);
+    assert_eq!(settings["env"], existing["env"]);
+    let post = settings["hooks"]["PostToolUse"].as_array().unwrap();
+    assert_eq!(post[0], existing["hooks"]["PostToolUse"][0]);
+    assert_eq!(post[1]["hooks"][0]["command"], "git handoff record --agent claude || exit 1");
+    assert_eq!(settings["hooks"]["Stop"][0], existing["hooks"]["Stop"][0]);
+    for event in ["PostToolUseFailure", "Stop", "SessionStart", "SessionEnd", "UserPromptSubmit"] {
+        assert!(settings["hooks"][event].is_array(), "{event}: {settings}");
+    }
+    assert_eq!(
+        settings["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "git handoff recall --hook claude || exit 1"
+    );
+    assert_eq!(
+        settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+        "git handoff note --digest-only || exit 1"
+    );
+
+    let again = stdout_ok(repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    assert!(again.contains("already installed"), "{again}");
+    assert_eq!(repo.read(".claude/settings.json"), first, "a second install changes nothing");
+    let dry = stdout_ok(
+        repo.handoff().args(["hooks", "install", "--claude", "--dry-run"]).output().unwrap(),
+    );
+    assert!(dry.is_empty(), "{dry}");
+}
+
+#[test]
+fn codex_hooks_are_created_and_broken_settings_are_refused() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let out = stdout_ok(repo.handoff().args(["hooks", "install", "--codex"]).output().unwrap());
+    assert!(out.contains("codex_hooks = true"), "{out}");
+    let settings: Value = serde_json::from_slice(&repo.read(".codex/hooks.json")).unwrap();
+    assert_eq!(
+        settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "git handoff record --agent codex || exit 1"
+    );
+    assert!(settings["hooks"].get("SessionEnd").is_none());
+
+    repo.write(".claude/settings.json", "{\n  \"hooks\": {,}\n}\n");
+    let out = repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(".claude/settings.json:2: not valid JSON")
+    );
+    assert_eq!(repo.read(".claude/settings.json"), b"{\n  \"hooks\": {,}\n}\n");
+}

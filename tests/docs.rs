@@ -1,0 +1,153 @@
+//! The documentation is true: the README's commands run as written, `git handoff --help` opens
+//! the man page once installed, and `git handoff <TAB>` completes inside git's own completion.
+
+mod common;
+
+use std::path::Path;
+
+use common::payloads::{edit, record};
+use common::{Env, path_with_binary, stdout_ok};
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+/// Every line of the README's ```sh blocks, without comments.
+fn readme_commands() -> Vec<String> {
+    let text = readme();
+    let mut commands = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line == "```sh" {
+            inside = true;
+        } else if line == "```" {
+            inside = false;
+        } else if inside {
+            let command = line.split("  #").next().unwrap().trim();
+            if !command.is_empty() {
+                commands.push(command.to_string());
+            }
+        }
+    }
+    commands
+}
+
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let commands = readme_commands();
+    assert!(commands.contains(&"cargo test --locked".to_string()), "{commands:?}");
+    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
+    assert!(ci.lines().any(|l| l.trim() == "cargo test --locked"), "{ci}");
+    assert!(
+        commands
+            .iter()
+            .any(|c| c.starts_with("cargo install --locked --path . && git handoff demo"))
+    );
+}
+
+#[test]
+fn every_git_handoff_command_in_the_readme_runs_as_written() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("src/app.rs", "fn main() {}\n");
+    repo.commit_all("init");
+    repo.write(
+        "facts.json",
+        r#"{"session_id": "s1", "budget": {"budget_tokens": 1000, "turns": 3}}"#,
+    );
+    repo.git(["add", "facts.json"]);
+    repo.git(["commit", "-q", "-m", "facts for the runtime"]);
+    let mut ran = 0;
+    for command in readme_commands() {
+        let Some(rest) = command.strip_prefix("git handoff ") else { continue };
+        if rest.starts_with("demo") || command.contains("&&") {
+            continue; // the demo has its own test; `cargo install && ...` is the set-up line
+        }
+        if rest.starts_with("snapshot") {
+            // The agent works between start and the soft threshold.
+            repo.write("src/app.rs", "fn main() { work() }\n");
+            record(&repo, &edit(&repo, "src/app.rs"));
+        }
+        let mut sh = std::process::Command::new("sh");
+        common::hermetic(&mut sh, repo.home());
+        let out = sh
+            .current_dir(&repo.path)
+            .env("PATH", path_with_binary())
+            .arg("-c")
+            .arg(&command)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "README command `{command}` failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 10, "only {ran} README commands found");
+}
+
+#[test]
+fn git_handoff_help_opens_the_installed_man_page() {
+    if std::process::Command::new("man").arg("--version").output().is_err() {
+        eprintln!("skipped: no `man` on this machine");
+        return;
+    }
+    let env = Env::new();
+    let repo = env.repo("r");
+    let prefix = env.root.path().join("prefix");
+    let man1 = prefix.join("share/man/man1");
+    stdout_ok(repo.handoff().args(["install-man", man1.to_str().unwrap()]).output().unwrap());
+    assert!(man1.join("git-handoff.1").is_file() && man1.join("git-handoff-snapshot.1").is_file());
+    let out = repo
+        .git_handoff()
+        .arg("--help")
+        .env("MANPATH", prefix.join("share/man"))
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "80")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("git-handoff") && text.contains("snapshot"), "{text}");
+}
+
+#[test]
+fn bash_completes_git_handoff_subcommands_inside_gits_completion() {
+    let git_completion =
+        ["/usr/share/bash-completion/completions/git", "/etc/bash_completion.d/git"]
+            .into_iter()
+            .find(|p| Path::new(p).is_file());
+    let Some(git_completion) = git_completion else {
+        eprintln!("skipped: git's bash completion is not installed on this machine");
+        return;
+    };
+    let ours = concat!(env!("CARGO_MANIFEST_DIR"), "/completions/git-handoff.bash");
+    let script = format!(
+        "source {git_completion}\nsource {ours}\n\
+         complete_words() {{ COMP_WORDS=(\"$@\"); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+         COMP_LINE=\"$*\"; COMP_POINT=${{#COMP_LINE}}; COMPREPLY=(); __git_wrap__git_main; \
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"; }}\n\
+         echo '--top'; complete_words git handoff s\n\
+         echo '--progress'; complete_words git handoff progress ''\n\
+         echo '--flags'; complete_words git handoff snapshot --max\n"
+    );
+    let env = Env::new();
+    let repo = env.repo("r");
+    let mut bash = std::process::Command::new("bash");
+    common::hermetic(&mut bash, repo.home());
+    let out = bash.current_dir(&repo.path).arg("-c").arg(script).output().unwrap();
+    let text = stdout_ok(out);
+    let top = text.split("--progress").next().unwrap();
+    for word in ["snapshot ", "seal ", "show "] {
+        assert!(top.contains(word), "{word:?} missing: {text}");
+    }
+    assert!(!top.contains("demo") && top.contains("start "), "the words starting with s: {text}");
+    let progress = text.split("--progress").nth(1).unwrap().split("--flags").next().unwrap();
+    for word in ["plan", "set", "show"] {
+        assert!(progress.contains(word), "{word:?} missing: {text}");
+    }
+    assert!(text.split("--flags").nth(1).unwrap().contains("--max-lines="), "{text}");
+}
