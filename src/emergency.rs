@@ -76,9 +76,9 @@ pub struct Input {
     pub turns: Option<u64>,
     pub facts: Facts,
     pub log_dir: Option<String>,
-    /// The progress plan's status line and unfinished items, if a plan exists.
+    /// The progress plan's status line and every item with its status, if a plan exists.
     pub plan_status: Option<String>,
-    pub unfinished: Vec<String>,
+    pub plan_items: Vec<String>,
 }
 
 pub const SECTIONS: [&str; 8] = [
@@ -215,8 +215,8 @@ pub fn render(input: &Input) -> String {
          reference; none of them were verified.\n",
     );
     if let Some(status) = &input.plan_status {
-        out.push_str(&format!("\nProgress plan: {status}. Unfinished items:\n"));
-        list(&mut out, &input.unfinished, usize::MAX, "none");
+        out.push_str(&format!("\nProgress plan: {status}.\n"));
+        list(&mut out, &input.plan_items, usize::MAX, "none");
     }
     out
 }

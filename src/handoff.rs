@@ -274,10 +274,10 @@ pub fn emergency_note(
         turns: (digest.turns > 0).then_some(digest.turns),
         log_dir: Some(repo.handoff_dir().display().to_string()),
         plan_status: plan.as_ref().map(|p| p.status_line()),
-        unfinished: plan
+        plan_items: plan
             .as_ref()
             .map(|p| {
-                p.unfinished().map(|i| format!("{} {} ({})", i.id, i.title, i.status)).collect()
+                p.items.iter().map(|i| format!("{} {}: {}", i.id, i.title, i.status)).collect()
             })
             .unwrap_or_default(),
         facts,
@@ -297,7 +297,10 @@ pub fn emergency_note(
         summary: Some(Summary {
             goal: None,
             done: Vec::new(),
-            in_progress: input.unfinished.clone(),
+            in_progress: plan
+                .as_ref()
+                .map(|p| p.unfinished().map(|i| format!("{} {} ({})", i.id, i.title, i.status)).collect())
+                .unwrap_or_default(),
             decisions: Vec::new(),
             next: vec!["The runtime could not determine what remains; the issue's acceptance criteria are the reference.".into()],
             files_touched: digest.files_edited.clone(),
@@ -468,11 +471,7 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
     let mut tags = Vec::new();
     let mut edits = Vec::new();
     for item in note.items(&section) {
-        let sub = (section.body_start..item.line)
-            .rev()
-            .filter_map(|n| note.line(n))
-            .find_map(|l| l.strip_prefix("### "))
-            .map(|s| s.trim().to_ascii_lowercase());
+        let sub = subsection(note, &section, item.line);
         let why = match sub.as_deref() {
             Some("files touched" | "files") => claims::check_file(&item.text, evidence),
             Some("in progress" | "decisions" | "goal" | "next" | "next steps") => None,
@@ -489,16 +488,21 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
     tags
 }
 
+/// The `### ` heading an item of `section` sits under, lower-cased.
+fn subsection(note: &Note, section: &crate::note::Section, line: usize) -> Option<String> {
+    (section.body_start..line)
+        .rev()
+        .filter_map(|n| note.line(n))
+        .find_map(|l| l.strip_prefix("### "))
+        .map(|s| s.trim().to_ascii_lowercase())
+}
+
 /// The summary a Markdown note gives: Summary items by sub-heading, Remaining work as next steps.
 fn summary_of(note: &Note) -> Summary {
     let mut summary = Summary::default();
     if let Some(section) = note.section("Summary").cloned() {
         for item in note.items(&section) {
-            let sub = (section.body_start..item.line)
-                .rev()
-                .filter_map(|n| note.line(n))
-                .find_map(|l| l.strip_prefix("### "))
-                .map(|s| s.trim().to_ascii_lowercase());
+            let sub = subsection(note, &section, item.line);
             let list = match sub.as_deref() {
                 Some("files touched" | "files") => &mut summary.files_touched,
                 Some("in progress") => &mut summary.in_progress,

@@ -168,3 +168,39 @@ fn no_plan_is_a_clear_error() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("git handoff progress plan"));
     }
 }
+
+#[test]
+fn an_attempt_interrupted_after_task_two_of_five_leaves_a_complete_record() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "21"]).output().unwrap());
+    stdout_ok(
+        repo.handoff()
+            .args(["progress", "plan", "Parse", "Validate", "Render", "Test", "Docs"])
+            .output()
+            .unwrap(),
+    );
+    stdout_ok(repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["progress", "set", "1", "done"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["progress", "set", "2", "in_progress"]).output().unwrap());
+    // The session dies here; the runtime writes the emergency note.
+    stdout_ok(
+        repo.handoff().args(["note", "--emergency", "--reason", "time_limit"]).output().unwrap(),
+    );
+    let note = String::from_utf8(repo.read(".agent/handoff/21.md")).unwrap();
+    let remaining = note.split("## Remaining work").nth(1).unwrap();
+    assert!(remaining.contains("Progress plan: In progress — task 3 of 5."), "{note}");
+    for line in [
+        "- 0 Parse: done",
+        "- 1 Validate: done",
+        "- 2 Render: in_progress",
+        "- 3 Test: pending",
+        "- 4 Docs: pending",
+    ] {
+        assert!(remaining.contains(line), "{line}: {note}");
+    }
+    let recall = stdout_ok(repo.handoff().args(["recall"]).output().unwrap());
+    assert!(recall.contains("Progress: tasks 0–1 done, 2 in progress, 3–4 pending"), "{recall}");
+}
