@@ -186,6 +186,11 @@ impl Default for Recall {
     }
 }
 
+/// The 1-based line a TOML error points at.
+pub fn toml_error_line(text: &str, err: &toml::de::Error) -> usize {
+    err.span().map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1).unwrap_or(1)
+}
+
 impl Config {
     /// Loads `.handoff.toml` from the top of the work tree; no file means the defaults.
     pub fn load(top: Option<&Path>) -> Result<Config> {
@@ -211,10 +216,7 @@ impl Config {
     /// Parses config text; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Config> {
         let config: Config = toml::from_str(text).map_err(|err| {
-            let line = err
-                .span()
-                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
-                .unwrap_or(1);
+            let line = toml_error_line(text, &err);
             let message = err.message().trim().replace('\n', "; ");
             anyhow!(
                 "{origin}:{line}: {message}; fix the key or value (every key is optional, \

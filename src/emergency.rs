@@ -81,17 +81,6 @@ pub struct Input {
     pub plan_items: Vec<String>,
 }
 
-pub const SECTIONS: [&str; 8] = [
-    "Provenance",
-    "Changes",
-    "Last model intent",
-    "Activity trail",
-    "Check state",
-    "Budget facts",
-    "Pointers",
-    "Remaining work",
-];
-
 const MAX_FILES: usize = 50;
 const MAX_CALLS: usize = 15;
 const INTENT_CHARS: usize = 1500;
@@ -320,7 +309,7 @@ mod tests {
         };
         let text = render(&input);
         let mut at = 0;
-        for name in SECTIONS {
+        for name in crate::note::EMERGENCY_SECTIONS {
             let found = text[at..]
                 .find(&format!("\n## {name}\n"))
                 .unwrap_or_else(|| panic!("{name}: {text}"));

@@ -152,13 +152,7 @@ pub fn agent_note(
         }
     };
     let text = redactor.redact(&text).into_owned();
-    let commit = crate::note_commit::commit_file(
-        repo,
-        &rel,
-        text.as_bytes(),
-        &note::commit_message(attempt.issue),
-    )?;
-    let problems = validate_note(repo, config, commit, attempt.issue)?;
+    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
     let record = Record {
         kind: "agent".into(),
         summary: Some(summary),
@@ -284,13 +278,7 @@ pub fn emergency_note(
     };
     let redactor = Redactor::new(config)?;
     let text = redactor.redact(&emergency::render(&input)).into_owned();
-    let commit = crate::note_commit::commit_file(
-        repo,
-        &rel,
-        text.as_bytes(),
-        &note::commit_message(attempt.issue),
-    )?;
-    let problems = validate_note(repo, config, commit, attempt.issue)?;
+    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
     let record = Record {
         kind: "emergency".into(),
         seal_commit: input.seal.as_ref().map(|(c, _)| c.clone()),
@@ -596,6 +584,19 @@ fn same_as_head(repo: &Repo, rel: &str, bytes: &[u8]) -> bool {
         .ok()
         .and_then(|id| id.object().ok())
         .is_some_and(|blob| blob.data == bytes)
+}
+
+/// Commits the note file alone and validates the result; returns the commit and the problems.
+fn commit_note(
+    repo: &Repo,
+    config: &Config,
+    issue: u64,
+    rel: &str,
+    text: &str,
+) -> Result<(ObjectId, Vec<String>)> {
+    let message = note::commit_message(issue);
+    let commit = crate::note_commit::commit_file(repo, rel, text.as_bytes(), &message)?;
+    Ok((commit, validate_note(repo, config, commit, issue)?))
 }
 
 /// Validates the note commit just made; returns the problems as text.

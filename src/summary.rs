@@ -21,10 +21,7 @@ struct File {
 /// Parses a summary file; errors name `origin` and the line.
 pub fn parse(text: &str, origin: &str) -> Result<Summary> {
     let file: File = toml::from_str(text).map_err(|err| {
-        let line = err
-            .span()
-            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1)
-            .unwrap_or(1);
+        let line = crate::config::toml_error_line(text, &err);
         anyhow!(
             "{origin}:{line}: {}; a summary has the keys goal (a string) and done, in_progress, \
              decisions, next, files_touched (lists of strings), all optional",

@@ -3,25 +3,9 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Output, Stdio};
-
+use common::payloads::{bash_failed, bash_ok, edit, hook, record};
 use common::{Env, Repo, stdout_ok};
 use serde_json::{Value, json};
-
-fn record(repo: &Repo, payload: Value) {
-    let mut child = repo
-        .handoff()
-        .arg("record")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
-    let out: Output = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}\n{payload}", String::from_utf8_lossy(&out.stderr));
-}
 
 fn digest(repo: &Repo) -> Value {
     serde_json::from_str(&stdout_ok(repo.handoff().args(["digest", "--json"]).output().unwrap()))
@@ -38,48 +22,6 @@ fn started(env: &Env) -> Repo {
     repo.commit_all("init");
     stdout_ok(repo.handoff().args(["start", "--issue", "179"]).output().unwrap());
     repo
-}
-
-fn hook(repo: &Repo, event: &str, extra: Value) -> Value {
-    let mut value = json!({
-        "session_id": "abc", "transcript_path": "/t.jsonl", "cwd": repo.path.to_str().unwrap(),
-        "permission_mode": "default", "hook_event_name": event,
-    });
-    for (k, v) in extra.as_object().unwrap() {
-        value[k] = v.clone();
-    }
-    value
-}
-
-fn bash_ok(repo: &Repo, command: &str) -> Value {
-    hook(
-        repo,
-        "PostToolUse",
-        json!({"tool_name": "Bash", "tool_use_id": format!("ok-{command}"),
-               "tool_input": {"command": command, "description": "run"},
-               "tool_response": {"stdout": "ok", "stderr": "", "interrupted": false}}),
-    )
-}
-
-fn bash_failed(repo: &Repo, command: &str, code: i64) -> Value {
-    hook(
-        repo,
-        "PostToolUseFailure",
-        json!({"tool_name": "Bash", "tool_use_id": format!("fail-{command}"),
-               "tool_input": {"command": command},
-               "error": format!("Exit code {code}\nsome output")}),
-    )
-}
-
-fn edit(repo: &Repo, path: &str) -> Value {
-    let abs = repo.path.join(path);
-    hook(
-        repo,
-        "PostToolUse",
-        json!({"tool_name": "Edit", "tool_use_id": format!("e-{path}"),
-               "tool_input": {"file_path": abs.to_str().unwrap(), "old_string": "a", "new_string": "b"},
-               "tool_response": {"filePath": abs.to_str().unwrap()}}),
-    )
 }
 
 #[test]
@@ -106,26 +48,26 @@ fn an_empty_log_is_an_empty_digest() {
 fn a_session_digested_exactly() {
     let env = Env::new();
     let repo = started(&env);
-    record(&repo, hook(&repo, "UserPromptSubmit", json!({"prompt": "fix it"})));
-    record(&repo, edit(&repo, "src/a.rs"));
-    record(&repo, edit(&repo, "src/a.rs"));
-    record(&repo, edit(&repo, "src/b.rs"));
+    record(&repo, &hook(&repo, "UserPromptSubmit", json!({"prompt": "fix it"})));
+    record(&repo, &edit(&repo, "src/a.rs"));
+    record(&repo, &edit(&repo, "src/a.rs"));
+    record(&repo, &edit(&repo, "src/b.rs"));
     // A failed edit edits nothing.
     record(
         &repo,
-        hook(
+        &hook(
             &repo,
             "PostToolUseFailure",
             json!({"tool_name": "Edit", "tool_input": {"file_path": repo.path.join("src/c.rs").to_str().unwrap()},
                    "error": "String to replace not found in file."}),
         ),
     );
-    record(&repo, bash_ok(&repo, "cargo test"));
-    record(&repo, bash_failed(&repo, "cd crates/x && RUST_BACKTRACE=1 cargo test -p x", 101));
-    record(&repo, bash_ok(&repo, "git status"));
+    record(&repo, &bash_ok(&repo, "cargo test"));
+    record(&repo, &bash_failed(&repo, "cd crates/x && RUST_BACKTRACE=1 cargo test -p x", 101));
+    record(&repo, &bash_ok(&repo, "git status"));
     record(
         &repo,
-        hook(
+        &hook(
             &repo,
             "Stop",
             json!({"stop_hook_active": false, "last_assistant_message": "Tests still fail in x."}),
@@ -154,7 +96,7 @@ fn a_session_digested_exactly() {
     assert_eq!(recent[6]["target"], "git status");
 
     // A later passing run is the last check.
-    record(&repo, bash_ok(&repo, "cargo test"));
+    record(&repo, &bash_ok(&repo, "cargo test"));
     let d = digest(&repo);
     assert_eq!(
         d["last_check"],
@@ -176,12 +118,12 @@ fn piped_and_masked_checks_are_not_readable() {
         "go test ./... ; true",
         "make test &",
     ] {
-        record(&repo, bash_ok(&repo, command));
+        record(&repo, &bash_ok(&repo, command));
         let d = digest(&repo);
         assert_eq!(d["last_check"]["readable"], false, "{command}");
         assert!(line(&repo).contains("unreadable"), "{command}: {}", line(&repo));
     }
-    record(&repo, bash_ok(&repo, "set -o pipefail; cargo test 2>&1 | tail -20"));
+    record(&repo, &bash_ok(&repo, "set -o pipefail; cargo test 2>&1 | tail -20"));
     assert_eq!(digest(&repo)["last_check"]["readable"], true);
 }
 
@@ -192,11 +134,11 @@ fn check_commands_match_as_words() {
     for command in
         ["cargo testing", "echo cargo test", "grep -r 'npm test' .", "makeup", "cargo-test"]
     {
-        record(&repo, bash_failed(&repo, command, 1));
+        record(&repo, &bash_failed(&repo, command, 1));
     }
     assert_eq!(digest(&repo)["last_check"], Value::Null);
     assert_eq!(line(&repo), "0 files edited · no check run · 5 tool calls, 5 errors");
-    record(&repo, bash_ok(&repo, "cargo test --workspace"));
+    record(&repo, &bash_ok(&repo, "cargo test --workspace"));
     assert_eq!(digest(&repo)["last_check"]["command"], "cargo test --workspace");
 }
 
@@ -205,13 +147,13 @@ fn configured_check_commands() {
     let env = Env::new();
     let repo = started(&env);
     repo.write(".handoff.toml", "[checks]\nextra = [\"just verify\"]\n");
-    record(&repo, bash_failed(&repo, "just verify", 3));
+    record(&repo, &bash_failed(&repo, "just verify", 3));
     assert_eq!(
         digest(&repo)["last_check"],
         json!({"command": "just verify", "ok": false, "exit_code": 3, "readable": true})
     );
     repo.write(".handoff.toml", "[checks]\ncommands = [\"bazel test\"]\n");
-    record(&repo, bash_ok(&repo, "cargo test"));
+    record(&repo, &bash_ok(&repo, "cargo test"));
     // The digest is recomputed with the configuration in force: neither run is a check now.
     assert_eq!(digest(&repo)["last_check"], Value::Null);
 }
@@ -232,14 +174,18 @@ fn handoff_skill_counts_only_on_the_main_thread() {
         }
         payload
     };
-    record(&repo, skill(Some("sub-1")));
+    record(&repo, &skill(Some("sub-1")));
     assert_eq!(digest(&repo)["handoff_skill"], false);
     record(
         &repo,
-        hook(&repo, "PostToolUse", json!({"tool_name": "Skill", "tool_input": {"skill": "other"}})),
+        &hook(
+            &repo,
+            "PostToolUse",
+            json!({"tool_name": "Skill", "tool_input": {"skill": "other"}}),
+        ),
     );
     assert_eq!(digest(&repo)["handoff_skill"], false);
-    record(&repo, skill(None));
+    record(&repo, &skill(None));
     assert_eq!(digest(&repo)["handoff_skill"], true);
 }
 
@@ -247,10 +193,14 @@ fn handoff_skill_counts_only_on_the_main_thread() {
 fn subagent_stop_text_is_not_the_last_assistant_text() {
     let env = Env::new();
     let repo = started(&env);
-    record(&repo, hook(&repo, "Stop", json!({"last_assistant_message": "main says done"})));
+    record(&repo, &hook(&repo, "Stop", json!({"last_assistant_message": "main says done"})));
     record(
         &repo,
-        hook(&repo, "SubagentStop", json!({"agent_id": "x", "last_assistant_message": "sub says"})),
+        &hook(
+            &repo,
+            "SubagentStop",
+            json!({"agent_id": "x", "last_assistant_message": "sub says"}),
+        ),
     );
     assert_eq!(digest(&repo)["last_assistant_text"], "main says done");
 }
@@ -259,10 +209,10 @@ fn subagent_stop_text_is_not_the_last_assistant_text() {
 fn a_check_that_never_finished() {
     let env = Env::new();
     let repo = started(&env);
-    record(&repo, bash_ok(&repo, "cargo test"));
+    record(&repo, &bash_ok(&repo, "cargo test"));
     record(
         &repo,
-        hook(
+        &hook(
             &repo,
             "PreToolUse",
             json!({"tool_name": "Bash", "tool_use_id": "t9", "tool_input": {"command": "cargo test"}}),
@@ -275,7 +225,7 @@ fn a_check_that_never_finished() {
     assert!(line(&repo).contains("last `cargo test` did not finish"), "{}", line(&repo));
     assert_eq!(d["recent_calls"][1]["ok"], Value::Null);
     // Its result pairs with the start: still two calls.
-    record(&repo, {
+    record(&repo, &{
         let mut p = bash_failed(&repo, "cargo test", 101);
         p["tool_use_id"] = json!("t9");
         p
@@ -293,7 +243,7 @@ fn the_last_fifteen_calls() {
     for i in 0..20 {
         record(
             &repo,
-            hook(
+            &hook(
                 &repo,
                 "PostToolUse",
                 json!({"tool_name": "Read", "tool_input": {"file_path": format!("f{i}.rs")}}),
@@ -314,7 +264,7 @@ fn an_interrupted_check_did_not_pass() {
     let repo = started(&env);
     let mut payload = bash_ok(&repo, "cargo test");
     payload["tool_response"]["interrupted"] = json!(true);
-    record(&repo, payload);
+    record(&repo, &payload);
     let d = digest(&repo);
     assert_eq!(d["errors"], 1);
     assert_eq!(d["last_check"]["ok"], false);

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::payloads::{edit, record};
-use common::{Env, path_with_binary, stdout_ok};
+use common::{Env, stdout_ok};
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
@@ -68,15 +68,7 @@ fn every_git_handoff_command_in_the_readme_runs_as_written() {
             repo.write("src/app.rs", "fn main() { work() }\n");
             record(&repo, &edit(&repo, "src/app.rs"));
         }
-        let mut sh = std::process::Command::new("sh");
-        common::hermetic(&mut sh, repo.home());
-        let out = sh
-            .current_dir(&repo.path)
-            .env("PATH", path_with_binary())
-            .arg("-c")
-            .arg(&command)
-            .output()
-            .unwrap();
+        let out = repo.shell(&command);
         assert!(
             out.status.success(),
             "README command `{command}` failed: {}{}",

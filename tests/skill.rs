@@ -4,7 +4,7 @@
 mod common;
 
 use common::payloads::{bash_ok, edit, record};
-use common::{Env, path_with_binary, stdout_ok};
+use common::{Env, stdout_ok};
 use serde_json::Value;
 
 /// The fenced blocks of a Markdown file with the given info string, in order.
@@ -61,16 +61,7 @@ fn the_two_call_path_ends_in_a_layout_that_validates() {
     repo.write(".agent/handoff/31.md", format!("{header}{body}"));
 
     // Call 2: the skill's one Bash call, through a shell, as the agent runs it.
-    let mut sh = std::process::Command::new("sh");
-    common::hermetic(&mut sh, repo.home());
-    let out = sh
-        .current_dir(&repo.path)
-        .env("PATH", path_with_binary())
-        .arg("-c")
-        .arg(note_call)
-        .output()
-        .unwrap();
-    let text = stdout_ok(out);
+    let text = stdout_ok(repo.shell(note_call));
     assert!(text.starts_with("Handoff saved."), "{text}");
     assert!(!text.contains("[unverified]"), "an honest note gets no tags: {text}");
 

@@ -73,6 +73,18 @@ struct Report<'a> {
     files_changed: Vec<String>,
 }
 
+impl Report<'_> {
+    fn of(plan: &Plan, files_changed: Vec<String>) -> Report<'_> {
+        Report {
+            mode: plan.mode,
+            status_line: plan.status_line(),
+            complete: plan.is_complete(),
+            items: &plan.items,
+            files_changed,
+        }
+    }
+}
+
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
@@ -117,14 +129,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                 write_summary(&repo, &path, &summary)?;
             }
             if ctx.json {
-                let report = Report {
-                    mode: plan.mode,
-                    status_line: plan.status_line(),
-                    complete: plan.is_complete(),
-                    items: &plan.items,
-                    files_changed: files,
-                };
-                return Ok(output::write_json(out, &report)?);
+                return Ok(output::write_json(out, &Report::of(&plan, files))?);
             }
             out.write_all(summary.as_bytes())?;
             return Ok(());
@@ -136,14 +141,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         write_summary(&repo, path, &plan.summary(&files, &[]))?;
     }
     if ctx.json {
-        let report = Report {
-            mode: plan.mode,
-            status_line: plan.status_line(),
-            complete: plan.is_complete(),
-            items: &plan.items,
-            files_changed: Vec::new(),
-        };
-        return Ok(output::write_json(out, &report)?);
+        return Ok(output::write_json(out, &Report::of(&plan, Vec::new()))?);
     }
     writeln!(out, "{}", output::heading(&plan.status_line()))?;
     for item in &plan.items {

@@ -135,6 +135,15 @@ impl Repo {
         cmd
     }
 
+    /// `sh -c COMMAND` in the repository, with the binary's directory first on PATH: a command
+    /// line run exactly as a person or an agent would type it.
+    pub fn shell(&self, command: &str) -> Output {
+        let mut sh = Command::new("sh");
+        hermetic(&mut sh, &self.home);
+        sh.current_dir(&self.path).env("PATH", path_with_binary()).arg("-c").arg(command);
+        sh.output().expect("running sh")
+    }
+
     pub fn write(&self, rel: impl AsRef<Path>, content: impl AsRef<[u8]>) {
         let path = self.path.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
