@@ -123,6 +123,10 @@ pub fn note_header(issue: u64, started_at: &str, reason: &str, head: Option<&str
 
 fn run_git(git: &Git, args: &[String]) -> Result<Vec<u8>> {
     let mut cmd = git.command(args);
+    // A snapshot only reads: status must not write the refreshed index back (it would take
+    // index.lock from under a concurrent git of the agent's, and costs time). The output is the
+    // same either way.
+    cmd.env("GIT_OPTIONAL_LOCKS", "0");
     let output: Output = git::run(&mut cmd)?;
     git::checked(&cmd, output)
 }
