@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # validate --pre-push for a push of 1,000 new commits (work, then a note commit) on top of a long
 # history, against `git rev-list <new> --not --remotes` on the same range; at 10,000 and 100,000
-# commits of history, to show the time does not grow with it. Target: <= 1.5x. Histories are made
-# with `git fast-import` under bench/work/ (reused).
+# commits of history, to show the time does not grow with it. Target: <= 1.5x. Also against
+# `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs each
+# commit's root tree, which is what git itself pays for that. Histories are made with
+# `git fast-import` under bench/work/ (reused; the pushed commits sit in their own pack).
 #   bash bench/validate.sh          VALIDATE_HISTORIES="10000 100000" VALIDATE_NEW=1000
 if [ -f "$(dirname "$0")/lib.sh" ]; then
   source "$(dirname "$0")/lib.sh"
@@ -99,6 +101,10 @@ for HISTORY in ${VALIDATE_HISTORIES:-10000 100000}; do
   side_by_side "pre-push vs rev-list <new> --not --remotes" \
     "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
     "git rev-list $new --not --remotes"
+  # What git itself pays to know which of those commits touch the note directory.
+  side_by_side "pre-push vs rev-list ... -- .agent/handoff" \
+    "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+    "git rev-list $new --not --remotes -- .agent/handoff"
   side_by_side "validate --base <old> vs rev-list <old>..<new>" \
     "git handoff validate --base $old" \
     "git rev-list $old..$new"

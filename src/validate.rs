@@ -7,11 +7,11 @@
 //! its first parent, and above it on the branch sits at most one seal commit (trailer
 //! `Handoff-Seal: <started_at>`) that leaves the note alone.
 //!
-//! The range is listed by one `git rev-list` (exact, and fast on long histories: it walks only what
-//! the range holds; gix's hidden-tips walk can leak a hidden commit without a commit-graph).
-//! Everything else is read in-process with gix: messages, whether a commit changes the note
-//! directory (its entry id against the first parent's), a note commit's changed files (a tree
-//! comparison, as `git diff-tree -r --no-renames`), and the note's bytes.
+//! The range is listed by one `git log` (exact, and fast on long histories: it walks only what the
+//! range holds; gix's hidden-tips walk can leak a hidden commit without a commit-graph), which also
+//! says which commits change the note directory. The few note commits and seals are then read
+//! in-process with gix: their changed files (a tree comparison, as `git diff-tree -r
+//! --no-renames`) and the note's bytes.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -131,8 +131,7 @@ fn note_dir(config: &Config) -> String {
 /// The note commits in `range`, oldest first, without checking them (for `note`: "does a note
 /// commit for this attempt exist?").
 pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<Vec<NoteCommit>> {
-    let odb = with_delta_cache(&repo.gix);
-    let history = History::load(repo, &odb, config, range)?;
+    let history = History::load(repo, config, range)?;
     Ok(history
         .commits
         .iter()
@@ -146,7 +145,7 @@ pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
     let odb = with_delta_cache(&repo.gix);
-    let history = History::load(repo, &odb, config, range)?;
+    let history = History::load(repo, config, range)?;
     let mut notes = Vec::new();
     let mut problems = Vec::new();
     for (at, commit) in history.commits.iter().enumerate() {
@@ -180,112 +179,75 @@ pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem
     }
 }
 
-/// What the validator needs of one commit besides its parents: its message and what sits at the
-/// note directory in its tree.
-struct Facts {
-    message: String,
-    dir: Option<ObjectId>,
-}
-
-fn read_facts(odb: &Odb, id: ObjectId, dir: &str) -> Result<Facts> {
-    let commit = odb.find_commit(id).with_context(|| format!("reading commit {id}"))?;
-    let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
-    let tree = commit.tree_id().with_context(|| format!("reading commit {id}"))?.detach();
-    Ok(Facts { message, dir: dir_entry(odb, tree, dir)? })
-}
-
-/// Reads commits ahead, newest first from `tips`, not past `stop`, until `done` is set: this
-/// overlaps reading messages and trees with `git rev-list` listing the exact range. Whatever it
-/// has not reached when git is done is read afterwards; what it read beyond the range is unused.
-fn read_ahead(
-    odb: &Odb,
-    tips: &[ObjectId],
-    stop: &std::collections::HashSet<ObjectId>,
-    dir: &str,
-    done: &std::sync::atomic::AtomicBool,
-) -> HashMap<ObjectId, Facts> {
-    let mut facts = HashMap::new();
-    let mut queue: std::collections::VecDeque<ObjectId> = tips.iter().copied().collect();
-    let mut seen: std::collections::HashSet<ObjectId> = tips.iter().copied().collect();
-    while let Some(id) = queue.pop_front() {
-        if done.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
-        }
-        if stop.contains(&id) {
-            continue;
-        }
-        let Ok(commit) = odb.find_commit(id) else { continue };
-        for parent in commit.parent_ids() {
-            if seen.insert(parent.detach()) {
-                queue.push_back(parent.detach());
-            }
-        }
-        if let Ok(found) = read_facts(odb, id, dir) {
-            facts.insert(id, found);
-        }
-    }
-    facts
-}
-
-/// Where the read-ahead stops: the excluded commits and the remote-tracking tips excluded.
-fn stop_set(odb: &Odb, range: &Range) -> std::collections::HashSet<ObjectId> {
-    let mut stop: std::collections::HashSet<ObjectId> = range.exclude.iter().copied().collect();
-    for remote in &range.exclude_remotes {
-        let Ok(platform) = odb.references() else { continue };
-        let Ok(refs) = platform.prefixed(format!("refs/remotes/{remote}/").as_str()) else {
-            continue;
-        };
-        for mut reference in refs.flatten() {
-            if let Ok(id) = reference.peel_to_id() {
-                stop.insert(id.detach());
-            }
-        }
-    }
-    stop
-}
-
 impl History {
-    fn load(repo: &Repo, odb: &Odb, config: &Config, range: &Range) -> Result<History> {
+    /// Lists the range with one `git log`: ids, parents and messages, and, through a pathspec on
+    /// the note directory with `--full-history --sparse --name-only`, the files each commit
+    /// changes there (every commit is still listed). git reads each commit and root tree once,
+    /// with its delta-base cache.
+    fn load(repo: &Repo, config: &Config, range: &Range) -> Result<History> {
         if range.include.is_empty() {
             return Ok(History { commits: Vec::new(), index: HashMap::new() });
         }
         let dir = note_dir(config);
-        let mut cmd = vec!["rev-list".to_string(), "--topo-order".into(), "--reverse".into()];
-        cmd.push("--parents".into());
+        let mut cmd: Vec<String> = [
+            "--literal-pathspecs",
+            "-c",
+            "log.showSignature=false",
+            "-c",
+            "log.showRoot=true",
+            "-c",
+            "log.follow=false",
+            "log",
+            "--format=%x01%H %P%x02%B%x03",
+            "--topo-order",
+            "--reverse",
+            "--full-history",
+            "--sparse",
+            "--name-only",
+            "--no-renames",
+            "--no-relative",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "-z",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
         cmd.extend(range.rev_list_args());
-        let done = std::sync::atomic::AtomicBool::new(false);
-        let stop = stop_set(odb, range);
-        let ahead_odb = odb.clone();
-        let (listed, mut facts) = std::thread::scope(|s| {
-            let (include, stop, dir, done) = (&range.include, &stop, &dir, &done);
-            let ahead = s.spawn(move || read_ahead(&ahead_odb, include, stop, dir, done));
-            let listed = repo.git().output(&cmd);
-            done.store(true, std::sync::atomic::Ordering::Relaxed);
-            (listed, ahead.join().unwrap_or_default())
-        });
-        let listed = listed.context("listing the commits to validate")?;
+        cmd.extend(["--".to_string(), dir.clone()]);
+        let listed = repo.git().output(&cmd).context("listing the commits to validate")?;
+        let prefix = format!("{dir}/");
         let mut commits = Vec::new();
         let mut index = HashMap::new();
-        for line in listed.lines() {
-            let mut ids = parse_ids(line)?.into_iter();
+        for chunk in listed.split(|&b| b == 1).filter(|c| !c.is_empty()) {
+            let (Some(head_end), Some(body_end)) =
+                (chunk.iter().position(|&b| b == 2), chunk.iter().rposition(|&b| b == 3))
+            else {
+                bail!("git log printed a record without its separators: {:?}", chunk.as_bstr());
+            };
+            if body_end < head_end {
+                bail!("git log printed a malformed record: {:?}", chunk.as_bstr());
+            }
+            let mut ids = parse_ids(&chunk[..head_end])?.into_iter();
             let Some(id) = ids.next() else { continue };
             let parents: Vec<ObjectId> = ids.collect();
-            if let std::collections::hash_map::Entry::Vacant(slot) = facts.entry(id) {
-                slot.insert(read_facts(odb, id, &dir)?);
-            }
-            let message = &facts[&id].message;
+            let message = chunk[head_end + 1..body_end].to_str_lossy().into_owned();
+            let touches = chunk[body_end + 1..]
+                .split(|&b| b == 0)
+                .any(|path| path.trim_start_with(|c| c == '\n').starts_with(prefix.as_bytes()));
             let class = if parents.len() > 1 {
                 Class::Other
-            } else if let Some(issue) = note::issue_of_commit_message(message) {
+            } else if let Some(issue) = note::issue_of_commit_message(&message) {
                 Class::Note(Some(issue))
-            } else if is_seal_message(message) {
+            } else if is_seal_message(&message) {
                 Class::Seal
-            } else if touches_dir(odb, &dir, id, parents.first(), &mut facts)? {
+            } else if touches {
                 Class::Note(None)
             } else {
                 Class::Other
             };
-            let subject = facts[&id].message.lines().next().unwrap_or("").trim().to_string();
+            let subject = message.lines().next().unwrap_or("").trim().to_string();
             index.insert(id, commits.len());
             commits.push(Commit { id, parents, subject, class });
         }
@@ -309,34 +271,6 @@ impl History {
         }
         out
     }
-}
-
-/// True when the commit changes what sits at the note directory (compared with its first parent;
-/// for a root commit, when it has one).
-fn touches_dir(
-    odb: &Odb,
-    dir: &str,
-    id: ObjectId,
-    parent: Option<&ObjectId>,
-    facts: &mut HashMap<ObjectId, Facts>,
-) -> Result<bool> {
-    let theirs = match parent {
-        None => None,
-        Some(parent) => {
-            if let std::collections::hash_map::Entry::Vacant(slot) = facts.entry(*parent) {
-                slot.insert(read_facts(odb, *parent, dir)?);
-            }
-            facts[parent].dir
-        }
-    };
-    Ok(facts[&id].dir != theirs)
-}
-
-/// The id of what sits at `path` in a tree.
-fn dir_entry(repo: &Odb, tree: ObjectId, path: &str) -> Result<Option<ObjectId>> {
-    let tree = repo.find_tree(tree).with_context(|| format!("reading tree {tree}"))?;
-    let entry = tree.lookup_entry_by_path(path).with_context(|| format!("looking up {path}"))?;
-    Ok(entry.map(|e| e.object_id()))
 }
 
 /// True when the message's last paragraph holds a `Handoff-Seal:` trailer.
@@ -773,12 +707,11 @@ pub mod pre_push {
             };
             let local = oid(local, n + 1)?;
             let remote_oid = oid(remote_oid, n + 1)?;
-            if local.is_null() {
-                continue; // a deletion adds nothing
-            }
+            // A deletion adds nothing; a pushed tag of a tree or blob adds no commits.
+            let Some(local) = commit_of(repo, local) else { continue };
             range.include.push(local);
-            if !remote_oid.is_null() && repo.gix.has_object(remote_oid) {
-                range.exclude.push(remote_oid);
+            if let Some(remote) = commit_of(repo, remote_oid) {
+                range.exclude.push(remote);
             }
         }
         exclude_remote(repo, remote, &mut range);
@@ -806,6 +739,14 @@ pub mod pre_push {
         }
         exclude_remote(repo, remote, &mut range);
         Ok(Some(range))
+    }
+
+    /// The commit an object id names (peeling tags), if we have it and it is one.
+    fn commit_of(repo: &Repo, id: ObjectId) -> Option<ObjectId> {
+        if id.is_null() {
+            return None;
+        }
+        Some(repo.gix.find_object(id).ok()?.peel_to_commit().ok()?.id)
     }
 
     fn exclude_remote(repo: &Repo, remote: Option<&str>, range: &mut Range) {
