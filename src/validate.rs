@@ -634,8 +634,8 @@ fn read_blob(repo: &Odb, commit: ObjectId, path: &str) -> Result<Vec<u8>> {
 }
 
 /// A clone of the repository handle with a delta-base cache: gix is built without its LRU pack
-/// caches, and without one every tree read resolves its whole delta chain (up to 50 deltas in
-/// an ordinary pack), which made reading 1,000 commits' trees 4x slower than `git rev-list`.
+/// caches, and without one every tree read (a note commit's changed files, the note's entry in a
+/// seal) resolves its whole delta chain, up to 50 deltas in an ordinary pack.
 fn with_delta_cache(repo: &gix::Repository) -> Odb {
     let mut odb = repo.clone();
     odb.objects.set_pack_cache(|| Box::<DeltaBaseCache>::default());
