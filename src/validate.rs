@@ -156,6 +156,13 @@ pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>)
         else {
             continue;
         };
+        // The note commit's own problems, then the note's lines in order, then commits above it.
+        let own = short(&commit.id);
+        found.sort_by_key(|p| match p.line {
+            Some(line) => (1, line),
+            None if p.location == own => (0, 0),
+            None => (2, 0),
+        });
         notes.push(report);
         problems.extend(found);
     }
