@@ -7,12 +7,13 @@
 //! its first parent, and above it on the branch sits at most one seal commit (trailer
 //! `Handoff-Seal: <started_at>`) that leaves the note alone.
 //!
-//! The range is listed by `git rev-list` (exact, and fast on long histories: it walks only what the
-//! range holds; gix's hidden-tips walk can leak a hidden commit without a commit-graph). Commits
-//! touching the note directory come from a second, path-limited `git rev-list` run alongside;
-//! messages and notes are read in-process with gix.
+//! The range is listed by one `git log` (exact, and fast on long histories: it walks only what the
+//! range holds; gix's hidden-tips walk can leak a hidden commit without a commit-graph), which also
+//! says which commits change the note directory. The few note commits and seals are then read
+//! in-process with gix: their changed files (a tree comparison, as `git diff-tree -r
+//! --no-renames`) and the note's bytes.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -23,6 +24,9 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::note::{self, Kind, Note};
 use crate::repo::Repo;
+
+/// The object database view the validator reads through (a clone with a delta-base cache).
+type Odb = gix::Repository;
 
 /// The trailer key that marks a seal commit.
 pub const SEAL_TRAILER: &str = "Handoff-Seal";
@@ -140,6 +144,7 @@ pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<
 
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
+    let odb = with_delta_cache(&repo.gix);
     let history = History::load(repo, config, range)?;
     let mut notes = Vec::new();
     let mut problems = Vec::new();
@@ -147,10 +152,17 @@ pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>)
         let Class::Note(message_issue) = commit.class else { continue };
         let mut found = Vec::new();
         let Some(report) =
-            check_note_commit(repo, config, &history, at, message_issue, issue, &mut found)?
+            check_note_commit(&odb, config, &history, at, message_issue, issue, &mut found)?
         else {
             continue;
         };
+        // The note commit's own problems, then the note's lines in order, then commits above it.
+        let own = short(&commit.id);
+        found.sort_by_key(|p| match p.line {
+            Some(line) => (1, line),
+            None if p.location == own => (0, 0),
+            None => (2, 0),
+        });
         notes.push(report);
         problems.extend(found);
     }
@@ -175,46 +187,69 @@ pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem
 }
 
 impl History {
+    /// Lists the range with one `git log`: ids, parents and messages, and, through a pathspec on
+    /// the note directory with `--full-history --sparse --name-only`, the files each commit
+    /// changes there (every commit is still listed). git reads each commit and root tree once,
+    /// with its delta-base cache.
     fn load(repo: &Repo, config: &Config, range: &Range) -> Result<History> {
         if range.include.is_empty() {
             return Ok(History { commits: Vec::new(), index: HashMap::new() });
         }
-        let args = range.rev_list_args();
         let dir = note_dir(config);
-        let git = repo.git();
-        let (listed, touching) = std::thread::scope(|s| {
-            let touching = s.spawn(|| {
-                let mut cmd =
-                    vec!["--literal-pathspecs", "rev-list", "--full-history", "--no-merges"];
-                cmd.extend(args.iter().map(String::as_str));
-                cmd.extend(["--", dir.as_str()]);
-                git.output(cmd)
-            });
-            let mut cmd = vec!["rev-list", "--topo-order", "--reverse", "--parents"];
-            cmd.extend(args.iter().map(String::as_str));
-            let listed = git.output(cmd);
-            let touching =
-                touching.join().unwrap_or_else(|_| Err(anyhow!("git rev-list panicked")));
-            (listed, touching)
-        });
-        let listed = listed.context("listing the commits to validate")?;
-        let touching: HashSet<ObjectId> = parse_ids(&touching?)?.into_iter().collect();
-
+        let mut cmd: Vec<String> = [
+            "--literal-pathspecs",
+            "-c",
+            "log.showSignature=false",
+            "-c",
+            "log.showRoot=true",
+            "-c",
+            "log.follow=false",
+            "log",
+            "--format=%x01%H %P%x02%B%x03",
+            "--topo-order",
+            "--reverse",
+            "--full-history",
+            "--sparse",
+            "--name-only",
+            "--no-renames",
+            "--no-relative",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "-z",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        cmd.extend(range.rev_list_args());
+        cmd.extend(["--".to_string(), dir.clone()]);
+        let listed = repo.git().output(&cmd).context("listing the commits to validate")?;
+        let prefix = format!("{dir}/");
         let mut commits = Vec::new();
         let mut index = HashMap::new();
-        for line in listed.lines() {
-            let mut ids = parse_ids(line)?.into_iter();
+        for chunk in listed.split(|&b| b == 1).filter(|c| !c.is_empty()) {
+            let (Some(head_end), Some(body_end)) =
+                (chunk.iter().position(|&b| b == 2), chunk.iter().rposition(|&b| b == 3))
+            else {
+                bail!("git log printed a record without its separators: {:?}", chunk.as_bstr());
+            };
+            if body_end < head_end {
+                bail!("git log printed a malformed record: {:?}", chunk.as_bstr());
+            }
+            let mut ids = parse_ids(&chunk[..head_end])?.into_iter();
             let Some(id) = ids.next() else { continue };
             let parents: Vec<ObjectId> = ids.collect();
-            let found = repo.gix.find_commit(id).with_context(|| format!("reading commit {id}"))?;
-            let message = found.message_raw_sloppy().to_str_lossy().into_owned();
+            let message = chunk[head_end + 1..body_end].to_str_lossy().into_owned();
+            let touches = chunk[body_end + 1..]
+                .split(|&b| b == 0)
+                .any(|path| path.trim_start_with(|c| c == '\n').starts_with(prefix.as_bytes()));
             let class = if parents.len() > 1 {
                 Class::Other
             } else if let Some(issue) = note::issue_of_commit_message(&message) {
                 Class::Note(Some(issue))
             } else if is_seal_message(&message) {
                 Class::Seal
-            } else if touching.contains(&id) {
+            } else if touches {
                 Class::Note(None)
             } else {
                 Class::Other
@@ -289,7 +324,7 @@ impl Finding<'_> {
 
 /// Checks one note commit; `None` when `want` names another issue.
 fn check_note_commit(
-    repo: &Repo,
+    repo: &Odb,
     config: &Config,
     history: &History,
     at: usize,
@@ -470,7 +505,7 @@ fn check_last_work_commit(note: &Note, path: &str, parent: Option<ObjectId>, fin
 
 /// Checks what sits above the note commit; returns the seal above it, if it is one.
 fn check_above(
-    repo: &Repo,
+    repo: &Odb,
     history: &History,
     at: usize,
     path: &str,
@@ -522,30 +557,71 @@ fn check_above(
     Ok(seal)
 }
 
-/// The paths a commit changes against its first parent (all of them for a root commit), with
-/// git's status letter.
-fn changed_paths(repo: &Repo, parent: Option<ObjectId>, id: ObjectId) -> Result<Vec<(u8, String)>> {
-    let id_hex = id.to_string();
-    let parent_hex = parent.map(|p| p.to_string());
-    let mut args = vec!["diff-tree", "-r", "--no-renames", "--name-status", "-z"];
-    match &parent_hex {
-        Some(p) => args.extend([p.as_str(), id_hex.as_str()]),
-        None => args.extend(["--root", id_hex.as_str()]),
-    }
-    let out = repo.git().output(&args).with_context(|| format!("listing the files of {id}"))?;
-    let mut fields = out.split(|&b| b == 0).filter(|f| !f.is_empty());
+/// The paths a commit changes against its first parent (all of them for a root commit), with a
+/// status letter (`A`, `D`, `M`), as `git diff-tree -r --no-renames` lists them.
+fn changed_paths(repo: &Odb, parent: Option<ObjectId>, id: ObjectId) -> Result<Vec<(u8, String)>> {
+    let tree_of = |c: ObjectId| -> Result<ObjectId> {
+        Ok(repo.find_commit(c)?.tree_id().with_context(|| format!("reading {c}"))?.detach())
+    };
+    let old = parent.map(tree_of).transpose()?;
     let mut changes = Vec::new();
-    while let (Some(status), Some(path)) = (fields.next(), fields.next()) {
-        let status = status.first().copied().unwrap_or(b'M');
-        changes.push((status, path.to_str_lossy().into_owned()));
-    }
+    diff_trees(repo, old, Some(tree_of(id)?), "", &mut changes)
+        .with_context(|| format!("listing the files of {id}"))?;
+    changes.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(changes)
 }
 
+type Entries = std::collections::BTreeMap<Vec<u8>, (gix::object::tree::EntryMode, ObjectId)>;
+
+fn tree_entries(repo: &Odb, tree: Option<ObjectId>) -> Result<Entries> {
+    let mut entries = Entries::new();
+    if let Some(tree) = tree {
+        let tree = repo.find_tree(tree)?;
+        for entry in tree.decode()?.entries {
+            entries.insert(entry.filename.to_vec(), (entry.mode, entry.oid.to_owned()));
+        }
+    }
+    Ok(entries)
+}
+
+/// Recursively compares two trees (`None` is the empty tree) and collects changed blob paths.
+fn diff_trees(
+    repo: &Odb,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+    prefix: &str,
+    out: &mut Vec<(u8, String)>,
+) -> Result<()> {
+    let (old, new) = (tree_entries(repo, old)?, tree_entries(repo, new)?);
+    let names: std::collections::BTreeSet<&Vec<u8>> = old.keys().chain(new.keys()).collect();
+    for name in names {
+        let path = format!("{prefix}{}", name.to_str_lossy());
+        let (a, b) = (old.get(name), new.get(name));
+        if a == b {
+            continue;
+        }
+        let subtree = |e: Option<&(gix::object::tree::EntryMode, ObjectId)>| {
+            e.filter(|(mode, _)| mode.is_tree()).map(|(_, id)| *id)
+        };
+        let leaf = |e: Option<&(gix::object::tree::EntryMode, ObjectId)>| {
+            e.filter(|(mode, _)| !mode.is_tree()).map(|(_, id)| *id)
+        };
+        if subtree(a).is_some() || subtree(b).is_some() {
+            diff_trees(repo, subtree(a), subtree(b), &format!("{path}/"), out)?;
+        }
+        match (leaf(a), leaf(b)) {
+            (None, None) => {}
+            (None, Some(_)) => out.push((b'A', path)),
+            (Some(_), None) => out.push((b'D', path)),
+            (Some(_), Some(_)) => out.push((b'M', path)),
+        }
+    }
+    Ok(())
+}
+
 /// The object id at `path` in a commit's tree.
-fn entry_id(repo: &Repo, commit: ObjectId, path: &str) -> Result<Option<ObjectId>> {
+fn entry_id(repo: &Odb, commit: ObjectId, path: &str) -> Result<Option<ObjectId>> {
     let tree = repo
-        .gix
         .find_commit(commit)
         .and_then(|c| c.tree())
         .with_context(|| format!("reading the tree of {commit}"))?;
@@ -556,12 +632,62 @@ fn entry_id(repo: &Repo, commit: ObjectId, path: &str) -> Result<Option<ObjectId
 }
 
 /// The content of the blob at `path` in a commit.
-fn read_blob(repo: &Repo, commit: ObjectId, path: &str) -> Result<Vec<u8>> {
+fn read_blob(repo: &Odb, commit: ObjectId, path: &str) -> Result<Vec<u8>> {
     let Some(id) = entry_id(repo, commit, path)? else {
         bail!("{path} is not in commit {commit}, though git diff-tree listed it");
     };
-    let object = repo.gix.find_object(id).with_context(|| format!("reading {path} in {commit}"))?;
+    let object = repo.find_object(id).with_context(|| format!("reading {path} in {commit}"))?;
     Ok(object.data.clone())
+}
+
+/// A clone of the repository handle with a delta-base cache: gix is built without its LRU pack
+/// caches, and without one every tree read (a note commit's changed files, the note's entry in a
+/// seal) resolves its whole delta chain, up to 50 deltas in an ordinary pack.
+fn with_delta_cache(repo: &gix::Repository) -> Odb {
+    let mut odb = repo.clone();
+    odb.objects.set_pack_cache(|| Box::<DeltaBaseCache>::default());
+    odb
+}
+
+/// A byte-capped FIFO cache of decoded pack entries, keyed by pack and offset.
+#[derive(Default)]
+struct DeltaBaseCache {
+    entries: HashMap<(u32, u64), (gix::object::Kind, Vec<u8>, usize)>,
+    order: std::collections::VecDeque<(u32, u64)>,
+    bytes: usize,
+}
+
+impl DeltaBaseCache {
+    const CAP: usize = 32 << 20;
+}
+
+impl gix::odb::pack::cache::DecodeEntry for DeltaBaseCache {
+    fn put(&mut self, pack: u32, offset: u64, data: &[u8], kind: gix::object::Kind, size: usize) {
+        if data.len() > Self::CAP / 8 || self.entries.contains_key(&(pack, offset)) {
+            return;
+        }
+        self.entries.insert((pack, offset), (kind, data.to_vec(), size));
+        self.order.push_back((pack, offset));
+        self.bytes += data.len();
+        while self.bytes > Self::CAP {
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some((_, data, _)) = self.entries.remove(&old) {
+                self.bytes -= data.len();
+            }
+        }
+    }
+
+    fn get(
+        &mut self,
+        pack: u32,
+        offset: u64,
+        out: &mut Vec<u8>,
+    ) -> Option<(gix::object::Kind, usize)> {
+        let (kind, data, size) = self.entries.get(&(pack, offset))?;
+        out.clear();
+        out.extend_from_slice(data);
+        Some((*kind, *size))
+    }
 }
 
 /// Pre-push mode: which commits a push would add.
@@ -588,12 +714,11 @@ pub mod pre_push {
             };
             let local = oid(local, n + 1)?;
             let remote_oid = oid(remote_oid, n + 1)?;
-            if local.is_null() {
-                continue; // a deletion adds nothing
-            }
+            // A deletion adds nothing; a pushed tag of a tree or blob adds no commits.
+            let Some(local) = commit_of(repo, local) else { continue };
             range.include.push(local);
-            if !remote_oid.is_null() && repo.gix.has_object(remote_oid) {
-                range.exclude.push(remote_oid);
+            if let Some(remote) = commit_of(repo, remote_oid) {
+                range.exclude.push(remote);
             }
         }
         exclude_remote(repo, remote, &mut range);
@@ -621,6 +746,14 @@ pub mod pre_push {
         }
         exclude_remote(repo, remote, &mut range);
         Ok(Some(range))
+    }
+
+    /// The commit an object id names (peeling tags), if we have it and it is one.
+    fn commit_of(repo: &Repo, id: ObjectId) -> Option<ObjectId> {
+        if id.is_null() {
+            return None;
+        }
+        Some(repo.gix.find_object(id).ok()?.peel_to_commit().ok()?.id)
     }
 
     fn exclude_remote(repo: &Repo, remote: Option<&str>, range: &mut Range) {

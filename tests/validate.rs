@@ -399,6 +399,16 @@ fn pre_push_checks_only_what_the_push_adds() {
     assert_eq!(pre_push(&repo, &[], "", &vars).status.code(), Some(0));
     let vars = [("PRE_COMMIT_FROM_REF", base.as_str()), ("PRE_COMMIT_TO_REF", good.as_str())];
     assert_eq!(pre_push(&repo, &[], "", &vars).status.code(), Some(1));
+    // Annotated tags are peeled; a tag of a tree adds no commits.
+    repo.git(["tag", "-a", "-m", "t", "t", &good]);
+    repo.git(["tag", "-a", "-m", "tree", "tt", &format!("{good}^{{tree}}")]);
+    let tags = format!(
+        "refs/tags/t {} refs/tags/t {ZERO}\nrefs/tags/tt {} refs/tags/tt {ZERO}\n",
+        repo.git_text(["rev-parse", "t"]),
+        repo.git_text(["rev-parse", "tt"])
+    );
+    let out = pre_push(&repo, &["origin", "url"], &tags, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     // Malformed input is an error of the command.
     assert_eq!(pre_push(&repo, &["origin"], "garbage\n", &[]).status.code(), Some(2));
 }
@@ -479,4 +489,33 @@ fn mutated_notes_never_panic_and_round_trip() {
             let _ = Note::parse(&note.render()).expect("an edited text note stays text");
         }
     }
+}
+
+#[test]
+fn user_config_and_merges_do_not_confuse_the_listing() {
+    let env = Env::new();
+    let (repo, base) = attempt(&env, "r");
+    for (key, value) in [
+        ("log.showSignature", "true"),
+        ("diff.relative", "true"),
+        ("color.ui", "always"),
+        ("log.decorate", "full"),
+        ("diff.renames", "copies"),
+    ] {
+        repo.git(["config", key, value]);
+    }
+    repo.git(["checkout", "-q", "-b", "side"]);
+    work(&repo, "side.txt");
+    repo.git(["checkout", "-q", "main"]);
+    work(&repo, "main.txt");
+    repo.git(["merge", "-q", "--no-edit", "side"]);
+    let merge = repo.head();
+    commit_note(&repo, 7, &agent_note(7, &merge));
+    std::fs::create_dir_all(repo.path.join("src")).unwrap();
+    let sub = repo.at(repo.path.join("src"));
+    assert_passes(&sub, &[]);
+    let json: Value = serde_json::from_slice(&validate(&sub, &["--json"]).stdout).unwrap();
+    assert_eq!(json["commits"], 4);
+    assert_eq!(json["notes"][0]["path"], ".agent/handoff/7.md");
+    let _ = base;
 }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# validate --pre-push for a push of 1,000 new commits (work, then a note commit) on top of a long
+# history, against `git rev-list <new> --not --remotes` on the same range; at 10,000 and 100,000
+# commits of history, to show the time does not grow with it. Target: <= 1.5x. Also against
+# `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs each
+# commit's root tree, which is what git itself pays for that. Histories are made with
+# `git fast-import` under bench/work/ (reused; the pushed commits sit in their own pack).
+#   bash bench/validate.sh          VALIDATE_HISTORIES="10000 100000" VALIDATE_NEW=1000
+if [ -f "$(dirname "$0")/lib.sh" ]; then
+  source "$(dirname "$0")/lib.sh"
+else
+  # Standalone: the same helpers as bench/lib.sh.
+  set -euo pipefail
+  BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  ROOT=$(cd "$BENCH_DIR/.." && pwd)
+  WORK=${BENCH_WORK:-$BENCH_DIR/work}
+  RUNS=${BENCH_RUNS:-11}
+  mkdir -p "$WORK"
+  export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 TZ=UTC LC_ALL=C
+  export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+  export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+  export GIT_AUTHOR_DATE=2026-11-30T03:00:00Z GIT_COMMITTER_DATE=2026-11-30T03:00:00Z
+  build_release() {
+    (cd "$ROOT" && cargo build --release --quiet)
+    export PATH="$ROOT/target/release:$PATH"
+  }
+  now_ns() { date +%s%N; }
+  time_once() {
+    local start end
+    start=$(now_ns)
+    "$@" >/dev/null 2>&1 || true
+    end=$(now_ns)
+    awk -v d=$((end - start)) 'BEGIN { printf "%.3f\n", d / 1e6 }'
+  }
+  median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+  side_by_side() {
+    local label=$1 ours=$2 theirs=$3 a=() b=() i
+    bash -c "$ours" >/dev/null 2>&1 || true
+    bash -c "$theirs" >/dev/null 2>&1 || true
+    for ((i = 0; i < RUNS; i++)); do
+      a+=("$(time_once bash -c "$ours")")
+      b+=("$(time_once bash -c "$theirs")")
+    done
+    local ma mb
+    ma=$(printf '%s\n' "${a[@]}" | median)
+    mb=$(printf '%s\n' "${b[@]}" | median)
+    printf '%-44s %10s ms %10s ms %7s\n' "$label" "$ma" "$mb" "$(awk -v a="$ma" -v b="$mb" 'BEGIN { printf "%.2fx", a / b }')"
+  }
+  header() { printf '\n%-44s %13s %13s %7s\n' "$1" "git-handoff" "plain git" "ratio"; }
+fi
+build_release
+
+NEW=${VALIDATE_NEW:-1000}
+
+# fast_import_commits FROM_REF COUNT START: COUNT linear commits on refs/heads/main, each changing
+# one of 100 files; the first has FROM_REF as parent (none when empty).
+fast_import_commits() {
+  python3 - "$1" "$2" "$3" <<'PY' | git fast-import --quiet
+import sys
+frm, count, start = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out = sys.stdout
+for i in range(start, start + count):
+    data = f"line {i}\n"
+    msg = f"work commit {i}\n"
+    out.write("commit refs/heads/main\n")
+    out.write(f"committer bench <bench@example.com> {1764471600 + i} +0000\n")
+    out.write(f"data {len(msg)}\n{msg}")
+    if i == start and frm:
+        out.write(f"from {frm}\n")
+    out.write(f"M 100644 inline f{i % 100}.txt\ndata {len(data)}\n{data}\n")
+PY
+}
+
+for HISTORY in ${VALIDATE_HISTORIES:-10000 100000}; do
+  repo=$WORK/validate-$HISTORY-$NEW
+  if [ ! -f "$repo/.ready" ]; then
+    rm -rf "$repo" && mkdir -p "$repo" && cd "$repo"
+    git init -q -b main
+    fast_import_commits "" "$HISTORY" 0
+    # What the remote already has: a configured remote whose tracking ref is the old history.
+    git remote add origin "$repo-remote.git"
+    git update-ref refs/remotes/origin/main refs/heads/main
+    fast_import_commits "refs/heads/main^0" $((NEW - 1)) "$HISTORY"
+    git checkout -q main
+    last=$(git rev-parse HEAD)
+    mkdir -p .agent/handoff
+    printf '# Handoff note: issue #1\n\nissue: 1\nstarted_at: 2026-11-30T03:48:52Z\nreason: agent_request\nlast_work_commit: %s\n\n## Summary\n\n- work\n\n## Remaining work\n\n- none\n\n## Evidence\n\n- bench\n' "$last" > .agent/handoff/1.md
+    git add .agent/handoff/1.md && git commit -q -m "Handoff note: issue #1"
+    touch .ready
+  fi
+  cd "$repo"
+  old=$(git rev-parse refs/remotes/origin/main)
+  new=$(git rev-parse HEAD)
+  printf 'refs/heads/main %s refs/heads/main %s\n' "$new" "$old" > "$WORK/validate-$HISTORY.stdin"
+  added=$(git rev-list --count "$new" --not --remotes)
+  # The check must pass (exit 0) on this push; show it once.
+  git handoff validate --pre-push origin "$repo-remote.git" < "$WORK/validate-$HISTORY.stdin"
+  git handoff validate --json --base "$old" | grep -q '"ok": true'
+
+  header "validate --pre-push ($added new on $HISTORY commits)"
+  side_by_side "pre-push vs rev-list <new> --not --remotes" \
+    "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+    "git rev-list $new --not --remotes"
+  # What git itself pays to know which of those commits touch the note directory.
+  side_by_side "pre-push vs rev-list ... -- .agent/handoff" \
+    "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+    "git rev-list $new --not --remotes -- .agent/handoff"
+  side_by_side "validate --base <old> vs rev-list <old>..<new>" \
+    "git handoff validate --base $old" \
+    "git rev-list $old..$new"
+done
