@@ -89,12 +89,13 @@ const NONE_RECORDED: &str = "none recorded";
 
 /// Renders the note.
 pub fn render(input: &Input) -> String {
-    let mut out = crate::snapshot::note_header(
-        input.issue,
-        &input.started_at,
-        &input.reason,
-        Some(&input.last_work_commit),
-    );
+    let mut out = crate::note::Header {
+        issue: input.issue,
+        started_at: input.started_at.clone(),
+        reason: input.reason.clone(),
+        last_work_commit: input.last_work_commit.clone(),
+    }
+    .render();
     section(&mut out, "Provenance");
     out.push_str(&format!(
         "The runtime wrote this note because the model did not write one: {} (`{}`).\n\

@@ -96,7 +96,15 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let head_hex = head.id.map(|id| id.to_string());
     let header = req.issue.map(|issue| {
         let started = req.started_at.unwrap_or(taken_at);
-        note_header(issue, &time::format(started), &req.reason, head_hex.as_deref())
+        let header = crate::note::Header {
+            issue,
+            started_at: time::format(started),
+            reason: req.reason.clone(),
+            // On an unborn branch there is no commit to name yet; the note cannot be committed
+            // before one exists, and validate would say so.
+            last_work_commit: head_hex.clone().unwrap_or_else(|| "(no commit yet)".into()),
+        };
+        header.render()
     });
     Ok(Snapshot {
         branch: head.branch,
@@ -110,15 +118,6 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
         diff_stat: diff_stat(split_lines(&diff), req.max_lines),
         header,
     })
-}
-
-/// The pre-filled header of a handoff note.
-pub fn note_header(issue: u64, started_at: &str, reason: &str, head: Option<&str>) -> String {
-    let last = head.unwrap_or("(no commit yet)");
-    format!(
-        "# Handoff note: issue #{issue}\n\nissue: {issue}\nstarted_at: {started_at}\n\
-         reason: {reason}\nlast_work_commit: {last}\n"
-    )
 }
 
 fn run_git(git: &Git, args: &[String]) -> Result<Vec<u8>> {
