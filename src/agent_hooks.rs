@@ -136,6 +136,25 @@ pub fn path(top: &Path, agent: Agent) -> PathBuf {
     top.join(agent.settings_path())
 }
 
+/// The agent-facing skill, as shipped in `skills/handoff/SKILL.md`.
+pub const SKILL: &str = include_str!("../skills/handoff/SKILL.md");
+
+/// Where Claude Code looks for project skills.
+pub const CLAUDE_SKILL_PATH: &str = ".claude/skills/handoff/SKILL.md";
+
+/// Puts the handoff skill where Claude Code finds it, unless a file is there already (a skill the
+/// user edited is theirs). Returns the path when it wrote one.
+pub fn install_skill(top: &Path, dry_run: bool) -> Result<Option<PathBuf>> {
+    let path = top.join(CLAUDE_SKILL_PATH);
+    if path.exists() {
+        return Ok(None);
+    }
+    if !dry_run {
+        crate::attempt::write_atomic(&path, SKILL.as_bytes())?;
+    }
+    Ok(Some(path))
+}
+
 /// What an install did (or, in a dry run, would do): the file, whether it existed, and the diff.
 pub struct Installed {
     pub path: PathBuf,

@@ -50,7 +50,18 @@ fn claude_settings_keep_other_hooks_and_permissions_and_install_once() {
         "git handoff note --digest-only || exit 1"
     );
 
+    let skill = repo.read(".claude/skills/handoff/SKILL.md");
+    let shipped =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/skills/handoff/SKILL.md")).unwrap();
+    assert_eq!(skill, shipped, "the shipped skill is installed as it is");
+    repo.write(".claude/skills/handoff/SKILL.md", "my own edits\n");
+
     let again = stdout_ok(repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    assert_eq!(
+        repo.read(".claude/skills/handoff/SKILL.md"),
+        b"my own edits\n",
+        "a user's skill is kept"
+    );
     assert!(again.contains("already installed"), "{again}");
     assert_eq!(repo.read(".claude/settings.json"), first, "a second install changes nothing");
     let dry = stdout_ok(

@@ -28,8 +28,9 @@ pub enum Command {
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
 /// that make handoffs automatic: tool results and Stop → `record`, SessionStart → `recall`,
-/// SessionEnd → `note --digest-only` (Claude Code). Every existing setting is kept; installing
-/// again changes nothing; --dry-run prints the diff instead of writing.
+/// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
+/// `.claude/skills/handoff/SKILL.md` when there is none. Every existing setting is kept;
+/// installing again changes nothing; --dry-run prints the diff instead of writing.
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Install the pre-push check.
@@ -77,6 +78,15 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
                 outcomes.push(hooks::install_pre_push(&repo)?);
             }
             for agent in agents {
+                if agent == Agent::Claude
+                    && let Some(path) = agent_hooks::install_skill(repo.top()?, args.dry_run)?
+                {
+                    let verb = if args.dry_run { "would add" } else { "added" };
+                    let line = format!("{verb} the handoff skill {}", path.display());
+                    if !ctx.json {
+                        writeln!(out, "{}", output::dim(&line))?;
+                    }
+                }
                 let installed = agent_hooks::install(repo.top()?, agent, args.dry_run)?;
                 if args.dry_run {
                     if let Some(diff) = &installed.diff {
