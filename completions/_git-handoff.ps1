@@ -33,9 +33,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files')
             [CompletionResult]::new('note', 'note', [CompletionResultType]::ParameterValue, 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record')
             [CompletionResult]::new('progress', 'progress', [CompletionResultType]::ParameterValue, 'Keep a progress plan that survives interruption')
-            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.')
             [CompletionResult]::new('digest', 'digest', [CompletionResultType]::ParameterValue, 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
@@ -212,6 +213,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-handoff;sync' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;recall' {
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines of recall at most [default: caps.recall_lines, 10]')
             [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'What started the session [default: resume, or the hook payload''s source]')
@@ -318,9 +329,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('seal', 'seal', [CompletionResultType]::ParameterValue, 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files')
             [CompletionResult]::new('note', 'note', [CompletionResultType]::ParameterValue, 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record')
             [CompletionResult]::new('progress', 'progress', [CompletionResultType]::ParameterValue, 'Keep a progress plan that survives interruption')
-            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.')
             [CompletionResult]::new('digest', 'digest', [CompletionResultType]::ParameterValue, 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
@@ -363,6 +375,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;help;validate' {
+            break
+        }
+        'git-handoff;help;sync' {
             break
         }
         'git-handoff;help;recall' {

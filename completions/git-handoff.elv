@@ -30,9 +30,10 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand seal 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
             cand note 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
             cand progress 'Keep a progress plan that survives interruption'
-            cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log'
+            cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.'
             cand digest 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check'
             cand validate 'Check the handoff notes in BASE..REV and their layout'
+            cand sync 'Exchange handoff records with a remote, losing none from either side'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
             cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
@@ -192,6 +193,15 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-handoff;sync'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;recall'= {
             cand --max-lines 'Lines of recall at most [default: caps.recall_lines, 10]'
             cand --source 'What started the session [default: resume, or the hook payload''s source]'
@@ -287,9 +297,10 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand seal 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
             cand note 'Check the agent''s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
             cand progress 'Keep a progress plan that survives interruption'
-            cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log'
+            cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.'
             cand digest 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check'
             cand validate 'Check the handoff notes in BASE..REV and their layout'
+            cand sync 'Exchange handoff records with a remote, losing none from either side'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
             cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
@@ -321,6 +332,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;help;digest'= {
         }
         &'git-handoff;help;validate'= {
+        }
+        &'git-handoff;help;sync'= {
         }
         &'git-handoff;help;recall'= {
         }
