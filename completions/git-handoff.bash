@@ -608,7 +608,7 @@ _git__handoff() {
             return 0
             ;;
         git__subcmd__handoff__subcmd__hooks__subcmd__install)
-            opts="-C -h -V --pre-push --json --color --help --version"
+            opts="-C -h -V --pre-push --push-notes --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1252,7 +1252,7 @@ _git_handoff ()
 			return
 		fi
 		case "$nested" in
-		install) __gitcomp "--color= --help --json --pre-push --version" ;;
+		install) __gitcomp "--color= --help --json --pre-push --push-notes --version" ;;
 		uninstall) __gitcomp "--color= --help --json --pre-push --version" ;;
 		esac
 		;;

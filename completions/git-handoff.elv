@@ -245,6 +245,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
             cand --pre-push 'Install the pre-push check'
+            cand --push-notes 'Also push the handoff records with every push (a failed notes push only warns)'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

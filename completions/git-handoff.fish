@@ -217,6 +217,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fis
 always\t'Always colour'
 never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l pre-push -d 'Install the pre-push check'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l push-notes -d 'Also push the handoff records with every push (a failed notes push only warns)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'

@@ -483,3 +483,76 @@ fn the_default_remote_is_the_branchs_and_an_empty_remote_is_no_error() {
     let text = stdout_ok(a.handoff().args(["sync", "origin"]).output().unwrap());
     assert!(text.starts_with("origin: pushed 1 record"), "{text}");
 }
+
+fn push(repo: &Repo, args: &[&str]) -> Output {
+    repo.git_cmd(["push"]).args(args).env("PATH", path_with_binary()).output().unwrap()
+}
+
+#[test]
+fn the_pre_push_hook_carries_the_records_and_never_fails_a_push_for_them() {
+    let env = Env::new();
+    let (remote, repos) = clones(&env, &["a", "b"]);
+    let (a, b) = (&repos[0], &repos[1]);
+    a.git(["config", "notes.rewriteRef", "refs/notes/commits"]);
+    let out = a
+        .git_handoff()
+        .args(["hooks", "install", "--pre-push", "--push-notes", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(report["rewrite_ref"]["action"], "added");
+    stdout_ok(a.git_handoff().args(["hooks", "install", "--push-notes"]).output().unwrap());
+    assert_eq!(
+        a.git_text(["config", "--get-all", "notes.rewriteRef"]),
+        "refs/notes/commits\nrefs/notes/handoff",
+        "added once, keeping the value there"
+    );
+
+    // b wrote records too: the hook's sync merges rather than overwriting them.
+    let from_b = hand_off(b, "fb", 8, "b's");
+    sync_json(b, &[]);
+    let from_a = hand_off(a, "fa", 9, "a's");
+    let out = push(a, &["-q", "origin", "fa"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bare = a.at(&remote);
+    for commit in [&from_a, &from_b] {
+        assert!(records_on(&bare, commit).iter().any(|(_, c, _)| c == commit), "{commit}");
+    }
+    assert!(records_on(a, &from_b).iter().any(|(_, c, _)| *c == from_b), "merged locally too");
+
+    // Notes refused by the remote: the branch still goes, with a warning.
+    let hook = remote.join("hooks/pre-receive");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/notes/*) exit 1;; esac; done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let remote_notes = notes_list(&bare);
+    let late = hand_off(a, "fa2", 10, "refused");
+    let out = push(a, &["-q", "origin", "fa2"]);
+    assert!(out.status.success(), "the notes failure failed the push: {}", stderr(&out));
+    assert!(stderr(&out).contains("handoff records were not pushed to origin"), "{}", stderr(&out));
+    assert_eq!(bare.git_text(["rev-parse", "refs/heads/fa2"]), a.git_text(["rev-parse", "fa2"]));
+    assert_eq!(notes_list(&bare), remote_notes);
+    assert!(records_on(a, &late).iter().any(|(_, c, _)| *c == late), "kept locally");
+
+    // Installing without --push-notes takes the notes push out again.
+    stdout_ok(a.git_handoff().args(["hooks", "install"]).output().unwrap());
+    let text = std::fs::read_to_string(a.path.join(".git/hooks/pre-push")).unwrap();
+    assert!(!text.contains("git handoff sync"), "{text}");
+}
+
+#[test]
+fn with_rewrite_ref_set_records_follow_an_amend() {
+    let env = Env::new();
+    let (_remote, repos) = clones(&env, &["a"]);
+    let a = &repos[0];
+    stdout_ok(a.git_handoff().args(["hooks", "install"]).output().unwrap());
+    let commit = hand_off(a, "f", 4, "amend me");
+    a.git(["commit", "-q", "--amend", "-m", "Handoff note: issue #4\n\nReworded."]);
+    let amended = a.head();
+    assert_ne!(amended, commit);
+    assert!(records_on(a, &amended).iter().any(|(_, c, _)| *c == commit));
+}

@@ -7,7 +7,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::commands::Ctx;
-use crate::hooks::{self, Action, Outcome};
+use crate::config::Config;
+use crate::hooks::{self, Action, Outcome, RewriteRef};
 use crate::output;
 use crate::repo::Repo;
 
@@ -24,11 +25,22 @@ pub enum Command {
 /// creating the hook if there is none. The block runs `git handoff validate --pre-push` and then
 /// the rest of the existing hook, each with git's full stdin, and refuses the push if either fails.
 /// Installing again leaves one block. With no flag, installs the pre-push hook.
+///
+/// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
+/// running `git handoff sync <remote>` once the checks pass; when that fails it warns and the push
+/// goes on. Installing again without --push-notes takes it out.
+///
+/// Installing also adds the notes ref to `notes.rewriteRef` (keeping the values already there),
+/// so records follow `git commit --amend` and `git rebase`.
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Install the pre-push check.
     #[arg(long)]
     pub pre_push: bool,
+
+    /// Also push the handoff records with every push (a failed notes push only warns).
+    #[arg(long)]
+    pub push_notes: bool,
 }
 
 /// Remove git-handoff's block from the hooks, leaving the rest of each hook as it was.
@@ -44,17 +56,24 @@ pub struct UninstallArgs {
 #[derive(Serialize)]
 struct Report {
     hooks: Vec<Outcome>,
+    /// `notes.rewriteRef` after an install.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewrite_ref: Option<RewriteRef>,
 }
 
 pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
-    let outcomes = match command {
+    let (outcomes, rewrite_ref) = match command {
         // --pre-push is the only hook for now; more flags (agent settings) join it later.
-        Command::Install(_args) => vec![hooks::install_pre_push(&repo)?],
-        Command::Uninstall(_args) => vec![hooks::uninstall_pre_push(&repo)?],
+        Command::Install(args) => {
+            let hook = hooks::install_pre_push(&repo, args.push_notes)?;
+            let config = Config::load(repo.top().ok())?;
+            (vec![hook], Some(hooks::ensure_rewrite_ref(&repo, &config.notes_ref)?))
+        }
+        Command::Uninstall(_args) => (vec![hooks::uninstall_pre_push(&repo)?], None),
     };
     if ctx.json {
-        return Ok(output::write_json(out, &Report { hooks: outcomes })?);
+        return Ok(output::write_json(out, &Report { hooks: outcomes, rewrite_ref })?);
     }
     for outcome in &outcomes {
         let path = outcome.path.display();
@@ -72,6 +91,15 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
             }
         };
         writeln!(out, "{what}")?;
+    }
+    if let Some(rewrite) = &rewrite_ref
+        && rewrite.action == Action::Added
+    {
+        writeln!(
+            out,
+            "added {} to {}, so records follow amend and rebase",
+            rewrite.value, rewrite.key
+        )?;
     }
     Ok(())
 }
