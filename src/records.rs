@@ -111,8 +111,12 @@ pub fn merge(mut ours: Vec<Record>, theirs: Vec<Record>) -> Vec<Record> {
         }
     }
     ours.sort_by(|a, b| {
-        (&a.written_at, &a.commit, &a.kind, &a.started_at)
-            .cmp(&(&b.written_at, &b.commit, &b.kind, &b.started_at))
+        (&a.written_at, &a.commit, &a.kind, &a.started_at).cmp(&(
+            &b.written_at,
+            &b.commit,
+            &b.kind,
+            &b.started_at,
+        ))
     });
     ours
 }

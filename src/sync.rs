@@ -24,8 +24,9 @@ use serde::Serialize;
 use crate::records;
 use crate::repo::Repo;
 
-/// How many fetch–merge–push rounds a sync tries before it gives up on a busy remote.
-pub const MAX_TRIES: u32 = 5;
+/// How many fetch–merge–push rounds a sync tries before it gives up on a busy remote. Each round
+/// some racing writer wins, so this many syncs started at the same moment all get through.
+pub const MAX_TRIES: u32 = 10;
 
 /// What a sync did.
 #[derive(Debug, Clone, Serialize)]
@@ -388,14 +389,14 @@ fn one_line(text: &str) -> String {
     if lines.is_empty() { "git gave no reason".into() } else { lines.join(" / ") }
 }
 
-/// About 100 ms, 200 ms, 400 ms ..., each drawn from 50–150 % of that, so racing syncs fall out
-/// of step instead of colliding again.
+/// About 100 ms, 200 ms, 400 ms, then 800 ms each time, drawn from 50–150 % of that, so racing
+/// syncs fall out of step instead of colliding again (about 6 s in all at most).
 fn backoff(tries: u32) -> Duration {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    let base = 100u64 << (tries.saturating_sub(1)).min(4);
+    let base = 100u64 << (tries.saturating_sub(1)).min(3);
     let spread = u64::from(nanos ^ std::process::id().wrapping_mul(2_654_435_761)) % (base + 1);
     Duration::from_millis(base / 2 + spread)
 }

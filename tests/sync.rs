@@ -115,14 +115,18 @@ fn records_on(repo: &Repo, object: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// The id of a record key blob, computed by git.
+/// The id of a blob of `content` (a record key, say), computed by git.
 fn key_id(repo: &Repo, content: &str) -> String {
-    let mut child = repo
-        .git_cmd(["hash-object", "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    hash_object(repo, content, false)
+}
+
+/// `git hash-object [-w] --stdin`.
+fn hash_object(repo: &Repo, content: &str, write: bool) -> String {
+    let mut cmd = repo.git_cmd(["hash-object", "--stdin"]);
+    if write {
+        cmd.arg("-w");
+    }
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     use std::io::Write;
     child.stdin.take().unwrap().write_all(content.as_bytes()).unwrap();
     String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap().trim().to_string()
@@ -207,10 +211,14 @@ fn concurrent_syncs_lose_nothing() {
         }
         // Every clone syncs twice at once: six syncs race for one remote ref.
         let children: Vec<Child> = repos.iter().chain(repos.iter()).map(spawn_sync).collect();
+        let mut tries = Vec::new();
         for child in children {
             let out = child.wait_with_output().unwrap();
             assert!(out.status.success(), "a concurrent sync failed: {}", stderr(&out));
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            tries.push(report["tries"].as_u64().unwrap());
         }
+        eprintln!("wave {wave}: tries per sync {tries:?}");
         for repo in &repos {
             sync_json(repo, &[]);
         }
@@ -555,4 +563,74 @@ fn with_rewrite_ref_set_records_follow_an_amend() {
     let amended = a.head();
     assert_ne!(amended, commit);
     assert!(records_on(a, &amended).iter().any(|(_, c, _)| *c == commit));
+}
+
+/// A digest record on `commit`, as a note blob's text.
+fn record_text(commit: &str, written_at: &str, line: &str) -> String {
+    format!(
+        "[[record]]\nversion = 1\nkind = \"digest\"\nwritten_at = \"{written_at}\"\n\
+         commit = \"{commit}\"\ndigest_line = \"{line}\"\n"
+    )
+}
+
+#[test]
+fn notes_trees_with_any_fanout_and_entries_that_are_no_notes_merge_whole() {
+    let env = Env::new();
+    let (remote, repos) = clones(&env, &["a", "b"]);
+    let (a, b) = (&repos[0], &repos[1]);
+    let base = a.head();
+    // a's notes tree is built by hand: two levels of fanout (`ab/cd/ef...`), which git reads
+    // though it would not write it for so few notes, and a file that is no note.
+    let index = env.root.path().join("notes-index");
+    let mut objects = vec![base.clone()];
+    for i in 0..3 {
+        objects.push(key_id(a, &format!("object {i}\n")));
+    }
+    for (i, object) in objects.iter().enumerate() {
+        let text = record_text(object, &format!("2026-11-30T04:0{i}:00Z"), &format!("a{i}"));
+        let blob = hash_object(a, &text, true);
+        let path = format!("{}/{}/{}", &object[..2], &object[2..4], &object[4..]);
+        a.git_cmd(["update-index", "--add", "--cacheinfo", &format!("100644,{blob},{path}")])
+            .env("GIT_INDEX_FILE", &index)
+            .output()
+            .unwrap();
+    }
+    let readme = hash_object(a, "kept by hand\n", true);
+    a.git_cmd(["update-index", "--add", "--cacheinfo", &format!("100644,{readme},README.notes")])
+        .env("GIT_INDEX_FILE", &index)
+        .output()
+        .unwrap();
+    let out = a.git_cmd(["write-tree"]).env("GIT_INDEX_FILE", &index).output().unwrap();
+    let tree = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let commit = a.git_text(["commit-tree", &tree, "-m", "notes by hand"]);
+    a.git(["update-ref", "refs/notes/handoff", &commit]);
+    assert_eq!(notes_list(a).len(), 4, "git reads the fanout");
+    // b annotates the same commit, flat, as git notes does.
+    b.git([
+        "notes",
+        "--ref=handoff",
+        "add",
+        "-m",
+        &record_text(&base, "2026-11-30T05:00:00Z", "b"),
+        &base,
+    ]);
+
+    sync_json(a, &[]);
+    sync_json(b, &[]);
+    sync_json(a, &[]);
+    let expected = notes_list_of_remote(&env, &remote);
+    assert_eq!(expected.len(), 4);
+    for repo in [a, b] {
+        assert_eq!(notes_list(repo), expected);
+        assert_eq!(records_on(repo, &base).len(), 2, "both records on the commit");
+        let text = repo.git_text(["notes", "--ref=handoff", "show", &base]);
+        assert!(
+            text.contains("digest_line = \"a0\"") && text.contains("digest_line = \"b\""),
+            "{text}"
+        );
+        assert_eq!(
+            repo.git_text(["cat-file", "-p", "refs/notes/handoff:README.notes"]),
+            "kept by hand"
+        );
+    }
 }

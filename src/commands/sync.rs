@@ -16,7 +16,7 @@ use crate::sync::{self, Outcome, Report};
 /// refs/notes/remotes/<REMOTE>/handoff, merges it with the local notes ref (an object annotated on
 /// both sides keeps the records of both), pushes the result with a lease on the remote's old value,
 /// and then moves the local ref. When another writer wins a race, the fetch–merge–push starts over
-/// (5 tries, with backoff). A remote without records is not an error. When the fetch or the push
+/// (10 tries, with backoff). A remote without records is not an error. When the fetch or the push
 /// fails, the local notes ref is left as it was and the command exits 2. The push skips the
 /// pre-push hook (`--no-verify`). recall and show read the remote-tracking refs too.
 ///
