@@ -273,6 +273,8 @@ fn push(
         "--porcelain",
         "--no-verify",
         "--recurse-submodules=no",
+        "--no-follow-tags",
+        "--no-signed",
         lease.as_str(),
         "--end-of-options",
         remote,

@@ -345,6 +345,30 @@ fn a_squash_merged_branchs_handoff_is_found_by_issue_in_another_clone() {
 }
 
 #[test]
+fn a_rebased_branchs_handoff_is_found_by_branch_in_another_clone() {
+    let env = Env::new();
+    let (_remote, repos) = clones(&env, &["a", "b"]);
+    let (a, b) = (&repos[0], &repos[1]);
+    let note_commit = hand_off(a, "feature", 31, "Rebase me");
+    // main moves on; the branch is rebased without notes.rewriteRef, stranding the commit's note.
+    a.git(["checkout", "-q", "main"]);
+    a.write("other.txt", "other\n");
+    a.commit_all("other work");
+    a.git(["push", "-q", "origin", "main"]);
+    a.git(["checkout", "-q", "feature"]);
+    a.git(["rebase", "-q", "main"]);
+    assert_ne!(a.head(), note_commit);
+    a.git(["push", "-q", "origin", "feature"]);
+    sync_json(a, &[]);
+
+    b.git(["fetch", "-q", "origin"]);
+    b.git(["checkout", "-q", "feature"]);
+    sync_json(b, &[]);
+    let text = stdout_ok(b.handoff().args(["recall"]).output().unwrap());
+    assert!(text.contains("issue #31") && text.contains("Goal: Rebase me"), "{text}");
+}
+
+#[test]
 fn an_object_annotated_on_both_sides_keeps_both_records() {
     let env = Env::new();
     let (remote, repos) = clones(&env, &["a", "b"]);
