@@ -164,9 +164,18 @@ fn round(repo: &Repo, notes_ref: &str, remote: &str, tracking: &str) -> Result<R
     };
     if let Some(new) = new
         && Some(new) != remote_old
-        && let Err(race) = push(repo, remote, notes_ref, new, remote_old)?
     {
-        return Ok(Round::Race(race));
+        if let Err(race) = push(repo, remote, notes_ref, new, remote_old)? {
+            return Ok(Round::Race(race));
+        }
+        // Like git after a push: the remote-tracking ref shows what the remote now holds. It is
+        // only a copy, so a failure here (another sync fetching) changes nothing that matters.
+        let _ = repo.gix.reference(
+            tracking,
+            new,
+            gix::refs::transaction::PreviousValue::Any,
+            "git-handoff: sync (pushed)",
+        );
     }
     if let Some(new) = new
         && Some(new) != local

@@ -136,7 +136,9 @@ fn hash_object(repo: &Repo, content: &str, write: bool) -> String {
 /// list the same notes.
 fn all_agree(env: &Env, remote: &Path, repos: &[Repo], commits: &[String]) {
     let expected = notes_list_of_remote(env, remote);
+    let tip = ref_of(&env.repo("scratch").at(remote), "refs/notes/handoff");
     for repo in repos {
+        assert_eq!(ref_of(repo, "refs/notes/remotes/origin/handoff"), tip, "the tracking ref");
         for commit in commits {
             let found = records_on(repo, commit);
             assert!(

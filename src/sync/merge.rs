@@ -152,7 +152,8 @@ fn walk_tree(
                 walk_tree(repo, id, ours_sub, &format!("{prefix}{hex}"), &full_path, out)?;
             }
             Some(hex) if mode.is_blob() && prefix.len() + hex.len() == hex_len => {
-                let object = ObjectId::from_hex(format!("{prefix}{hex}").as_bytes())
+                let full = format!("{prefix}{hex}").to_ascii_lowercase();
+                let object = ObjectId::from_hex(full.as_bytes())
                     .with_context(|| format!("reading the note path {full_path}"))?;
                 out.notes.push(Note { object, blob: id });
             }
