@@ -195,7 +195,7 @@ fn three_clones_syncing_in_every_order_end_with_every_record() {
         assert_eq!(again["outcome"], "up_to_date");
         assert_eq!((again["fetched"].as_u64(), again["pushed"].as_u64()), (Some(0), Some(0)));
     }
-    // Three handoffs written in every round: each clone sent exactly its own.
+    // Six rounds of three handoffs, every one of them checked in every clone.
     assert_eq!(commits.len(), 18);
 }
 
