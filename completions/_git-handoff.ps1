@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.')
             [CompletionResult]::new('digest', 'digest', [CompletionResultType]::ParameterValue, 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
@@ -212,6 +213,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-handoff;sync' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;recall' {
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines of recall at most [default: caps.recall_lines, 10]')
             [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'What started the session [default: resume, or the hook payload''s source]')
@@ -261,6 +272,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Install Claude Code hooks into .claude/settings.json')
             [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Install Codex hooks into .codex/hooks.json')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what the agent settings would become (a diff) and write nothing')
+            [CompletionResult]::new('--push-notes', '--push-notes', [CompletionResultType]::ParameterName, 'Also push the handoff records with every push (a failed notes push only warns)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -324,6 +336,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.')
             [CompletionResult]::new('digest', 'digest', [CompletionResultType]::ParameterValue, 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
@@ -366,6 +379,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;help;validate' {
+            break
+        }
+        'git-handoff;help;sync' {
             break
         }
         'git-handoff;help;recall' {

@@ -55,6 +55,9 @@ _git__handoff() {
             git__handoff,start)
                 cmd="git__handoff__subcmd__start"
                 ;;
+            git__handoff,sync)
+                cmd="git__handoff__subcmd__sync"
+                ;;
             git__handoff,validate)
                 cmd="git__handoff__subcmd__validate"
                 ;;
@@ -96,6 +99,9 @@ _git__handoff() {
                 ;;
             git__handoff__subcmd__help,start)
                 cmd="git__handoff__subcmd__help__subcmd__start"
+                ;;
+            git__handoff__subcmd__help,sync)
+                cmd="git__handoff__subcmd__help__subcmd__sync"
                 ;;
             git__handoff__subcmd__help,validate)
                 cmd="git__handoff__subcmd__help__subcmd__validate"
@@ -164,7 +170,7 @@ _git__handoff() {
 
     case "${cmd}" in
         git__handoff)
-            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate recall show hooks demo install-man help"
+            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show hooks demo install-man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -230,7 +236,7 @@ _git__handoff() {
             return 0
             ;;
         git__subcmd__handoff__subcmd__help)
-            opts="start snapshot seal note progress record digest validate recall show hooks demo install-man help"
+            opts="start snapshot seal note progress record digest validate sync recall show hooks demo install-man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -495,6 +501,20 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__help__subcmd__validate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -588,7 +608,7 @@ _git__handoff() {
             return 0
             ;;
         git__subcmd__handoff__subcmd__hooks__subcmd__install)
-            opts="-C -h -V --pre-push --claude --codex --dry-run --json --color --help --version"
+            opts="-C -h -V --pre-push --claude --codex --dry-run --push-notes --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1109,6 +1129,28 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handoff__subcmd__sync)
+            opts="-C -h -V --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handoff__subcmd__validate)
             opts="-C -h -V --base --issue --pre-push --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1151,7 +1193,7 @@ fi
 # git's bash completion calls this for `git handoff <TAB>` (load git's completion first).
 _git_handoff ()
 {
-	local subcommands="start snapshot seal note progress record digest validate recall show hooks demo install-man"
+	local subcommands="start snapshot seal note progress record digest validate sync recall show hooks demo install-man"
 	local subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
@@ -1194,6 +1236,9 @@ _git_handoff ()
 	validate,-*)
 		__gitcomp "--base= --color= --help --issue= --json --pre-push --version"
 		;;
+	sync,-*)
+		__gitcomp "--color= --help --json --version"
+		;;
 	recall,-*)
 		__gitcomp "--base= --color= --help --hook= --issue= --json --max-lines= --source= --started-at= --version"
 		;;
@@ -1207,7 +1252,7 @@ _git_handoff ()
 			return
 		fi
 		case "$nested" in
-		install) __gitcomp "--claude --codex --color= --dry-run --help --json --pre-push --version" ;;
+		install) __gitcomp "--claude --codex --color= --dry-run --help --json --pre-push --push-notes --version" ;;
 		uninstall) __gitcomp "--color= --help --json --pre-push --version" ;;
 		esac
 		;;

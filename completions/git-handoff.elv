@@ -33,6 +33,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.'
             cand digest 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check'
             cand validate 'Check the handoff notes in BASE..REV and their layout'
+            cand sync 'Exchange handoff records with a remote, losing none from either side'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
             cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
@@ -192,6 +193,15 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-handoff;sync'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;recall'= {
             cand --max-lines 'Lines of recall at most [default: caps.recall_lines, 10]'
             cand --source 'What started the session [default: resume, or the hook payload''s source]'
@@ -238,6 +248,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --claude 'Install Claude Code hooks into .claude/settings.json'
             cand --codex 'Install Codex hooks into .codex/hooks.json'
             cand --dry-run 'Print what the agent settings would become (a diff) and write nothing'
+            cand --push-notes 'Also push the handoff records with every push (a failed notes push only warns)'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -293,6 +304,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand record 'Record one agent hook payload (JSON on stdin) in the attempt''s event log.'
             cand digest 'Print the digest of the attempt''s event log: files edited, tool calls, errors and the last check'
             cand validate 'Check the handoff notes in BASE..REV and their layout'
+            cand sync 'Exchange handoff records with a remote, losing none from either side'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
             cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
@@ -324,6 +336,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;help;digest'= {
         }
         &'git-handoff;help;validate'= {
+        }
+        &'git-handoff;help;sync'= {
         }
         &'git-handoff;help;recall'= {
         }

@@ -59,6 +59,7 @@ pub enum Command {
     Record(commands::record::Args),
     Digest(commands::digest::Args),
     Validate(commands::validate::Args),
+    Sync(commands::sync::Args),
     Recall(commands::recall::Args),
     Show(commands::show::Args),
     /// Install or remove git-handoff's hooks (the pre-push check), keeping what is there.

@@ -12,6 +12,12 @@
 //! hook file again as a child (`"$0" "$@"`, marked by `GIT_HANDOFF_PRE_PUSH_INNER=1` so the block is
 //! skipped there) on the same stdin, and exits with the first failure. The user's logic thus runs
 //! unchanged in its own process, and cannot mask our status.
+//!
+//! With `--push-notes` the block also carries the handoff records to the remote: once both checks
+//! pass, it runs `git handoff sync <remote>` (which pushes with `--no-verify`, so this hook is not
+//! started again), and a failure only warns, never failing the user's push. A push of notes refs
+//! alone is left alone. Installing also adds the notes ref to `notes.rewriteRef` (multi-valued;
+//! other values are kept), so records follow `commit --amend` and rebase.
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -23,8 +29,10 @@ pub const BEGIN: &str = "# >>> git-handoff >>>";
 pub const END: &str = "# <<< git-handoff <<<";
 const SHEBANG: &str = "#!/bin/sh";
 
-/// The block added to the pre-push hook, from BEGIN to END, each line LF-terminated.
-pub fn pre_push_block() -> String {
+/// The block added to the pre-push hook, from BEGIN to END, each line LF-terminated; with
+/// `push_notes`, it also syncs the handoff records with the remote once the checks pass.
+pub fn pre_push_block(push_notes: bool) -> String {
+    let notes: &[&str] = if push_notes { &PUSH_NOTES } else { &[] };
     [
         BEGIN,
         "# Added by `git handoff hooks install --pre-push`; `git handoff hooks uninstall` removes it.",
@@ -41,15 +49,67 @@ pub fn pre_push_block() -> String {
         "\telse",
         "\t\tGIT_HANDOFF_PRE_PUSH_INNER=1 sh \"$0\" \"$@\" <\"$git_handoff_stdin\" || git_handoff_rest=$?",
         "\tfi",
+    ]
+    .iter()
+    .chain(notes)
+    .chain(&[
         "\trm -f \"$git_handoff_stdin\"",
         "\tif [ \"$git_handoff_check\" -ne 0 ]; then exit \"$git_handoff_check\"; fi",
         "\texit \"$git_handoff_rest\"",
         "fi",
         END,
-    ]
-    .iter()
+    ])
     .map(|l| format!("{l}\n"))
     .collect()
+}
+
+/// The lines `--push-notes` adds: sync the records when the push goes ahead (not for a push of
+/// notes refs alone), and only warn when that fails.
+const PUSH_NOTES: [&str; 5] = [
+    "\t# --push-notes: carry the handoff records along; a failure warns and the push goes on.",
+    "\tif [ \"$git_handoff_check\" -eq 0 ] && [ \"$git_handoff_rest\" -eq 0 ] && grep -qv '^[^ ]* [^ ]* refs/notes/' \"$git_handoff_stdin\"; then",
+    "\t\tgit handoff sync \"$1\" >/dev/null ||",
+    "\t\t\techo \"warning: git-handoff: the handoff records were not pushed to $1 (the push goes on); run \\`git handoff sync $1\\` later\" >&2",
+    "\tfi",
+];
+
+/// `notes.rewriteRef` and whether installing added the notes ref to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RewriteRef {
+    pub key: &'static str,
+    pub value: String,
+    pub action: Action,
+}
+
+/// Makes `git commit --amend` and `git rebase` carry records along: adds `notes_ref` to the
+/// multi-valued `notes.rewriteRef` unless a value (or a glob such as `refs/notes/*`) covers it.
+pub fn ensure_rewrite_ref(repo: &Repo, notes_ref: &str) -> Result<RewriteRef> {
+    const KEY: &str = "notes.rewriteRef";
+    let mut cmd = repo.git().command(["config", "--get-all", KEY]);
+    let output = crate::git::run(&mut cmd)?;
+    let values = match output.status.code() {
+        Some(0) => String::from_utf8_lossy(&output.stdout).into_owned(),
+        Some(1) => String::new(), // not set
+        _ => {
+            crate::git::checked(&cmd, output)?;
+            String::new()
+        }
+    };
+    let covered = values.lines().map(str::trim).any(|value| match value.strip_suffix('*') {
+        Some(prefix) => notes_ref.starts_with(prefix),
+        None => value == notes_ref,
+    });
+    let action = if covered {
+        Action::Unchanged
+    } else {
+        repo.git().output(["config", "--add", KEY, notes_ref]).with_context(|| {
+            format!(
+                "adding {notes_ref} to {KEY}; set it by hand: git config --add {KEY} {notes_ref}"
+            )
+        })?;
+        Action::Added
+    };
+    Ok(RewriteRef { key: KEY, value: notes_ref.to_string(), action })
 }
 
 /// What installing or uninstalling did.
@@ -88,13 +148,14 @@ pub fn hooks_dir(repo: &Repo) -> Result<PathBuf> {
     Ok(if path.is_absolute() { path } else { base.join(path) })
 }
 
-/// Installs (or refreshes) the pre-push block.
-pub fn install_pre_push(repo: &Repo) -> Result<Outcome> {
+/// Installs (or refreshes) the pre-push block; `push_notes` makes it push the records too. The
+/// block always matches the latest install: installing without `push_notes` takes it out again.
+pub fn install_pre_push(repo: &Repo, push_notes: bool) -> Result<Outcome> {
     let path = hooks_dir(repo)?.join("pre-push");
     let existing = read_hook(&path)?;
     let (text, action) = match &existing {
-        None => (format!("{SHEBANG}\n{}", pre_push_block()), Action::Created),
-        Some(text) => with_block(text, &path)?,
+        None => (format!("{SHEBANG}\n{}", pre_push_block(push_notes)), Action::Created),
+        Some(text) => with_block(text, &path, push_notes)?,
     };
     if action != Action::Unchanged {
         let dir = path.parent().context("a hook path has a parent directory")?;
@@ -138,8 +199,8 @@ fn read_hook(path: &Path) -> Result<Option<String>> {
 }
 
 /// The hook text with our block in place, and what that changed.
-fn with_block(text: &str, path: &Path) -> Result<(String, Action)> {
-    let block = pre_push_block();
+fn with_block(text: &str, path: &Path, push_notes: bool) -> Result<(String, Action)> {
+    let block = pre_push_block(push_notes);
     if let Some((before, after)) = split_block(text, path)? {
         let updated = format!("{before}{block}{after}");
         let action = if updated == text { Action::Unchanged } else { Action::Updated };
@@ -221,11 +282,11 @@ mod tests {
     fn block_goes_after_the_shebang_and_is_idempotent() {
         let path = Path::new("pre-push");
         let user = "#!/bin/bash\necho user\nexit 0\n";
-        let (once, action) = with_block(user, path).unwrap();
+        let (once, action) = with_block(user, path, false).unwrap();
         assert_eq!(action, Action::Added);
         assert!(once.starts_with(&format!("#!/bin/bash\n{BEGIN}\n")));
         assert!(once.ends_with("echo user\nexit 0\n"));
-        let (twice, action) = with_block(&once, path).unwrap();
+        let (twice, action) = with_block(&once, path, false).unwrap();
         assert_eq!((twice.as_str(), action), (once.as_str(), Action::Unchanged));
         let (before, after) = split_block(&once, path).unwrap().unwrap();
         assert_eq!(format!("{before}{after}"), user);
@@ -233,8 +294,8 @@ mod tests {
 
     #[test]
     fn non_shell_hooks_are_refused() {
-        assert!(with_block("#!/usr/bin/env python3\nprint(1)\n", Path::new("p")).is_err());
-        assert!(with_block("#!/usr/bin/env bash\n", Path::new("p")).is_ok());
-        assert!(with_block("echo no shebang\n", Path::new("p")).is_ok());
+        assert!(with_block("#!/usr/bin/env python3\nprint(1)\n", Path::new("p"), false).is_err());
+        assert!(with_block("#!/usr/bin/env bash\n", Path::new("p"), false).is_ok());
+        assert!(with_block("echo no shebang\n", Path::new("p"), true).is_ok());
     }
 }

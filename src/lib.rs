@@ -33,6 +33,7 @@ pub mod seal;
 pub mod secrets;
 pub mod snapshot;
 pub mod summary;
+pub mod sync;
 pub mod time;
 pub mod validate;
 

@@ -2,7 +2,8 @@
 //! short lines (one line on a fresh start), plus the project rules as their own capped block.
 //!
 //! Finding the handoff is one or two notes lookups on the record keys (branch, then issue; see
-//! `records`), never a history walk and never a status run, so it stays fast on any history.
+//! `records`) in the local notes ref and its remote-tracking copies, never a history walk and
+//! never a status run, so it stays fast on any history.
 
 use anyhow::Result;
 
@@ -20,17 +21,19 @@ pub struct Request<'a> {
 }
 
 /// The latest handoff record for this branch or issue: the branch key first (when it agrees with
-/// the issue), then the issue key, then whatever the branch key holds.
+/// the issue), then the issue key, then whatever the branch key holds. Records written on other
+/// machines count too, from the remote-tracking notes refs that `sync` (or a fetch) leaves.
 pub fn find(repo: &Repo, req: &Request<'_>) -> Result<Option<Record>> {
+    let refs = records::readable_refs(repo, req.notes_ref)?;
     let on_branch = match req.branch {
-        Some(branch) => records::latest_for(repo, req.notes_ref, Key::Branch(branch))?,
+        Some(branch) => records::latest_for(repo, &refs, Key::Branch(branch))?,
         None => None,
     };
     if on_branch.as_ref().is_some_and(|r| req.issue.is_none() || r.issue == req.issue) {
         return Ok(on_branch);
     }
     if let Some(issue) = req.issue
-        && let Some(record) = records::latest_for(repo, req.notes_ref, Key::Issue(issue))?
+        && let Some(record) = records::latest_for(repo, &refs, Key::Issue(issue))?
     {
         return Ok(Some(record));
     }

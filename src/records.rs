@@ -102,14 +102,22 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<Vec<Record>> {
     Ok(blob.record)
 }
 
-/// Merges two record lists: every record kept once, oldest first.
+/// Merges two record lists: every record kept once, oldest first (ties in a fixed order, so both
+/// machines of a sync write the same blob).
 pub fn merge(mut ours: Vec<Record>, theirs: Vec<Record>) -> Vec<Record> {
     for record in theirs {
         if !ours.contains(&record) {
             ours.push(record);
         }
     }
-    ours.sort_by(|a, b| a.written_at.cmp(&b.written_at));
+    ours.sort_by(|a, b| {
+        (&a.written_at, &a.commit, &a.kind, &a.started_at).cmp(&(
+            &b.written_at,
+            &b.commit,
+            &b.kind,
+            &b.started_at,
+        ))
+    });
     ours
 }
 
@@ -141,29 +149,72 @@ impl Key<'_> {
 
 /// Reads every record attached to `object` in `notes_ref`.
 pub fn read(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Vec<Record>> {
+    read_in(repo, &[notes_ref.to_string()], object)
+}
+
+/// Reads every record attached to `object` in any of `refs` (a ref that does not exist holds none).
+pub fn read_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Record>> {
+    let what = refs.join(", ");
     let mut notes = repo
         .gix
         .notes()
-        .and_then(|n| n.with_refs([notes_ref]))
-        .map_err(|err| anyhow!("reading {notes_ref}: {err}"))?;
-    let found = notes.get(object).map_err(|err| anyhow!("reading {notes_ref}: {err}"))?;
+        .and_then(|n| n.with_refs(refs.iter().map(String::as_str)))
+        .map_err(|err| anyhow!("reading {what}: {err}"))?;
+    let found = notes.get(object).map_err(|err| anyhow!("reading {what}: {err}"))?;
     let mut out = Vec::new();
     for note in found {
-        let origin = format!("{notes_ref}:{object}");
+        let origin = format!("{}:{object}", note.reference.as_bstr());
         out.extend(parse(&note.blob.data, &origin)?);
     }
     Ok(out)
 }
 
-/// The newest record attached to `object`, if any.
+/// The newest record attached to `object` in `notes_ref`, if any.
 pub fn latest(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Option<Record>> {
-    let records = read(repo, notes_ref, object)?;
+    latest_in(repo, &[notes_ref.to_string()], object)
+}
+
+/// The newest record attached to `object` in any of `refs`, if any.
+pub fn latest_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Option<Record>> {
+    let records = read_in(repo, refs, object)?;
     Ok(records.into_iter().max_by(|a, b| a.written_at.cmp(&b.written_at)))
 }
 
-/// The newest record for an issue or branch key.
-pub fn latest_for(repo: &Repo, notes_ref: &str, key: Key<'_>) -> Result<Option<Record>> {
-    latest(repo, notes_ref, key.id(repo)?)
+/// The newest record for an issue or branch key in any of `refs`.
+pub fn latest_for(repo: &Repo, refs: &[String], key: Key<'_>) -> Result<Option<Record>> {
+    latest_in(repo, refs, key.id(repo)?)
+}
+
+/// Where `sync` keeps its copy of a remote's records: `refs/notes/remotes/<remote>/<name>` for
+/// the notes ref `refs/notes/<name>` (`refs/notes/remotes/origin/handoff` by default).
+pub fn tracking_ref(notes_ref: &str, remote: &str) -> String {
+    let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
+    format!("{TRACKING_PREFIX}{remote}/{name}")
+}
+
+const TRACKING_PREFIX: &str = "refs/notes/remotes/";
+
+/// The notes refs that readers (recall, show) look in: `notes_ref` itself, then every
+/// remote-tracking copy of it (see [`tracking_ref`]), so a handoff written on another machine is
+/// found after one `sync` or a fetch with the documented refspec. Listing them reads only the refs
+/// under `refs/notes/remotes/`, never history.
+pub fn readable_refs(repo: &Repo, notes_ref: &str) -> Result<Vec<String>> {
+    let mut refs = vec![notes_ref.to_string()];
+    let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
+    let suffix = format!("/{name}");
+    let platform = repo.gix.references().context("listing the remote-tracking notes refs")?;
+    let tracking =
+        platform.prefixed(TRACKING_PREFIX).context("listing the remote-tracking notes refs")?;
+    for reference in tracking {
+        // A broken ref is git's to report; recall still reads the others.
+        let Ok(reference) = reference else { continue };
+        let full = reference.name().as_bstr().to_string();
+        let remote = full.strip_prefix(TRACKING_PREFIX).and_then(|r| r.strip_suffix(&suffix));
+        if remote.is_some_and(|r| !r.is_empty()) {
+            refs.push(full);
+        }
+    }
+    Ok(refs)
 }
 
 /// Stores `record` on `object` (replacing what was there: one commit has one handoff) and on its
@@ -225,7 +276,7 @@ fn write_with_retry(
 }
 
 /// Installs a fallback identity in memory when git has none, so records can always be written.
-fn ensure_identity(repo: &mut Repo) {
+pub fn ensure_identity(repo: &mut Repo) {
     use gix::config::tree::gitoxide;
     let mut config = gix::config::File::new(gix::config::file::Metadata::api());
     let mut any = false;

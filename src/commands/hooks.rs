@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use crate::agent_hooks::{self, Agent};
 use crate::commands::Ctx;
-use crate::hooks::{self, Action, Outcome};
+use crate::config::Config;
+use crate::hooks::{self, Action, Outcome, RewriteRef};
 use crate::output;
 use crate::repo::Repo;
 
@@ -31,6 +32,13 @@ pub enum Command {
 /// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
 /// `.claude/skills/handoff/SKILL.md` when there is none. Every existing setting is kept;
 /// installing again changes nothing; --dry-run prints the diff instead of writing.
+///
+/// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
+/// running `git handoff sync <remote>` once the checks pass; when that fails it warns and the push
+/// goes on. Installing again without --push-notes takes it out.
+///
+/// Installing also adds the notes ref to `notes.rewriteRef` (keeping the values already there),
+/// so records follow `git commit --amend` and `git rebase`.
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Install the pre-push check.
@@ -48,6 +56,10 @@ pub struct InstallArgs {
     /// Print what the agent settings would become (a diff) and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Also push the handoff records with every push (a failed notes push only warns).
+    #[arg(long)]
+    pub push_notes: bool,
 }
 
 /// Remove git-handoff's block from the hooks, leaving the rest of each hook as it was.
@@ -63,19 +75,25 @@ pub struct UninstallArgs {
 #[derive(Serialize)]
 struct Report {
     hooks: Vec<Outcome>,
+    /// `notes.rewriteRef` after an install.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewrite_ref: Option<RewriteRef>,
 }
 
 pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
-    let outcomes = match command {
+    let (outcomes, rewrite_ref) = match command {
         Command::Install(args) => {
             let agents: Vec<Agent> = [(args.claude, Agent::Claude), (args.codex, Agent::Codex)]
                 .into_iter()
                 .filter_map(|(wanted, agent)| wanted.then_some(agent))
                 .collect();
             let mut outcomes = Vec::new();
-            if (args.pre_push || agents.is_empty()) && !args.dry_run {
-                outcomes.push(hooks::install_pre_push(&repo)?);
+            let mut rewrite_ref = None;
+            if (args.pre_push || args.push_notes || agents.is_empty()) && !args.dry_run {
+                outcomes.push(hooks::install_pre_push(&repo, args.push_notes)?);
+                let config = Config::load(repo.top().ok())?;
+                rewrite_ref = Some(hooks::ensure_rewrite_ref(&repo, &config.notes_ref)?);
             }
             for agent in agents {
                 if agent == Agent::Claude
@@ -108,12 +126,12 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
             if args.dry_run {
                 return Ok(());
             }
-            outcomes
+            (outcomes, rewrite_ref)
         }
-        Command::Uninstall(_args) => vec![hooks::uninstall_pre_push(&repo)?],
+        Command::Uninstall(_args) => (vec![hooks::uninstall_pre_push(&repo)?], None),
     };
     if ctx.json {
-        return Ok(output::write_json(out, &Report { hooks: outcomes })?);
+        return Ok(output::write_json(out, &Report { hooks: outcomes, rewrite_ref })?);
     }
     for outcome in &outcomes {
         let path = outcome.path.display();
@@ -136,6 +154,15 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
                 "Codex runs hooks only with `[features] codex_hooks = true` in .codex/config.toml";
             writeln!(out, "{}", output::dim(hint))?;
         }
+    }
+    if let Some(rewrite) = &rewrite_ref
+        && rewrite.action == Action::Added
+    {
+        writeln!(
+            out,
+            "added {} to {}, so records follow amend and rebase",
+            rewrite.value, rewrite.key
+        )?;
     }
     Ok(())
 }

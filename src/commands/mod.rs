@@ -14,6 +14,7 @@ pub mod seal;
 pub mod show;
 pub mod snapshot;
 pub mod start;
+pub mod sync;
 pub mod validate;
 
 use std::io::{self, Write};
@@ -51,6 +52,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Record(args) => record::run(&ctx, args, !cli.global.chdir.is_empty(), &mut out)?,
         Command::Digest(args) => digest::run(&ctx, args, &mut out)?,
         Command::Validate(args) => validate::run(&ctx, args, &mut out)?,
+        Command::Sync(args) => sync::run(&ctx, args, &mut out)?,
         Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
         Command::Show(args) => show::run(&ctx, args, &mut out)?,
         Command::Hooks(command) => hooks::run(&ctx, command, &mut out)?,

@@ -41,7 +41,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let record = match &args.rev {
         Some(rev) => {
             let commit = repo.resolve_commit(rev)?;
-            records::latest(&repo, &config.notes_ref, commit)?.with_context(|| {
+            let refs = records::readable_refs(&repo, &config.notes_ref)?;
+            records::latest_in(&repo, &refs, commit)?.with_context(|| {
                 format!("{rev} ({commit}) has no handoff record in {}", config.notes_ref)
             })?
         }

@@ -1,0 +1,82 @@
+//! `git handoff sync`: handoff records across machines over a git remote.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use crate::commands::Ctx;
+use crate::config::Config;
+use crate::output;
+use crate::repo::Repo;
+use crate::sync::{self, Outcome, Report};
+
+/// Exchange handoff records with a remote, losing none from either side.
+///
+/// Fetches the remote's notes ref (`notes_ref`, default refs/notes/handoff) into
+/// refs/notes/remotes/<REMOTE>/handoff, merges it with the local notes ref (an object annotated on
+/// both sides keeps the records of both), pushes the result with a lease on the remote's old value,
+/// and then moves the local ref. When another writer wins a race, the fetch–merge–push starts over
+/// (10 tries, with backoff). A remote without records is not an error. When the fetch or the push
+/// fails, the local notes ref is left as it was and the command exits 2. The push skips the
+/// pre-push hook (`--no-verify`). recall and show read the remote-tracking refs too.
+///
+/// --json prints {"remote", "notes_ref", "tracking_ref", "outcome" (up_to_date | fast_forward |
+/// pushed | merged), "fetched" (records received), "pushed" (records sent), "merge_commit" (id or
+/// null), "local" (the local notes ref afterwards, or null), "tries"}.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The remote to sync with [default: the current branch's remote, else origin].
+    #[arg(value_name = "REMOTE")]
+    pub remote: Option<String>,
+}
+
+pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+    let mut repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let remote = match args.remote {
+        Some(remote) => remote,
+        None => sync::default_remote(&repo)?,
+    };
+    let report = sync::sync(&mut repo, &config.notes_ref, &remote)?;
+    if ctx.json {
+        return Ok(output::write_json(out, &report)?);
+    }
+    writeln!(out, "{}", summary(&report))?;
+    Ok(())
+}
+
+/// One line: what came in, what went out, and how.
+fn summary(report: &Report) -> String {
+    let remote = &report.remote;
+    let records = |n: usize| match n {
+        0 => "no new records".to_string(),
+        1 => "1 record".to_string(),
+        n => format!("{n} records"),
+    };
+    let short = |id: &Option<String>| id.as_deref().map(|i| i[..i.len().min(12)].to_string());
+    let tip = short(&report.local).unwrap_or_default();
+    let mut line = match report.outcome {
+        Outcome::UpToDate if report.local.is_none() => {
+            format!("{remote}: no handoff records on either side yet")
+        }
+        Outcome::UpToDate => format!("{remote}: up to date ({} at {tip})", report.notes_ref),
+        Outcome::FastForward => {
+            format!(
+                "{remote}: fetched {} ({} now at {tip})",
+                records(report.fetched),
+                report.notes_ref
+            )
+        }
+        Outcome::Pushed => format!("{remote}: pushed {}", records(report.pushed)),
+        Outcome::Merged => format!(
+            "{remote}: fetched {}, merged in {}, pushed {}",
+            records(report.fetched),
+            short(&report.merge_commit).unwrap_or_default(),
+            records(report.pushed)
+        ),
+    };
+    if report.tries > 1 {
+        line.push_str(&format!(" (after {} tries: another writer raced)", report.tries));
+    }
+    line
+}

@@ -1,0 +1,437 @@
+//! Sync: handoff records across machines over git remotes.
+//!
+//! git does not push or fetch notes refs by default, and two machines that both wrote records have
+//! diverged notes refs that git cannot fast-forward. `sync` fetches the remote's notes ref into
+//! `refs/notes/remotes/<remote>/<name>`, merges it with the local one so that no record of either
+//! side is lost, pushes the result with a lease on the remote's old value, and only then moves the
+//! local ref (a compare-and-swap): when the push fails, the local notes stay as they were. Another
+//! writer winning a race (on the remote or locally) starts the fetch–merge–push over, a bounded
+//! number of times with backoff.
+//!
+//! The merge is ours, at the level of notes trees (see [`merge`]); the network work runs through
+//! the `git` binary (gix does not push), with `--no-verify` so the user's pre-push hook (and the
+//! notes push it may itself run) is not started for a notes ref.
+
+mod merge;
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+use serde::Serialize;
+
+use crate::records;
+use crate::repo::Repo;
+
+/// How many fetch–merge–push rounds a sync tries before it gives up on a busy remote. Each round
+/// some racing writer wins, so this many syncs started at the same moment all get through.
+pub const MAX_TRIES: u32 = 10;
+
+/// What a sync did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The remote synced with.
+    pub remote: String,
+    /// The local notes ref (`refs/notes/handoff`).
+    pub notes_ref: String,
+    /// Where the remote's notes ref was fetched to (`refs/notes/remotes/<remote>/handoff`).
+    pub tracking_ref: String,
+    pub outcome: Outcome,
+    /// Records this repository received that it did not hold.
+    pub fetched: usize,
+    /// Records the remote received that it did not hold.
+    pub pushed: usize,
+    /// The two-parent merge commit, when both sides had records the other lacked.
+    pub merge_commit: Option<String>,
+    /// The local notes ref after the sync (null when neither side has records).
+    pub local: Option<String>,
+    /// Fetch–merge–push rounds it took (more than one when another writer won a race).
+    pub tries: u32,
+}
+
+/// How the two notes refs were brought together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Both sides already held the same notes.
+    UpToDate,
+    /// The remote was ahead: the local ref moved to its tip; nothing was pushed.
+    FastForward,
+    /// The local ref was ahead (or the remote had none): it was pushed as it is.
+    Pushed,
+    /// Both sides had new records: a merge commit holds them all and was pushed.
+    Merged,
+}
+
+/// The remote to sync with when none is named: the current branch's remote, else `origin`.
+pub fn default_remote(repo: &Repo) -> Result<String> {
+    let head = repo.head()?;
+    if let Some(branch) = &head.branch
+        && let Some(name) =
+            repo.gix.branch_remote_name(branch.as_str(), gix::remote::Direction::Fetch)
+    {
+        let name = name.as_bstr().to_string();
+        if name != "." && is_configured(repo, &name) {
+            return Ok(name);
+        }
+    }
+    if is_configured(repo, "origin") {
+        return Ok("origin".into());
+    }
+    bail!(
+        "{} has no remote `origin` and the current branch has no upstream remote; name the \
+         remote to sync with (`git handoff sync <remote>`; `git remote -v` lists them)",
+        repo.git_dir.display()
+    )
+}
+
+fn is_configured(repo: &Repo, name: &str) -> bool {
+    repo.gix.remote_names().iter().any(|r| r.to_str_lossy() == name)
+}
+
+/// Fetches `remote`'s records, merges them with the local ones and pushes the result, retrying
+/// when another writer wins a race.
+pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Report> {
+    if !is_configured(repo, remote) {
+        bail!(
+            "no remote named {remote:?} in {}; `git remote -v` lists the remotes, and `git remote \
+             add {remote} <url>` adds one",
+            repo.git_dir.display()
+        );
+    }
+    let tracking = records::tracking_ref(notes_ref, remote);
+    if gix::refs::FullName::try_from(tracking.as_str()).is_err() {
+        bail!(
+            "the remote name {remote:?} cannot be part of a ref name ({tracking}); rename the \
+             remote with `git remote rename`"
+        );
+    }
+    records::ensure_identity(repo);
+    let mut last_race = String::new();
+    for tries in 1..=MAX_TRIES {
+        match round(repo, notes_ref, remote, &tracking)? {
+            Round::Done(mut report) => {
+                report.tries = tries;
+                return Ok(report);
+            }
+            Round::Race(why) => {
+                last_race = why;
+                if tries < MAX_TRIES {
+                    std::thread::sleep(backoff(tries));
+                }
+            }
+        }
+    }
+    bail!(
+        "gave up after {MAX_TRIES} tries: each time another writer moved {notes_ref} first or held \
+         a ref lock (the last: {last_race}); nothing was lost and the local notes are whole; run \
+         `git handoff sync {remote}` again, and look for a stale `.lock` file if this persists"
+    )
+}
+
+/// One fetch–merge–push round.
+enum Round {
+    Done(Report),
+    /// Another writer moved a ref first; try again.
+    Race(String),
+}
+
+fn round(repo: &Repo, notes_ref: &str, remote: &str, tracking: &str) -> Result<Round> {
+    let remote_old = match fetch(repo, remote, notes_ref, tracking)? {
+        Ok(tip) => tip,
+        Err(busy) => return Ok(Round::Race(busy)),
+    };
+    let local = ref_id(repo, notes_ref)?;
+    // A tracking ref the remote no longer backs still holds records seen there: merge them too.
+    let theirs = match remote_old {
+        Some(id) => Some(id),
+        None => ref_id(repo, tracking)?,
+    };
+    let (new, outcome, merge_commit) = combine(repo, notes_ref, remote, local, theirs)?;
+    let fetched = merge::new_records(repo, tree_of(repo, local)?, tree_of(repo, theirs)?)?;
+    let pushed = merge::new_records(repo, tree_of(repo, remote_old)?, tree_of(repo, new)?)?;
+    let report = Report {
+        remote: remote.to_string(),
+        notes_ref: notes_ref.to_string(),
+        tracking_ref: tracking.to_string(),
+        outcome,
+        fetched,
+        pushed,
+        merge_commit: merge_commit.map(|id| id.to_string()),
+        local: new.map(|id| id.to_string()),
+        tries: 0,
+    };
+    if let Some(new) = new
+        && Some(new) != remote_old
+    {
+        if let Err(race) = push(repo, remote, notes_ref, new, remote_old)? {
+            return Ok(Round::Race(race));
+        }
+        // Like git after a push: the remote-tracking ref shows what the remote now holds. It is
+        // only a copy, so a failure here (another sync fetching) changes nothing that matters.
+        let _ = repo.gix.reference(
+            tracking,
+            new,
+            gix::refs::transaction::PreviousValue::Any,
+            "git-handoff: sync (pushed)",
+        );
+    }
+    if let Some(new) = new
+        && Some(new) != local
+        && let Err(race) = move_ref(repo, notes_ref, new, local)
+    {
+        return Ok(Round::Race(race));
+    }
+    Ok(Round::Done(report))
+}
+
+/// The notes ref that holds the records of both sides, how it was reached, and the merge commit
+/// when one was made.
+fn combine(
+    repo: &Repo,
+    notes_ref: &str,
+    remote: &str,
+    local: Option<ObjectId>,
+    theirs: Option<ObjectId>,
+) -> Result<(Option<ObjectId>, Outcome, Option<ObjectId>)> {
+    let (local_id, theirs_id) = match (local, theirs) {
+        (None, None) => return Ok((None, Outcome::UpToDate, None)),
+        (Some(l), None) => return Ok((Some(l), Outcome::Pushed, None)),
+        (None, Some(t)) => return Ok((Some(t), Outcome::FastForward, None)),
+        (Some(l), Some(t)) if l == t => return Ok((Some(l), Outcome::UpToDate, None)),
+        (Some(l), Some(t)) => (l, t),
+    };
+    match merge_base(repo, local_id, theirs_id)? {
+        Some(base) if base == theirs_id => return Ok((Some(local_id), Outcome::Pushed, None)),
+        Some(base) if base == local_id => {
+            return Ok((Some(theirs_id), Outcome::FastForward, None));
+        }
+        _ => {}
+    }
+    let ours_tree = tree_of(repo, Some(local_id))?.unwrap_or_else(|| repo.empty_tree());
+    let theirs_tree = tree_of(repo, Some(theirs_id))?.unwrap_or_else(|| repo.empty_tree());
+    let tree = merge::trees(repo, ours_tree, theirs_tree)?;
+    let message = format!("git-handoff: merge {notes_ref} from {remote}\n");
+    let commit = repo
+        .gix
+        .new_commit(message, tree, [local_id, theirs_id])
+        .map_err(|err| anyhow!("writing the merge commit of {notes_ref}: {err}"))?;
+    Ok((Some(commit.id), Outcome::Merged, Some(commit.id)))
+}
+
+/// Fetches the remote's notes ref into `tracking`; returns its value there, or `None` when the
+/// remote has no such ref (not an error: nobody pushed records there yet). `Ok(Err(why))` is a
+/// fetch that failed though the remote answered: another process held the tracking ref's lock.
+fn fetch(
+    repo: &Repo,
+    remote: &str,
+    notes_ref: &str,
+    tracking: &str,
+) -> Result<std::result::Result<Option<ObjectId>, String>> {
+    let refspec = format!("+{notes_ref}:{tracking}");
+    let mut cmd = repo.git().command([
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--recurse-submodules=no",
+        "--end-of-options",
+        remote,
+        refspec.as_str(),
+    ]);
+    let output = crate::git::run(&mut cmd)?;
+    if output.status.success() {
+        return ref_id(repo, tracking).map(Ok);
+    }
+    // Tell "the remote has no notes yet" from a failure, without reading git's (translated) words.
+    let mut probe =
+        repo.git().command(["ls-remote", "--exit-code", "--end-of-options", remote, notes_ref]);
+    let probed = crate::git::run(&mut probe)?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match probed.status.code() {
+        Some(2) => return Ok(Ok(None)),
+        Some(0) => return Ok(Err(format!("fetching into {tracking}: {}", one_line(&stderr)))),
+        _ => {}
+    }
+    bail!(
+        "could not fetch {notes_ref} from {remote} ({}): {}; check the remote's URL \
+         (`git remote get-url {remote}`), the network and your access, then run the sync again; \
+         the local notes are unchanged",
+        url_of(repo, remote),
+        one_line(&stderr)
+    )
+}
+
+/// Pushes `new` to the remote's notes ref with a lease on `old` (the value that was merged).
+/// `Ok(Err(why))` is a lost race; `Err` is a failure that trying again will not mend.
+fn push(
+    repo: &Repo,
+    remote: &str,
+    notes_ref: &str,
+    new: ObjectId,
+    old: Option<ObjectId>,
+) -> Result<std::result::Result<(), String>> {
+    let lease = format!(
+        "--force-with-lease={notes_ref}:{}",
+        old.map(|id| id.to_string()).unwrap_or_default()
+    );
+    let refspec = format!("{new}:{notes_ref}");
+    let mut cmd = repo.git().command([
+        "push",
+        "--porcelain",
+        "--no-verify",
+        "--recurse-submodules=no",
+        "--no-follow-tags",
+        "--no-signed",
+        lease.as_str(),
+        "--end-of-options",
+        remote,
+        refspec.as_str(),
+    ]);
+    let output = crate::git::run(&mut cmd)?;
+    if output.status.success() {
+        return Ok(Ok(()));
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // `--porcelain` prints `!<TAB><from>:<to><TAB>[rejected] (<why>)` for a refused ref.
+    let refused = stdout
+        .lines()
+        .find(|l| l.starts_with('!'))
+        .map(|l| l.split('\t').nth(2).unwrap_or(l).to_string());
+    if let Some(why) = &refused
+        && is_race(why)
+    {
+        return Ok(Err(why.clone()));
+    }
+    let hint = match &refused {
+        Some(_) if !stderr.trim().is_empty() => format!(" ({})", one_line(&stderr)),
+        _ => String::new(),
+    };
+    let why = refused.unwrap_or_else(|| one_line(&stderr));
+    bail!(
+        "could not push {notes_ref} to {remote} ({}): {why}{hint}; the remote refused or could \
+         not be reached, the local notes are unchanged; check your access to the remote and its \
+         hooks, then run the sync again",
+        url_of(repo, remote)
+    )
+}
+
+/// True for refusals that mean another writer moved the remote ref first.
+fn is_race(why: &str) -> bool {
+    let why = why.to_ascii_lowercase();
+    [
+        "stale info",
+        "fetch first",
+        "non-fast-forward",
+        "failed to update ref",
+        "cannot lock",
+        "failed to lock",
+    ]
+    .iter()
+    .any(|word| why.contains(word))
+}
+
+/// Moves the local notes ref from `old` to `new`, unless another writer moved it first.
+fn move_ref(
+    repo: &Repo,
+    notes_ref: &str,
+    new: ObjectId,
+    old: Option<ObjectId>,
+) -> std::result::Result<(), String> {
+    use gix::refs::transaction::PreviousValue;
+    let expected = match old {
+        Some(old) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(old)),
+        None => PreviousValue::MustNotExist,
+    };
+    repo.gix
+        .reference(notes_ref, new, expected, "git-handoff: sync")
+        .map(|_| ())
+        .map_err(|err| format!("{notes_ref} moved locally: {err}"))
+}
+
+/// The commit a ref points at, if the ref exists.
+fn ref_id(repo: &Repo, name: &str) -> Result<Option<ObjectId>> {
+    let found = repo.gix.try_find_reference(name).with_context(|| format!("reading {name}"))?;
+    let Some(mut reference) = found else { return Ok(None) };
+    let id = reference.peel_to_id().map_err(|err| anyhow!("reading {name}: {err}"))?;
+    Ok(Some(id.detach()))
+}
+
+/// The tree of a notes commit.
+fn tree_of(repo: &Repo, commit: Option<ObjectId>) -> Result<Option<ObjectId>> {
+    let Some(commit) = commit else { return Ok(None) };
+    let tree = repo
+        .gix
+        .find_commit(commit)
+        .map_err(|err| anyhow!("reading the notes commit {commit}: {err}"))?
+        .tree_id()
+        .map_err(|err| anyhow!("reading the tree of the notes commit {commit}: {err}"))?;
+    Ok(Some(tree.detach()))
+}
+
+/// The merge base of two commits, if they share history.
+fn merge_base(repo: &Repo, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>> {
+    let (a, b) = (a.to_string(), b.to_string());
+    let mut cmd = repo.git().command(["merge-base", a.as_str(), b.as_str()]);
+    let output = crate::git::run(&mut cmd)?;
+    if output.status.code() == Some(1) && output.stdout.is_empty() {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&crate::git::checked(&cmd, output)?).trim().to_string();
+    ObjectId::from_hex(text.as_bytes())
+        .map(Some)
+        .map_err(|_| anyhow!("`git merge-base {a} {b}` printed {text:?}, not a commit id"))
+}
+
+fn url_of(repo: &Repo, remote: &str) -> String {
+    repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_else(|_| "no URL".into())
+}
+
+/// git's message on one line, without its `fatal:`/`error:` prefixes.
+fn one_line(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim())
+        .map(|l| l.strip_prefix("fatal: ").or_else(|| l.strip_prefix("error: ")).unwrap_or(l))
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.is_empty() { "git gave no reason".into() } else { lines.join(" / ") }
+}
+
+/// About 100 ms, 200 ms, 400 ms, then 800 ms each time, drawn from 50–150 % of that, so racing
+/// syncs fall out of step instead of colliding again (about 6 s in all at most).
+fn backoff(tries: u32) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let base = 100u64 << (tries.saturating_sub(1)).min(3);
+    let spread = u64::from(nanos ^ std::process::id().wrapping_mul(2_654_435_761)) % (base + 1);
+    Duration::from_millis(base / 2 + spread)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn races_are_told_from_refusals() {
+        assert!(is_race("[rejected] (stale info)"));
+        assert!(is_race("[rejected] (fetch first)"));
+        assert!(is_race("[remote rejected] (failed to update ref)"));
+        assert!(!is_race("[remote rejected] (pre-receive hook declined)"));
+    }
+
+    #[test]
+    fn git_messages_fold_to_one_line() {
+        assert_eq!(
+            one_line(
+                "fatal: 'nowhere' does not appear to be a git repository\nfatal: Could not read\n"
+            ),
+            "'nowhere' does not appear to be a git repository / Could not read"
+        );
+        assert_eq!(one_line("\n"), "git gave no reason");
+    }
+}

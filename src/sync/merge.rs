@@ -1,0 +1,270 @@
+//! The merge of two notes trees that loses nothing from either side.
+//!
+//! A notes tree maps annotated objects to note blobs, at paths made of the object id's hex digits
+//! with any number of two-digit fanout directories (`ab/cdef...`); two trees may use different
+//! fanouts for the same notes. Their merge holds every note of both. An object annotated on both
+//! sides with different blobs gets one blob holding both record lists ([`records::merge`]); when
+//! either blob is not a valid record list, both contents are kept, concatenated, so no byte is
+//! dropped. Entries that are not notes are kept too.
+//!
+//! Only the side being merged in is walked, and only where it differs from ours (identical
+//! subtrees at the same path are skipped by id); our side is edited through gix's notes-tree
+//! state, which writes the fanout git itself would choose.
+
+use std::collections::HashSet;
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+use gix::bstr::{BString, ByteSlice};
+use gix::note::plumbing::State;
+
+use crate::records::{self, Record};
+use crate::repo::Repo;
+
+/// A note: the annotated object and its blob.
+#[derive(Debug, Clone, Copy)]
+struct Note {
+    object: ObjectId,
+    blob: ObjectId,
+}
+
+/// An entry of a notes tree that is not a note (kept by the merge, never interpreted).
+#[derive(Debug, Clone)]
+struct Other {
+    path: BString,
+    mode: gix::objs::tree::EntryMode,
+    id: ObjectId,
+}
+
+/// What one side holds that the other does not hold at the same path.
+#[derive(Debug, Default)]
+struct Walk {
+    notes: Vec<Note>,
+    others: Vec<Other>,
+}
+
+/// The tree holding every note of `ours` and `theirs`.
+pub fn trees(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId> {
+    let mut walk = Walk::default();
+    walk_tree(repo, theirs, Some(ours), "", "", &mut walk)?;
+    let mut state = State::new(ours, &repo.gix)
+        .map_err(|err| anyhow!("reading the notes tree {ours}: {err}"))?;
+    for note in &walk.notes {
+        let mine = state
+            .get(&note.object, &repo.gix)
+            .map_err(|err| anyhow!("reading the note on {} in {ours}: {err}", note.object))?;
+        let blob = match mine {
+            Some(mine) if mine == note.blob => continue,
+            Some(mine) => merge_blobs(repo, mine, note.blob)?,
+            None => note.blob,
+        };
+        if Some(blob) != mine {
+            state
+                .edit(note.object, Some(blob), &repo.gix)
+                .map_err(|err| anyhow!("merging the note on {}: {err}", note.object))?;
+        }
+    }
+    let tree = state.write(&repo.gix).map_err(|err| anyhow!("writing the merged notes: {err}"))?;
+    keep_others(repo, tree, &walk.others)
+}
+
+/// How many records `other` holds that `base` does not (each counted once, though a record is
+/// stored on its commit and on its issue and branch keys).
+pub fn new_records(repo: &Repo, base: Option<ObjectId>, other: Option<ObjectId>) -> Result<usize> {
+    let Some(other) = other else { return Ok(0) };
+    if base == Some(other) {
+        return Ok(0);
+    }
+    let mut walk = Walk::default();
+    walk_tree(repo, other, base, "", "", &mut walk)?;
+    let mut state = match base {
+        Some(base) => Some(
+            State::new(base, &repo.gix)
+                .map_err(|err| anyhow!("reading the notes tree {base}: {err}"))?,
+        ),
+        None => None,
+    };
+    let mut seen = HashSet::new();
+    for note in &walk.notes {
+        let known = match state.as_mut() {
+            Some(state) => state
+                .get(&note.object, &repo.gix)
+                .map_err(|err| anyhow!("reading the note on {}: {err}", note.object))?,
+            None => None,
+        };
+        if known == Some(note.blob) {
+            continue;
+        }
+        // Unreadable notes are carried, not counted: they are not records.
+        let known = known.map(|id| parsed(repo, id)).unwrap_or_default();
+        for record in parsed(repo, note.blob) {
+            if !known.contains(&record) {
+                seen.insert(identity(&record));
+            }
+        }
+    }
+    Ok(seen.len())
+}
+
+/// What makes a record the same record wherever it is stored.
+fn identity(record: &Record) -> (String, String, String, Option<u64>, Option<String>) {
+    (
+        record.commit.clone(),
+        record.written_at.clone(),
+        record.kind.clone(),
+        record.issue,
+        record.started_at.clone(),
+    )
+}
+
+fn parsed(repo: &Repo, blob: ObjectId) -> Vec<Record> {
+    read_blob(repo, blob).ok().and_then(|bytes| records::parse(&bytes, "").ok()).unwrap_or_default()
+}
+
+/// Collects the notes and other entries of `tree` that `skip` (ours, at the same path) does not
+/// hold identically. `prefix` is the hex of the fanout directories walked so far.
+fn walk_tree(
+    repo: &Repo,
+    tree: ObjectId,
+    skip: Option<ObjectId>,
+    prefix: &str,
+    path: &str,
+    out: &mut Walk,
+) -> Result<()> {
+    if skip == Some(tree) {
+        return Ok(());
+    }
+    let hex_len = tree.kind().len_in_hex();
+    let ours = match skip {
+        Some(id) => entries(repo, id)?,
+        None => Vec::new(),
+    };
+    for (name, mode, id) in entries(repo, tree)? {
+        let same = ours.iter().find(|(n, _, _)| *n == name);
+        if same.is_some_and(|(_, m, i)| *m == mode && *i == id) {
+            continue;
+        }
+        let text = name.to_str().ok().filter(|n| n.bytes().all(|b| b.is_ascii_hexdigit()));
+        let full_path = if path.is_empty() { name.to_string() } else { format!("{path}/{name}") };
+        match text {
+            Some(hex) if mode.is_tree() && hex.len() == 2 && prefix.len() + 2 < hex_len => {
+                let ours_sub = same.filter(|(_, m, _)| m.is_tree()).map(|(_, _, i)| *i);
+                walk_tree(repo, id, ours_sub, &format!("{prefix}{hex}"), &full_path, out)?;
+            }
+            Some(hex) if mode.is_blob() && prefix.len() + hex.len() == hex_len => {
+                let full = format!("{prefix}{hex}").to_ascii_lowercase();
+                let object = ObjectId::from_hex(full.as_bytes())
+                    .with_context(|| format!("reading the note path {full_path}"))?;
+                out.notes.push(Note { object, blob: id });
+            }
+            _ => out.others.push(Other { path: full_path.into(), mode, id }),
+        }
+    }
+    Ok(())
+}
+
+/// The entries of a tree: name, mode, id.
+fn entries(
+    repo: &Repo,
+    tree: ObjectId,
+) -> Result<Vec<(BString, gix::objs::tree::EntryMode, ObjectId)>> {
+    let object = repo.gix.find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
+    let decoded = object.decode().map_err(|err| anyhow!("decoding tree {tree}: {err}"))?;
+    Ok(decoded.entries.iter().map(|e| (e.filename.to_owned(), e.mode, e.oid.to_owned())).collect())
+}
+
+/// Adds the other side's non-note entries to `tree`: those missing at their path as they are,
+/// blobs that differ from ours concatenated with ours.
+fn keep_others(repo: &Repo, tree: ObjectId, others: &[Other]) -> Result<ObjectId> {
+    if others.is_empty() {
+        return Ok(tree);
+    }
+    let current = repo.gix.find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
+    let mut edits = Vec::new();
+    for other in others {
+        let path = other.path.to_str_lossy().into_owned();
+        let existing = current
+            .lookup_entry_by_path(&path)
+            .map_err(|err| anyhow!("reading {path} in the notes tree {tree}: {err}"))?;
+        let id = match existing {
+            None => other.id,
+            Some(entry) if entry.object_id() == other.id => continue,
+            Some(entry) if entry.mode().is_blob() && other.mode.is_blob() => {
+                merge_blobs(repo, entry.object_id(), other.id)?
+            }
+            // A tree against a blob at the same path: ours stays, theirs is kept beside it.
+            Some(_) => {
+                edits.push((format!("{path}.theirs-{}", other.id), other.mode, other.id));
+                continue;
+            }
+        };
+        edits.push((path, other.mode, id));
+    }
+    let mut editor =
+        repo.gix.edit_tree(tree).map_err(|err| anyhow!("editing the notes tree {tree}: {err}"))?;
+    for (path, mode, id) in &edits {
+        editor
+            .upsert(path.as_str(), mode.kind(), *id)
+            .map_err(|err| anyhow!("adding {path} to the notes tree: {err}"))?;
+    }
+    let written = editor.write().map_err(|err| anyhow!("writing the merged notes tree: {err}"))?;
+    Ok(written.detach())
+}
+
+/// One blob for an object both sides annotated: the union of both record lists, or both
+/// contents concatenated when either is not a record list.
+fn merge_blobs(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId> {
+    let ours_bytes = read_blob(repo, ours)?;
+    let theirs_bytes = read_blob(repo, theirs)?;
+    let merged = match (records::parse(&ours_bytes, ""), records::parse(&theirs_bytes, "")) {
+        (Ok(mine), Ok(other)) => {
+            let union = records::merge(mine.clone(), other.clone());
+            if union == mine {
+                return Ok(ours);
+            }
+            if union == other {
+                return Ok(theirs);
+            }
+            records::render(&union)?.into_bytes()
+        }
+        _ => match concatenate(&ours_bytes, &theirs_bytes) {
+            Some(bytes) => bytes,
+            None if theirs_bytes.len() > ours_bytes.len() => return Ok(theirs),
+            None => return Ok(ours),
+        },
+    };
+    let id = repo.gix.write_blob(&merged).context("writing a merged note")?;
+    Ok(id.detach())
+}
+
+/// Both contents, ours first, on separate lines; `None` when one already holds the other.
+fn concatenate(ours: &[u8], theirs: &[u8]) -> Option<Vec<u8>> {
+    if ours.find(theirs).is_some() || theirs.find(ours).is_some() {
+        return None;
+    }
+    let mut out = ours.to_vec();
+    if !out.is_empty() && !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    out.extend_from_slice(theirs);
+    Some(out)
+}
+
+fn read_blob(repo: &Repo, id: ObjectId) -> Result<Vec<u8>> {
+    let object =
+        repo.gix.find_object(id).map_err(|err| anyhow!("reading note blob {id}: {err}"))?;
+    Ok(object.data.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concatenation_keeps_every_byte_once() {
+        assert_eq!(concatenate(b"a", b"b").unwrap(), b"a\nb");
+        assert_eq!(concatenate(b"a\n", b"\xffb").unwrap(), b"a\n\xffb");
+        assert!(concatenate(b"a\nb", b"b").is_none());
+        assert!(concatenate(b"b", b"a\nb").is_none());
+    }
+}
