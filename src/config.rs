@@ -228,7 +228,10 @@ impl Config {
     }
 
     fn validate(&self, origin: &str) -> Result<()> {
-        if self.note_dir.trim().is_empty() || Path::new(&self.note_dir).is_absolute() {
+        let escapes = Path::new(&self.note_dir)
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir));
+        if self.note_dir().is_empty() || Path::new(&self.note_dir).is_absolute() || escapes {
             return Err(anyhow!(
                 "{origin}: note_dir must be a relative directory inside the work tree, \
                  like \".agent/handoff\""
@@ -253,6 +256,15 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// The note directory as a path prefix: no `./`, no trailing slash.
+    pub fn note_dir(&self) -> String {
+        let mut dir = self.note_dir.trim();
+        while let Some(rest) = dir.strip_prefix("./") {
+            dir = rest;
+        }
+        dir.trim_end_matches('/').to_string()
     }
 
     /// True when `reason` is one of the spec's reasons or the configured extra ones.

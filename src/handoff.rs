@@ -64,8 +64,7 @@ pub enum Source<'a> {
 
 /// The note path for an issue, relative to the top of the work tree.
 pub fn note_path(config: &Config, issue: u64) -> String {
-    let dir = config.note_dir.trim().trim_start_matches("./").trim_end_matches('/');
-    format!("{dir}/{issue}.md")
+    format!("{}/{issue}.md", config.note_dir())
 }
 
 /// The evidence claims are checked against.
@@ -224,12 +223,16 @@ pub fn emergency_note(
         None
     };
     let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
-    let diff_range = format!("{}..{}", short(&base), short(&head.to_string()));
+    let diff_range = format!(
+        "{}..{}",
+        crate::output::short_id(&base),
+        crate::output::short_id(&head.to_string())
+    );
     let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
     let (log, log_range) = match attempt.base {
         Some(b) => (
             git.text(["log", "--oneline", &format!("{b}..HEAD")])?,
-            format!("{}..HEAD", short(&b.to_string())),
+            format!("{}..HEAD", crate::output::short_id(&b.to_string())),
         ),
         None => (git.text(["log", "--oneline", "HEAD"])?, "HEAD".to_string()),
     };
@@ -657,8 +660,4 @@ fn base_record(
         tags: Vec::new(),
         progress: plan_items(repo),
     })
-}
-
-fn short(hex: &str) -> &str {
-    &hex[..hex.len().min(12)]
 }

@@ -34,15 +34,27 @@ pub fn identity_env(git: &Git) -> Vec<(&'static str, &'static str)> {
     env
 }
 
-/// Writes `content` to `rel` in the work tree and commits that file alone on top of HEAD with
-/// `message`. Returns the new commit.
+/// Commits `content` as the file `rel` alone on top of HEAD with `message`, then writes the same
+/// bytes to the work tree. Returns the new commit.
+///
+/// Until HEAD moves (a compare-and-swap), nothing the user can see has changed: the blob is hashed
+/// from memory with the path's filters, the tree is built on a private index. Only then are the
+/// work-tree copy and the index entry brought up to date; should either fail, the error says the
+/// note is committed and how to bring them in line.
 pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Result<ObjectId> {
     let top = repo.top()?;
     let git = repo.git();
     let old = repo.head()?.id;
-    crate::attempt::write_atomic(&top.join(rel), content)?;
+    let lock = repo.git_dir.join("index.lock");
+    if lock.exists() {
+        bail!(
+            "{} exists: another git process is running in this repository; wait for it to \
+             finish (or remove the lock if no git process is running) and run the command again",
+            lock.display()
+        );
+    }
 
-    let blob = git.text(["hash-object", "-w", "--", rel])?;
+    let blob = hash_blob(&git, rel, content)?;
     let cacheinfo = format!("100644,{blob},{rel}");
     let tmp = tempfile::Builder::new()
         .prefix("handoff-note-index")
@@ -76,16 +88,38 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
     let commit_id = ObjectId::from_hex(commit.as_bytes())
         .with_context(|| format!("git commit-tree printed {commit:?}"))?;
 
-    // The real index learns the note first: if that fails (index.lock held), nothing has moved.
-    git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).context(
-        "updating the index with the note (is another git process running? wait and retry)",
-    )?;
     let zero = "0".repeat(commit.len());
     let old_hex = old.map(|id| id.to_string()).unwrap_or(zero);
-    let result = git.output(["update-ref", "-m", message, "HEAD", &commit, &old_hex]);
-    if let Err(err) = result {
-        bail!("HEAD moved while the note was committed ({err}); run the command again");
+    if let Err(err) = git.output(["update-ref", "-m", message, "HEAD", &commit, &old_hex]) {
+        bail!(
+            "HEAD moved while the note was committed ({err}); nothing changed, run the command again"
+        );
     }
     drop(tmp);
+
+    // HEAD has the note; the work tree and the index follow.
+    crate::attempt::write_atomic(&top.join(rel), content).with_context(|| {
+        format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {rel}`")
+    })?;
+    git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {
+        format!("the note is committed in {commit}, but the index could not be updated (another git process?); run `git reset -q -- {rel}`")
+    })?;
     Ok(commit_id)
+}
+
+/// Hashes `content` as the blob git would store for `rel` (its clean filters and eol
+/// attributes applied) and writes it to the object database.
+fn hash_blob(git: &Git, rel: &str, content: &[u8]) -> Result<String> {
+    use std::io::Write;
+    let mut cmd = git.command(["hash-object", "-w", "--stdin", "--path", rel]);
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().context("running git hash-object; is git on PATH?")?;
+    let mut stdin = child.stdin.take().context("git hash-object has a stdin")?;
+    let written = stdin.write_all(content);
+    drop(stdin);
+    let out = child.wait_with_output().context("waiting for git hash-object")?;
+    written.context("feeding the note to git hash-object")?;
+    Ok(String::from_utf8_lossy(&crate::git::checked(&cmd, out)?).trim().to_string())
 }

@@ -53,3 +53,12 @@ pub fn paint_error(text: &str) -> String {
 pub fn warn(text: &str) {
     eprintln!("{}: {text}", console::style("warning").for_stderr().yellow().bold());
 }
+
+/// The first 12 characters of a commit id, for people (safe on any text: records can come from
+/// other machines).
+pub fn short_id(id: &str) -> &str {
+    match id.char_indices().nth(12) {
+        Some((end, _)) => &id[..end],
+        None => id,
+    }
+}

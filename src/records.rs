@@ -153,7 +153,18 @@ pub fn read(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Vec<Record
 }
 
 /// Reads every record attached to `object` in any of `refs` (a ref that does not exist holds none).
+/// A note that is not a record list is an error: writers must not replace what they cannot read.
 pub fn read_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Record>> {
+    collect(repo, refs, object, true)
+}
+
+/// Like [`read_in`] for readers: a note that is not a record list (hand-written, or fetched from
+/// elsewhere) is skipped with a warning, so one bad note cannot stop recall at session start.
+pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Record>> {
+    collect(repo, refs, object, false)
+}
+
+fn collect(repo: &Repo, refs: &[String], object: ObjectId, strict: bool) -> Result<Vec<Record>> {
     let what = refs.join(", ");
     let mut notes = repo
         .gix
@@ -164,7 +175,17 @@ pub fn read_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Rec
     let mut out = Vec::new();
     for note in found {
         let origin = format!("{}:{object}", note.reference.as_bstr());
-        out.extend(parse(&note.blob.data, &origin)?);
+        match parse(&note.blob.data, &origin) {
+            Ok(records) => out.extend(records),
+            Err(err) if strict => {
+                return Err(err.context(format!(
+                    "mend: look at it with `git notes --ref={0} show {object}` and remove it with \
+                     `git notes --ref={0} remove {object}` if it is not needed",
+                    note.reference.as_bstr().to_string().trim_start_matches("refs/notes/")
+                )));
+            }
+            Err(err) => crate::output::warn(&format!("{err:#}; skipped")),
+        }
     }
     Ok(out)
 }
@@ -176,7 +197,7 @@ pub fn latest(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Option<R
 
 /// The newest record attached to `object` in any of `refs`, if any.
 pub fn latest_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Option<Record>> {
-    let records = read_in(repo, refs, object)?;
+    let records = read_lenient(repo, refs, object)?;
     Ok(records.into_iter().max_by(|a, b| a.written_at.cmp(&b.written_at)))
 }
 
@@ -221,7 +242,16 @@ pub fn readable_refs(repo: &Repo, notes_ref: &str) -> Result<Vec<String>> {
 /// issue and branch keys (added to what was there, keeping one record per commit).
 pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record) -> Result<()> {
     ensure_identity(repo);
-    write_with_retry(repo, notes_ref, object, |_| vec![record.clone()])?;
+    // Another record on the same object (one from another machine, merged by sync, or an older
+    // handoff of another kind) is kept; only this kind of record for this commit is replaced.
+    write_with_retry(repo, notes_ref, object, |existing| {
+        let mut kept: Vec<Record> = existing
+            .into_iter()
+            .filter(|r| !(r.commit == record.commit && r.kind == record.kind))
+            .collect();
+        kept.push(record.clone());
+        kept
+    })?;
     let mut keys = Vec::new();
     if let Some(issue) = record.issue {
         keys.push(Key::Issue(issue).write(repo)?);

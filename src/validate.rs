@@ -121,13 +121,6 @@ struct History {
     index: HashMap<ObjectId, usize>,
 }
 
-/// The note directory as a path prefix without `./` or a trailing slash.
-fn note_dir(config: &Config) -> String {
-    let dir = config.note_dir.trim();
-    let dir = dir.strip_prefix("./").unwrap_or(dir);
-    dir.trim_end_matches('/').to_string()
-}
-
 /// The note commits in `range`, oldest first, without checking them (for `note`: "does a note
 /// commit for this attempt exist?").
 pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<Vec<NoteCommit>> {
@@ -195,7 +188,7 @@ impl History {
         if range.include.is_empty() {
             return Ok(History { commits: Vec::new(), index: HashMap::new() });
         }
-        let dir = note_dir(config);
+        let dir = config.note_dir();
         let mut cmd: Vec<String> = [
             "--literal-pathspecs",
             "-c",
@@ -333,7 +326,7 @@ fn check_note_commit(
     problems: &mut Vec<Problem>,
 ) -> Result<Option<NoteReport>> {
     let commit = &history.commits[at];
-    let dir = note_dir(config);
+    let dir = config.note_dir();
     let parent = commit.parents.first().copied();
     let changes = changed_paths(repo, parent, commit.id)?;
     let in_dir = |p: &&(u8, String)| p.0 != b'D' && p.1.starts_with(&format!("{dir}/"));
@@ -496,7 +489,7 @@ fn check_last_work_commit(note: &Note, path: &str, parent: Option<ObjectId>, fin
                 format!(
                     "set `last_work_commit: {parent}` (the last work commit, the base, or the seal \
                  below the note), or commit the note directly on top of {}",
-                    &field.value[..12]
+                    crate::output::short_id(&field.value)
                 ),
             ),
         Some(_) => {}
@@ -761,6 +754,8 @@ pub mod pre_push {
             return;
         }
         // Only a configured remote has remote-tracking refs; a URL would be read as a pattern.
+        // A push to a URL or a remote never fetched adds what that remote lacks, which may be all
+        // history: that is what the push sends, so that is what is checked.
         if let Some(name) = remote
             && repo.gix.remote_names().iter().any(|r| r.to_str_lossy() == name)
         {

@@ -109,7 +109,7 @@ fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
         writeln!(out, "Nothing written: {why}.")?;
         return Ok(());
     }
-    let commit = outcome.commit.as_deref().map(|c| &c[..c.len().min(12)]).unwrap_or("");
+    let commit = outcome.commit.as_deref().map(output::short_id).unwrap_or("");
     match outcome.kind.as_str() {
         "digest" => writeln!(out, "Digest stored on {commit}: {}.", outcome.digest_line)?,
         "emergency" => writeln!(

@@ -100,10 +100,17 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                 _ => recall::full(found, &req, &pointers(&repo, &config, found)),
             };
         }
-        if let Some(warning) = unsealed_work(&repo, &resolved, record.as_ref())? {
-            lines.push(warning);
-            lines = recall::fit(lines, max_lines + 1, 1400);
+        // Only a fresh session start asks whether the previous attempt left work behind: after
+        // compact or resume the attempt is still going, and its dirty tree is work in progress.
+        if source == Source::Startup
+            && let Some(warning) = unsealed_work(&repo, &resolved, record.as_ref())?
+        {
+            match lines.first_mut() {
+                Some(line) => *line = format!("{line} {warning}"),
+                None => lines.push(warning),
+            }
         }
+        lines = recall::fit(lines, max_lines, 1200);
     }
     let rules = rules(&repo, &config)?;
 
@@ -160,7 +167,7 @@ fn read_payload_source() -> Result<Option<Source>> {
 /// Where to read more: the note and its commit, the spec and the rules.
 fn pointers(repo: &Repo, config: &Config, record: &Record) -> Vec<String> {
     let mut parts = Vec::new();
-    let commit = &record.commit[..record.commit.len().min(12)];
+    let commit = output::short_id(&record.commit);
     match &record.note_path {
         Some(path) => parts.push(format!("Note: {path} at {commit}")),
         None => parts.push(format!("Record on {commit}")),

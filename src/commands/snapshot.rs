@@ -72,7 +72,7 @@ fn render(snap: &Snapshot, out: &mut impl Write) -> Result<()> {
     }
     writeln!(out, "taken_at: {}", snap.taken_at)?;
 
-    let base = snap.base.as_deref().map(short).unwrap_or("(root)");
+    let base = snap.base.as_deref().map(output::short_id).unwrap_or("(root)");
     section(out, "git status --short", &snap.status, "(clean)")?;
     section(out, &format!("git log --oneline {base}..HEAD"), &snap.log, "(no commits)")?;
     let mut stat = snap.diff_stat.lines.clone();
@@ -125,8 +125,4 @@ fn fenced(out: &mut impl Write, lines: &[Vec<u8>], last: Option<&[u8]>, more: us
 
 fn backtick_run(line: &[u8]) -> usize {
     line.split(|&b| b != b'`').map(<[u8]>::len).max().unwrap_or(0)
-}
-
-fn short(hex: &str) -> &str {
-    &hex[..hex.len().min(12)]
 }

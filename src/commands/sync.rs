@@ -53,7 +53,7 @@ fn summary(report: &Report) -> String {
         1 => "1 record".to_string(),
         n => format!("{n} records"),
     };
-    let short = |id: &Option<String>| id.as_deref().map(|i| i[..i.len().min(12)].to_string());
+    let short = |id: &Option<String>| id.as_deref().map(|i| crate::output::short_id(i).to_string());
     let tip = short(&report.local).unwrap_or_default();
     let mut line = match report.outcome {
         Outcome::UpToDate if report.local.is_none() => {
