@@ -76,6 +76,8 @@ pub struct Input {
     pub turns: Option<u64>,
     pub facts: Facts,
     pub log_dir: Option<String>,
+    /// The note the agent began and left uncommitted, kept verbatim.
+    pub draft: Option<String>,
     /// The progress plan's status line and every item with its status, if a plan exists.
     pub plan_status: Option<String>,
     pub plan_items: Vec<String>,
@@ -128,6 +130,10 @@ pub fn render(input: &Input) -> String {
             }
         }
         None => out.push_str(&format!("Last assistant text: {NOT_AVAILABLE}\n")),
+    }
+    if let Some(draft) = &input.draft {
+        out.push_str("\nThe agent's unfinished note, kept as it was:\n\n");
+        block(&mut out, draft, "(empty)");
     }
     let skill = match input.handoff_skill {
         Some(true) => "invoked",

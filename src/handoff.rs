@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use serde::Serialize;
 
@@ -114,7 +114,7 @@ pub fn agent_note(
             };
             let mut body = header.render();
             body.push_str(&crate::summary::render_sections(&summary, &evidence_lines(&digest)));
-            (body, tags, summary, Vec::new())
+            (body, tags, Some(summary), Vec::new())
         }
         Source::Markdown(_) | Source::WorkTree => {
             let (bytes, origin) = match source {
@@ -145,12 +145,14 @@ pub fn agent_note(
                 return Err(check_failure(&origin, problems));
             }
             let text = String::from_utf8(note.render()).context("the note is UTF-8")?;
-            let text = redactor.redact(&text).into_owned();
-            let summary = summary_of(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?);
-            (text, tags, summary, fixes)
+            (text, tags, None, fixes)
         }
     };
     let text = redactor.redact(&text).into_owned();
+    let summary = match summary {
+        Some(summary) => summary,
+        None => summary_of(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
+    };
     let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
     let record = Record {
         kind: "agent".into(),
@@ -198,14 +200,32 @@ pub fn emergency_note(
             problems: Vec::new(),
         });
     }
-    // An agent-written note left uncommitted in the work tree is the agent's word: check and
-    // commit it rather than write over it.
+    // Whatever the agent left uncommitted at the note path is its word, never written over: a
+    // note that passes its check is committed as the agent's note; anything else is kept verbatim
+    // inside the emergency note.
     let top = repo.top()?.to_path_buf();
+    let mut draft = None;
     if let Ok(bytes) = std::fs::read(top.join(&rel))
-        && Note::parse(&bytes).is_ok_and(|n| n.kind() == note::Kind::Agent && n.title().is_some())
         && !same_as_head(repo, &rel, &bytes)
     {
-        return agent_note(repo, config, attempt, Some(reason), Source::WorkTree);
+        let Ok(parsed) = Note::parse(&bytes) else {
+            bail!(
+                "{rel} holds uncommitted content that is not a text note; run `git handoff seal` \
+                 first (it commits the file as it is), then the emergency note"
+            );
+        };
+        if parsed.kind() == note::Kind::Agent {
+            match agent_note(repo, config, attempt, Some(reason), Source::WorkTree) {
+                Err(err) if err.is::<crate::error::CheckFailed>() => {
+                    crate::output::warn(&format!(
+                        "the agent's draft {rel} does not pass its check; it is kept verbatim in \
+                         the emergency note"
+                    ));
+                }
+                done => return done,
+            }
+        }
+        draft = Some(String::from_utf8_lossy(&bytes).into_owned());
     }
 
     let git = repo.git();
@@ -270,6 +290,7 @@ pub fn emergency_note(
         }),
         turns: (digest.turns > 0).then_some(digest.turns),
         log_dir: Some(repo.handoff_dir().display().to_string()),
+        draft,
         plan_status: plan.as_ref().map(|p| p.status_line()),
         plan_items: plan
             .as_ref()
@@ -431,6 +452,29 @@ fn fill_header(
         lines.push("");
         note.insert_lines(1, &lines);
         fixes.push("the note had no header: filled it in".to_string());
+        return Ok(fixes);
+    }
+    if let Some(title) = note.title().cloned()
+        && note.fields().is_empty()
+    {
+        let header = Header {
+            issue: attempt.issue,
+            started_at: attempt.started_at.clone(),
+            reason: reason.unwrap_or("agent_request").to_string(),
+            last_work_commit: head.to_string(),
+        };
+        let rendered = header.render();
+        // The four field lines of the rendered header, after its title and blank line.
+        let mut lines: Vec<&str> = rendered.lines().skip(2).collect();
+        lines.push("");
+        let after_title = title.line + 1;
+        if note.line(after_title).is_some_and(|l| l.trim().is_empty()) {
+            note.insert_lines(after_title + 1, &lines);
+        } else {
+            lines.insert(0, "");
+            note.insert_lines(after_title, &lines);
+        }
+        fixes.push("the note had a title but no header fields: filled them in".to_string());
         return Ok(fixes);
     }
     let head_hex = head.to_string();

@@ -395,3 +395,41 @@ fn eight_worktrees_writing_notes_at_once_keep_eight_records() {
         assert!(record.contains(&format!("issue = {}", 100 + i)), "{record}");
     }
 }
+
+#[test]
+fn an_uncommitted_draft_is_never_written_over() {
+    let env = Env::new();
+    // A draft that is not a note at all: kept verbatim inside the emergency note, which validates.
+    let repo = started(&env, "r", 6);
+    let draft = "## Summary\n- half written, precious\n```\n## Not a heading\n```\n";
+    repo.write(".agent/handoff/6.md", draft);
+    let out =
+        repo.handoff().args(["note", "--emergency", "--reason", "time_limit"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(repo.read(".agent/handoff/6.md")).unwrap();
+    assert!(text.contains("The agent's unfinished note, kept as it was:"), "{text}");
+    assert!(text.contains(draft), "the draft, byte for byte: {text}");
+    validate_ok(&repo);
+
+    // A titled note without header fields: filled in and committed as the agent's note.
+    let repo = started(&env, "r2", 7);
+    record(&repo, &edit(&repo, "src/app.js"));
+    repo.write(".agent/handoff/7.md", "# Handoff note: issue #7\n\n## Summary\n\n- wip\n\n## Remaining work\n\n- all\n\n## Evidence\n\n- none\n");
+    let outcome = note_json(&repo, &["--emergency", "--reason", "turn_limit"]);
+    assert_eq!(outcome["kind"], "agent");
+    let text = String::from_utf8(repo.read(".agent/handoff/7.md")).unwrap();
+    assert!(text.starts_with("# Handoff note: issue #7\n\nissue: 7\nstarted_at: 2026-11-30T03:48:52Z\nreason: turn_limit\n"), "{text}");
+    validate_ok(&repo);
+
+    // Binary content at the note path: refused, untouched.
+    let repo = started(&env, "r3", 8);
+    std::fs::create_dir_all(repo.path.join(".agent/handoff")).unwrap();
+    std::fs::write(repo.path.join(".agent/handoff/8.md"), b"\x00\x01\x02").unwrap();
+    let head = repo.head();
+    let out =
+        repo.handoff().args(["note", "--emergency", "--reason", "time_limit"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("git handoff seal"));
+    assert_eq!(repo.read(".agent/handoff/8.md"), b"\x00\x01\x02");
+    assert_eq!(repo.head(), head);
+}
