@@ -95,21 +95,33 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let head = repo.head()?;
     let git = repo.git();
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
-    stage.refuse_conflicts()?;
+    let hash = repo.gix.object_hash();
 
-    // Asking git for an identity needs no index, so it runs while `git add -A` walks the tree.
-    let (added, identity) = std::thread::scope(|s| {
+    // Three steps that need nothing from each other run at once: `git add -A` on the private
+    // index, the conflict check on the real index (read only; it cannot change while we hold its
+    // lock) and asking git for an identity.
+    let (added, conflicts, identity) = std::thread::scope(|s| {
+        let conflicts = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let identity = s.spawn(|| identity_env(&git));
-        let added = stage.add_all();
-        let identity = identity.join().unwrap_or_else(|_| Err(anyhow!("reading git's identity")));
-        (added, identity)
+        (stage.add_all(), join(conflicts), join(identity))
     });
+    conflicts?;
     added?;
     let identity = identity?;
+    // `write-tree` only adds the cache tree to the private index (and git replaces index files
+    // by rename), so listing the changes and scanning them for secrets run beside it.
     let base = head.id.unwrap_or_else(|| repo.empty_tree());
-    let changes = stage.changes(&base)?;
-    let skipped =
-        if req.allow_secrets { Vec::new() } else { find_secrets(&git, &guard, &changes)? };
+    let (tree, listed) = std::thread::scope(|s| {
+        let tree = s.spawn(|| stage.write_tree());
+        let listed = stage.changes(&base).and_then(|changes| {
+            let skipped =
+                if req.allow_secrets { Vec::new() } else { find_secrets(&git, &guard, &changes)? };
+            Ok((changes, skipped))
+        });
+        (join(tree), listed)
+    });
+    let mut tree = tree?;
+    let (changes, skipped) = listed?;
     let held: HashSet<&[u8]> = skipped.iter().map(|s| s.path.as_slice()).collect();
     let files: Vec<Vec<u8>> = changes
         .iter()
@@ -122,9 +134,11 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
 
     let held_changes: Vec<&Change> =
         changes.iter().filter(|c| held.contains(c.path.as_slice())).collect();
-    stage.reset_to_head(&held_changes)?;
-    let tree = stage.write_tree()?;
-    stage.restore_entries(&repo.gix, &index, &held_changes)?;
+    if !held_changes.is_empty() {
+        stage.reset_to_head(&held_changes)?;
+        tree = stage.write_tree()?;
+        stage.restore_entries(&repo.gix, &index, &held_changes)?;
+    }
     let commit = commit_tree(&git, &tree, head.id, &message, &identity)?;
 
     lock.fill_from(&stage.file)?;
@@ -144,6 +158,45 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         });
     }
     Ok(Sealed { commit: Some(commit), files, skipped })
+}
+
+/// The result of a helper thread; a panic there (there should be none) is an error here.
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
+    handle.join().unwrap_or_else(|_| Err(anyhow!("a helper thread of seal panicked")))
+}
+
+/// Refuses an index with unmerged entries: sealing would record one side of a conflict. The
+/// index is read in-process; one that gix cannot read is left to `git ls-files --unmerged`.
+fn refuse_conflicts(git: &Git, hash: gix::hash::Kind, index: &Path) -> Result<()> {
+    let mut paths: Vec<Vec<u8>> = match gix::index::File::at(index, hash, true, Default::default())
+    {
+        Ok(file) => file
+            .entries()
+            .iter()
+            .filter(|e| e.stage_raw() != 0)
+            .map(|e| e.path(&file).to_vec())
+            .collect(),
+        Err(_) if !index.exists() => Vec::new(),
+        Err(_) => {
+            let mut cmd = git.command(["ls-files", "--unmerged", "-z"]);
+            cmd.env("GIT_INDEX_FILE", index);
+            let output = git::run(&mut cmd)?;
+            let out = git::checked(&cmd, output)?;
+            out.split(|&b| b == 0)
+                .filter_map(|rec| rec.find_byte(b'\t').map(|tab| rec[tab + 1..].to_vec()))
+                .collect()
+        }
+    };
+    paths.dedup();
+    if let Some(first) = paths.first() {
+        bail!(
+            "the index has unresolved conflicts in {} path(s) (first: {}); resolve them and \
+             `git add` them (or `git reset` to drop the merge state), then run seal again",
+            paths.len(),
+            first.to_str_lossy()
+        );
+    }
+    Ok(())
 }
 
 /// The seal commit's message: the subject (or `--message`), a blank line, the trailer.
@@ -338,30 +391,12 @@ impl<'a> Stage<'a> {
         git::checked(&cmd, output)
     }
 
-    fn refuse_conflicts(&self) -> Result<()> {
-        let out = self.run(&["ls-files", "--unmerged", "-z"])?;
-        let mut paths: Vec<&[u8]> = out
-            .split(|&b| b == 0)
-            .filter_map(|rec| rec.find_byte(b'\t').map(|tab| &rec[tab + 1..]))
-            .collect();
-        paths.dedup();
-        if let Some(first) = paths.first() {
-            bail!(
-                "the index has unresolved conflicts in {} path(s) (first: {}); resolve them and \
-                 `git add` them (or `git reset` to drop the merge state), then run seal again",
-                paths.len(),
-                first.to_str_lossy()
-            );
-        }
-        Ok(())
-    }
-
     fn add_all(&self) -> Result<()> {
         self.run(&["add", "--all"]).map(drop).context("staging the work tree like `git add -A`")
     }
 
-    /// What the private index changes against `base` (a commit, or the empty tree), in git's path
-    /// order. Plumbing ignores `diff.*` settings, so this is every changed path, no renames.
+    /// What the private index changes against `base` (a commit, or the empty tree), in git's
+    /// path order. Plumbing ignores `diff.*` settings: every changed path, no renames.
     fn changes(&self, base: &ObjectId) -> Result<Vec<Change>> {
         let base = base.to_string();
         let out = self.run(&[
@@ -511,30 +546,36 @@ fn find_secrets(git: &Git, guard: &Guard, changes: &[Change]) -> Result<Vec<Skip
     Ok(skipped)
 }
 
-/// Streams each blob through one `git cat-file --batch` and scans it.
+/// Streams the blobs through one `git cat-file --batch` and scans each. The ids go in from a
+/// second thread while the answers are read, so neither side waits on the other per object.
 fn scan_blobs(git: &Git, guard: &Guard, changes: &[&Change]) -> Result<Vec<Skipped>> {
-    let mut cmd = git.command(["cat-file", "--batch"]);
+    let mut cmd = git.command(["cat-file", "--batch", "--buffer"]);
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().with_context(|| format!("running {}", git::describe(&cmd)))?;
     let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
         bail!("{} started without pipes", git::describe(&cmd));
     };
     let mut output = BufReader::with_capacity(1 << 16, output);
-    let result = (|| -> Result<Vec<Skipped>> {
-        let mut skipped = Vec::new();
-        for c in changes {
-            writeln!(input, "{}", c.new_id)?;
-            input.flush()?;
-            if let Some(why) = scan_one(&mut output, guard, c)? {
-                skipped.push(Skipped { path: c.path.clone(), why });
-            }
+    let ids: Vec<u8> =
+        changes.iter().flat_map(|c| format!("{}\n", c.new_id).into_bytes()).collect();
+    let result = std::thread::scope(|s| {
+        // Dropping `input` at the end of the thread closes git's stdin, which flushes its answers.
+        let writer = s.spawn(move || input.write_all(&ids));
+        let result = changes
+            .iter()
+            .filter_map(|c| match scan_one(&mut output, guard, c) {
+                Ok(Some(why)) => Some(Ok(Skipped { path: c.path.clone(), why })),
+                Ok(None) => None,
+                Err(err) => Some(Err(err)),
+            })
+            .collect::<Result<Vec<Skipped>>>();
+        if result.is_err() {
+            // Unblocks the writer, which then fails on a closed pipe.
+            let _ = child.kill();
         }
-        Ok(skipped)
-    })();
-    drop(input);
-    if result.is_err() {
-        let _ = child.kill();
-    }
+        let _ = writer.join();
+        result
+    });
     let finished = child.wait_with_output();
     let skipped = result.with_context(|| format!("reading blobs from {}", git::describe(&cmd)))?;
     let finished = finished.with_context(|| format!("waiting for {}", git::describe(&cmd)))?;
@@ -571,14 +612,18 @@ fn scan_one(output: &mut impl BufRead, guard: &Guard, c: &Change) -> Result<Opti
 fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
     let mut env = Vec::new();
     let mut config: Option<Vec<(String, String)>> = None;
+    let var = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
     for who in ["AUTHOR", "COMMITTER"] {
+        // Git takes these before any config; with both set there is nothing to ask.
+        if var(&format!("GIT_{who}_NAME")).is_some() && var(&format!("GIT_{who}_EMAIL")).is_some() {
+            continue;
+        }
         let mut cmd = git.command(["var", &format!("GIT_{who}_IDENT")]);
         if git::run(&mut cmd)?.status.success() {
             continue;
         }
         let config = config.get_or_insert_with(|| ident_config(git));
         let lookup = |key: String| config.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
-        let var = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
         let lower = who.to_lowercase();
         let name = var(&format!("GIT_{who}_NAME"))
             .or_else(|| lookup(format!("{lower}.name")))
