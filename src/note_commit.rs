@@ -13,27 +13,6 @@ use gix::ObjectId;
 use crate::git::Git;
 use crate::repo::Repo;
 
-/// The identity used when git has none configured (also for seal commits).
-pub const FALLBACK_NAME: &str = "git-handoff";
-pub const FALLBACK_EMAIL: &str = "git-handoff@localhost";
-
-/// Environment that gives `commit-tree` an identity when git has none: the caller's
-/// `GIT_AUTHOR_*`/`GIT_COMMITTER_*` and the repository's `user.*` win when present.
-pub fn identity_env(git: &Git) -> Vec<(&'static str, &'static str)> {
-    let mut env = Vec::new();
-    for (var, name, email) in [
-        ("GIT_AUTHOR_IDENT", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL"),
-        ("GIT_COMMITTER_IDENT", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
-    ] {
-        let ok = git.command(["var", var]).output().map(|o| o.status.success()).unwrap_or(false);
-        if !ok {
-            env.push((name, FALLBACK_NAME));
-            env.push((email, FALLBACK_EMAIL));
-        }
-    }
-    env
-}
-
 /// Commits `content` as the file `rel` alone on top of HEAD with `message`, then writes the same
 /// bytes to the work tree. Returns the new commit.
 ///
@@ -82,7 +61,7 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
         args.push(head.to_string());
     }
     let mut cmd = git.command(&args);
-    cmd.envs(identity_env(&git));
+    cmd.envs(crate::seal::identity_env(&git)?);
     let out = crate::git::run(&mut cmd)?;
     let commit = String::from_utf8_lossy(&crate::git::checked(&cmd, out)?).trim().to_string();
     let commit_id = ObjectId::from_hex(commit.as_bytes())

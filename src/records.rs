@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::repo::Repo;
 
-use crate::note_commit::{FALLBACK_EMAIL, FALLBACK_NAME};
+use crate::seal::{FALLBACK_EMAIL, FALLBACK_NAME};
 
 /// How often a write is retried when another writer moved the notes ref first.
 const MAX_ATTEMPTS: u32 = 50;

@@ -609,7 +609,7 @@ fn scan_one(output: &mut impl BufRead, guard: &Guard, c: &Change) -> Result<Opti
 /// Environment that gives git an identity when it has none: for the author and the committer
 /// separately, the caller's `GIT_*_NAME/EMAIL`, then `author.*`/`committer.*`, then `user.*`,
 /// then [`FALLBACK_NAME`]/[`FALLBACK_EMAIL`]. Empty when git already knows who is committing.
-fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
+pub fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
     let mut env = Vec::new();
     let mut config: Option<Vec<(String, String)>> = None;
     let var = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
