@@ -1,6 +1,6 @@
 //! `git handoff recall`: the last handoff for the next session, before its first turn.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
@@ -65,7 +65,7 @@ struct Report {
 }
 
 /// The most a hook payload may be.
-const MAX_PAYLOAD: u64 = 1 << 20;
+const MAX_PAYLOAD: usize = 1 << 20;
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let payload_source = match args.hook {
@@ -142,16 +142,13 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 
 /// The `source` of a SessionStart payload on stdin (bounded read; a bad payload is exit 2).
 fn read_payload_source() -> Result<Option<Source>> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .take(MAX_PAYLOAD + 1)
-        .read_to_end(&mut bytes)
+    let read = crate::events::read_bounded(std::io::stdin(), MAX_PAYLOAD)
         .context("reading the hook payload on stdin")?;
-    if bytes.len() as u64 > MAX_PAYLOAD {
+    let Some(bytes) = read else {
         bail!(
             "the hook payload on stdin is over 1 MiB; a SessionStart payload is a small JSON object"
         );
-    }
+    };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
