@@ -10,11 +10,15 @@ use anyhow::Result;
 use crate::records::{self, Key, Record};
 use crate::repo::Repo;
 
-/// Where recall looks, and how much it may say.
-pub struct Request<'a> {
+/// Where recall looks: the notes ref, the branch HEAD is on, the issue.
+pub struct Lookup<'a> {
     pub notes_ref: &'a str,
     pub branch: Option<&'a str>,
     pub issue: Option<u64>,
+}
+
+/// How much recall may say.
+pub struct Limits<'a> {
     pub prefix: &'a str,
     pub max_lines: usize,
     pub max_chars: usize,
@@ -23,7 +27,7 @@ pub struct Request<'a> {
 /// The latest handoff record for this branch or issue: the branch key first (when it agrees with
 /// the issue), then the issue key, then whatever the branch key holds. Records written on other
 /// machines count too, from the remote-tracking notes refs that `sync` (or a fetch) leaves.
-pub fn find(repo: &Repo, req: &Request<'_>) -> Result<Option<Record>> {
+pub fn find(repo: &Repo, req: &Lookup<'_>) -> Result<Option<Record>> {
     let refs = records::readable_refs(repo, req.notes_ref)?;
     let on_branch = match req.branch {
         Some(branch) => records::latest_for(repo, &refs, Key::Branch(branch))?,
@@ -38,6 +42,12 @@ pub fn find(repo: &Repo, req: &Request<'_>) -> Result<Option<Record>> {
         return Ok(Some(record));
     }
     Ok(on_branch)
+}
+
+/// The latest handoff for the branch HEAD is on, or for `issue`.
+pub fn find_for_head(repo: &Repo, notes_ref: &str, issue: Option<u64>) -> Result<Option<Record>> {
+    let head = repo.head()?;
+    find(repo, &Lookup { notes_ref, branch: head.ref_name.as_deref(), issue })
 }
 
 /// The first line: who, when, why, and the digest.
@@ -60,7 +70,7 @@ pub fn headline(record: &Record) -> String {
 }
 
 /// The full recall (after compact, resume, clear or fork): at most `max_lines` lines.
-pub fn full(record: &Record, req: &Request<'_>, pointers: &[String]) -> Vec<String> {
+pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<String> {
     let mut lines = vec![format!("{} {}", req.prefix, headline(record))];
     if let Some(summary) = &record.summary {
         if let Some(goal) = &summary.goal {

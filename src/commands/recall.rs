@@ -11,7 +11,7 @@ use crate::cli::AttemptArgs;
 use crate::commands::Ctx;
 use crate::config::Config;
 use crate::output;
-use crate::recall::{self, Request};
+use crate::recall::{self, Limits};
 use crate::records::Record;
 use crate::repo::Repo;
 
@@ -79,25 +79,17 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     if max_lines == 0 {
         bail!("--max-lines must be at least 1 (the default is 10)");
     }
-    let head = repo.head()?;
     let resolved = Attempt::resolve(&repo, &args.attempt)?;
-    let req = Request {
-        notes_ref: &config.notes_ref,
-        branch: head.ref_name.as_deref(),
-        issue: resolved.issue,
-        prefix: &config.recall.prefix,
-        max_lines,
-        max_chars: 1200,
-    };
+    let limits = Limits { prefix: &config.recall.prefix, max_lines, max_chars: 1200 };
 
     let mut lines = Vec::new();
     let mut record = None;
     if config.recall.enabled {
-        record = recall::find(&repo, &req)?;
+        record = recall::find_for_head(&repo, &config.notes_ref, resolved.issue)?;
         if let Some(found) = &record {
             lines = match source {
-                Source::Startup => vec![recall::startup(found, req.prefix)],
-                _ => recall::full(found, &req, &pointers(&repo, &config, found)),
+                Source::Startup => vec![recall::startup(found, limits.prefix)],
+                _ => recall::full(found, &limits, &pointers(&repo, &config, found)),
             };
         }
         // Only a fresh session start asks whether the previous attempt left work behind: after

@@ -10,7 +10,7 @@ use crate::cli::AttemptArgs;
 use crate::commands::Ctx;
 use crate::config::Config;
 use crate::output;
-use crate::recall::{self, Request};
+use crate::recall;
 use crate::records::{self, Record};
 use crate::repo::Repo;
 
@@ -47,17 +47,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             })?
         }
         None => {
-            let head = repo.head()?;
             let resolved = Attempt::resolve(&repo, &args.attempt)?;
-            let req = Request {
-                notes_ref: &config.notes_ref,
-                branch: head.ref_name.as_deref(),
-                issue: resolved.issue,
-                prefix: &config.recall.prefix,
-                max_lines: 10,
-                max_chars: 1200,
-            };
-            match recall::find(&repo, &req)? {
+            match recall::find_for_head(&repo, &config.notes_ref, resolved.issue)? {
                 Some(record) => record,
                 None => bail!(
                     "no handoff found for this branch{}; `git handoff recall` and \
