@@ -121,7 +121,13 @@ impl Attempt {
         let archived = archive_previous(&dir)?;
         self.save(repo)?;
         let events = dir.join(EVENTS_FILE);
-        std::fs::File::create(&events).with_context(|| format!("creating {}", events.display()))?;
+        // Never truncate: a hook that fired after the old log was archived may already have
+        // begun the new one.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&events)
+            .with_context(|| format!("creating {}", events.display()))?;
         Ok(archived)
     }
 
@@ -166,6 +172,9 @@ fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
         target = root.join(format!("{stamp}-{n}"));
     }
     std::fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
+    // The event log moves under its writers' lock, so no hook appends to it mid-move.
+    let events = dir.join(EVENTS_FILE);
+    let _log_lock = if events.exists() { Some(crate::events::open_locked(&events)?) } else { None };
     for path in entries {
         let name = path.file_name().expect("read_dir entries have names");
         std::fs::rename(&path, target.join(name))

@@ -101,15 +101,25 @@ pub fn append(path: &Path, line: &[u8]) -> Result<()> {
 }
 
 /// Opens the log for appending and takes its exclusive lock (released when the file is dropped).
+/// `start` archives a log by renaming it under this same lock: a writer that opened the old file
+/// just before sees, once it holds the lock, that the path names another file, and starts over
+/// on the new log, so its event lands in the attempt it belongs to.
 pub fn open_locked(path: &Path) -> Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)
-        .with_context(|| format!("{}: cannot open the event log", path.display()))?;
-    file.lock().with_context(|| format!("{}: cannot lock the event log", path.display()))?;
-    Ok(file)
+    use std::os::unix::fs::MetadataExt;
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .with_context(|| format!("{}: cannot open the event log", path.display()))?;
+        file.lock().with_context(|| format!("{}: cannot lock the event log", path.display()))?;
+        let held = file.metadata().with_context(|| format!("{}: cannot stat", path.display()))?;
+        match std::fs::metadata(path) {
+            Ok(now) if now.ino() == held.ino() && now.dev() == held.dev() => return Ok(file),
+            _ => continue,
+        }
+    }
 }
 
 /// Appends `line` to a log opened by [`open_locked`].

@@ -597,3 +597,53 @@ fn a_session_that_names_the_repository_through_a_symlink() {
     record_ok(&repo, &payload);
     assert_eq!(digest(&repo)["files_edited"], json!(["src/new.rs"]));
 }
+
+/// `start` archiving the log while hooks write: every event lands whole in exactly one log.
+#[test]
+fn start_while_hooks_write_loses_no_event() {
+    let env = Env::new();
+    let repo = started(&env);
+    let writers = 4;
+    let each = 60;
+    let bin = assert_cmd::cargo::cargo_bin("git-handoff");
+    std::thread::scope(|scope| {
+        for w in 0..writers {
+            let repo = &repo;
+            let bin = &bin;
+            scope.spawn(move || {
+                for i in 0..each {
+                    let payload = json!({
+                        "hook_event_name": "PostToolUse", "cwd": repo.path.to_str().unwrap(),
+                        "tool_name": "Bash", "tool_use_id": format!("w{w}-{i}"),
+                        "tool_input": {"command": format!("echo {w} {i}")},
+                        "tool_response": {"stdout": "", "stderr": "", "interrupted": false}
+                    });
+                    let mut cmd = Command::new(bin);
+                    common::hermetic(&mut cmd, repo.home());
+                    cmd.current_dir(&repo.path).arg("record");
+                    let out = run_with_stdin(cmd, payload.to_string().as_bytes());
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            });
+        }
+        for n in 0..6 {
+            std::thread::sleep(std::time::Duration::from_millis(40));
+            stdout_ok(
+                repo.handoff().args(["start", "--issue", &(10 + n).to_string()]).output().unwrap(),
+            );
+        }
+    });
+    let mut ids = std::collections::HashSet::new();
+    let mut logs = vec![log_path(&repo)];
+    for entry in std::fs::read_dir(repo.path.join(".git/handoff/archive")).unwrap() {
+        logs.push(entry.unwrap().path().join("events.jsonl"));
+    }
+    for log in logs {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        for line in text.lines() {
+            let value: Value = serde_json::from_str(line).expect("well-formed line");
+            assert!(ids.insert(value["id"].as_str().unwrap().to_string()), "twice: {line}");
+        }
+    }
+    assert_eq!(ids.len(), writers * each);
+}
