@@ -3,18 +3,21 @@
 //! lose data, so it is built from git's own plumbing rather than a re-implementation of staging.
 //!
 //! **Design: git plumbing on a private index, swapped in under the held lock.** We take
-//! `index.lock` first (O_CREAT|O_EXCL, as git does), copy the index to a private file in the git
-//! dir, and run `git add -A` on that copy (`GIT_INDEX_FILE`). Staging is then git's own under every
-//! setting that shapes it (`core.fileMode`, `core.autocrlf` and eol attributes, clean filters,
-//! symlinks, sparse checkouts, submodules, index extensions and versions), which a port from gix
-//! parts would have to chase one key at a time (gix 0.90 has no `add`; see the research notes).
-//! `git diff-index --cached` lists what changed against HEAD, the secrets guard reads those blobs,
-//! skipped paths go back to HEAD's entry for `git write-tree`, `git commit-tree --no-gpg-sign`
-//! makes the commit (no hooks run, nothing signs), `git update-ref HEAD <new> <old>` moves the
-//! branch with a compare-and-swap, and only then is the private index renamed into place through
-//! our lock. Until the ref moves, nothing the user can see has changed: the real index, HEAD and
-//! the work tree are never written, and a failure anywhere removes only our own lock and temp
-//! files. Objects written along the way are unreachable, and `git gc` collects them as usual.
+//! `index.lock` first (O_CREAT|O_EXCL, as git does), hard-link the index to a private file in the
+//! git dir (git only ever replaces index files by rename, so the link is a free private copy that
+//! keeps the mtime git's racy-stat check needs), and run `git add -A` on it (`GIT_INDEX_FILE`).
+//! Staging is then git's own under every setting that shapes it (`core.fileMode`, `core.autocrlf`
+//! and eol attributes, clean filters, symlinks, sparse checkouts, submodules, index extensions and
+//! versions), which a port from gix parts would have to chase one key at a time (gix 0.90 has no
+//! `add`, and the research notes list where a probe built from its parts fell short). Then
+//! `git write-tree` runs while `git diff-index --cached` lists the changes against HEAD and the
+//! secrets guard streams their blobs from `git cat-file`; skipped paths go back to HEAD's entry for
+//! a second `write-tree`; `git commit-tree --no-gpg-sign` makes the commit (no hooks run, nothing
+//! signs); `git update-ref HEAD <new> <old>` moves the branch with a compare-and-swap; and only
+//! then is the private index renamed over the index while our lock is still held. Until the ref
+//! moves, nothing the user can see has changed: the real index, HEAD and the work tree are never
+//! written, and a failure anywhere removes only our own lock and temp files. Objects written along
+//! the way are unreachable, and `git gc` collects them as usual.
 //!
 //! Because `git add -A` refreshes the copy, the index we install carries fresh stat data (and the
 //! cache tree from `write-tree`), so `git status` afterwards is as fast as after `git commit`.
@@ -141,10 +144,9 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     }
     let commit = commit_tree(&git, &tree, head.id, &message, &identity)?;
 
-    lock.fill_from(&stage.file)?;
     let subject = message.lines().next().unwrap_or_default();
     move_head(&git, &commit, head.id, &format!("handoff seal: {subject}"))?;
-    if let Err(err) = lock.install() {
+    if let Err(err) = lock.install(&stage.file) {
         let undo = undo_head(&git, &commit, head.id);
         return Err(match undo {
             Ok(()) => err.context(format!(
@@ -268,29 +270,23 @@ impl IndexLock {
         }
     }
 
-    /// Writes the new index into the lock file, as git writes `index.lock` before renaming it.
-    fn fill_from(&mut self, source: &Path) -> Result<()> {
-        let mut from =
-            File::open(source).with_context(|| format!("reading {}", source.display()))?;
-        io::copy(&mut from, &mut self.file)
-            .and_then(|_| self.file.flush())
-            .and_then(|_| copy_mtime(source, &self.file))
-            .with_context(|| format!("writing {}", self.path.display()))?;
-        Ok(())
-    }
-
-    /// Renames the lock over the index: the new index becomes visible in one step.
-    fn install(&mut self) -> Result<()> {
+    /// Renames the new index (a complete file git wrote, next to the index) over the index while
+    /// we still hold the lock, so it becomes visible in one step, then drops the lock. A rename,
+    /// unlike a copy into the lock, keeps the mtime git wrote it with ("racy git" depends on it).
+    fn install(&mut self, new_index: &Path) -> Result<()> {
         if !self.is_ours() {
             bail!(
                 "{} was removed or replaced by another process while sealing",
                 self.path.display()
             );
         }
-        fs::rename(&self.path, &self.index).with_context(|| {
-            format!("renaming {} to {}", self.path.display(), self.index.display())
+        fs::rename(new_index, &self.index).with_context(|| {
+            format!("renaming {} to {}", new_index.display(), self.index.display())
         })?;
         self.installed = true;
+        if self.is_ours() {
+            let _ = fs::remove_file(&self.path);
+        }
         Ok(())
     }
 }
@@ -366,11 +362,18 @@ impl<'a> Stage<'a> {
             .tempdir_in(git_dir)
             .with_context(|| format!("creating a temporary directory in {}", git_dir.display()))?;
         let file = dir.path().join("index");
-        match fs::copy(index, &file) {
-            Ok(_) => copy_mtime(index, &File::options().write(true).open(&file)?)
-                .with_context(|| format!("copying {}", index.display()))?,
+        // Git never writes an index file in place (it writes `<file>.lock` and renames it), so a
+        // hard link is a private copy that costs nothing and keeps the mtime git's "racy git"
+        // check depends on. Where linking fails, a copy with the same mtime does the same.
+        match fs::hard_link(index, &file) {
+            Ok(()) => {}
             Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-            Err(err) => return Err(anyhow!("copying {}: {err}", index.display())),
+            Err(_) => match fs::copy(index, &file) {
+                Ok(_) => copy_mtime(index, &File::options().write(true).open(&file)?)
+                    .with_context(|| format!("copying {}", index.display()))?,
+                Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+                Err(err) => return Err(anyhow!("copying {}: {err}", index.display())),
+            },
         }
         Ok(Stage { git, file, _dir: dir })
     }
