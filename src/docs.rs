@@ -19,9 +19,15 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
     let mut pages = vec![("git-handoff.1".to_string(), render_man(cmd.clone()))];
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("git-handoff-{}", sub.get_name());
-        let sub =
-            sub.clone().name(name.clone()).bin_name(format!("git handoff {}", sub.get_name()));
-        pages.push((format!("{name}.1"), render_man(sub)));
+        let words = format!("git handoff {}", sub.get_name());
+        pages.push((format!("{name}.1"), render_man(sub.clone().name(&name).bin_name(&words))));
+        // Groups (`hooks`, `progress`) get a page per member too, with its own options.
+        for inner in sub.get_subcommands().filter(|s| s.get_name() != "help") {
+            let name = format!("{name}-{}", inner.get_name());
+            let words = format!("{words} {}", inner.get_name());
+            pages
+                .push((format!("{name}.1"), render_man(inner.clone().name(&name).bin_name(words))));
+        }
     }
     pages
 }
