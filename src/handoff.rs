@@ -440,15 +440,15 @@ fn fill_header(
         config.check_reason(reason)?;
     }
     let mut fixes = Vec::new();
+    let header = Header {
+        issue: attempt.issue,
+        started_at: attempt.started_at.clone(),
+        reason: reason.unwrap_or("agent_request").to_string(),
+        last_work_commit: head.to_string(),
+    }
+    .render();
     if note.title().is_none() && note.fields().is_empty() {
-        let header = Header {
-            issue: attempt.issue,
-            started_at: attempt.started_at.clone(),
-            reason: reason.unwrap_or("agent_request").to_string(),
-            last_work_commit: head.to_string(),
-        };
-        let rendered = header.render();
-        let mut lines: Vec<&str> = rendered.lines().collect();
+        let mut lines: Vec<&str> = header.lines().collect();
         lines.push("");
         note.insert_lines(1, &lines);
         fixes.push("the note had no header: filled it in".to_string());
@@ -457,15 +457,8 @@ fn fill_header(
     if let Some(title) = note.title().cloned()
         && note.fields().is_empty()
     {
-        let header = Header {
-            issue: attempt.issue,
-            started_at: attempt.started_at.clone(),
-            reason: reason.unwrap_or("agent_request").to_string(),
-            last_work_commit: head.to_string(),
-        };
-        let rendered = header.render();
         // The four field lines of the rendered header, after its title and blank line.
-        let mut lines: Vec<&str> = rendered.lines().skip(2).collect();
+        let mut lines: Vec<&str> = header.lines().skip(2).collect();
         lines.push("");
         let after_title = title.line + 1;
         if note.line(after_title).is_some_and(|l| l.trim().is_empty()) {

@@ -437,29 +437,7 @@ fn eight_concurrent_writers_never_interleave() {
     let repo = started(&env);
     let writers = 8;
     let each = 500;
-    let bin = assert_cmd::cargo::cargo_bin("git-handoff");
-    std::thread::scope(|scope| {
-        for w in 0..writers {
-            let repo = &repo;
-            let bin = &bin;
-            scope.spawn(move || {
-                for i in 0..each {
-                    // A long command so that a torn write would show.
-                    let payload = json!({
-                        "hook_event_name": "PostToolUse", "cwd": repo.path.to_str().unwrap(),
-                        "tool_name": "Bash", "tool_use_id": format!("w{w}-{i}"),
-                        "tool_input": {"command": format!("echo {w} {i} {}", "y".repeat(600))},
-                        "tool_response": {"stdout": "", "stderr": "", "interrupted": false}
-                    });
-                    let mut cmd = Command::new(bin);
-                    common::hermetic(&mut cmd, repo.home());
-                    cmd.current_dir(&repo.path).arg("record");
-                    let out = run_with_stdin(cmd, payload.to_string().as_bytes());
-                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-                }
-            });
-        }
-    });
+    record_concurrently(&repo, writers, each, 600);
     let text = std::fs::read_to_string(log_path(&repo)).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), writers * each);
@@ -605,27 +583,8 @@ fn start_while_hooks_write_loses_no_event() {
     let repo = started(&env);
     let writers = 4;
     let each = 60;
-    let bin = assert_cmd::cargo::cargo_bin("git-handoff");
     std::thread::scope(|scope| {
-        for w in 0..writers {
-            let repo = &repo;
-            let bin = &bin;
-            scope.spawn(move || {
-                for i in 0..each {
-                    let payload = json!({
-                        "hook_event_name": "PostToolUse", "cwd": repo.path.to_str().unwrap(),
-                        "tool_name": "Bash", "tool_use_id": format!("w{w}-{i}"),
-                        "tool_input": {"command": format!("echo {w} {i}")},
-                        "tool_response": {"stdout": "", "stderr": "", "interrupted": false}
-                    });
-                    let mut cmd = Command::new(bin);
-                    common::hermetic(&mut cmd, repo.home());
-                    cmd.current_dir(&repo.path).arg("record");
-                    let out = run_with_stdin(cmd, payload.to_string().as_bytes());
-                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-                }
-            });
-        }
+        scope.spawn(|| record_concurrently(&repo, writers, each, 0));
         for n in 0..6 {
             std::thread::sleep(std::time::Duration::from_millis(40));
             stdout_ok(
@@ -646,4 +605,30 @@ fn start_while_hooks_write_loses_no_event() {
         }
     }
     assert_eq!(ids.len(), writers * each);
+}
+
+/// `writers` threads, each recording `each` Bash calls through the binary (`pad` bytes of command
+/// text each, so a torn write would show).
+fn record_concurrently(repo: &Repo, writers: usize, each: usize, pad: usize) {
+    let bin = assert_cmd::cargo::cargo_bin("git-handoff");
+    std::thread::scope(|scope| {
+        for w in 0..writers {
+            let bin = &bin;
+            scope.spawn(move || {
+                for i in 0..each {
+                    let payload = json!({
+                        "hook_event_name": "PostToolUse", "cwd": repo.path.to_str().unwrap(),
+                        "tool_name": "Bash", "tool_use_id": format!("w{w}-{i}"),
+                        "tool_input": {"command": format!("echo {w} {i} {}", "y".repeat(pad))},
+                        "tool_response": {"stdout": "", "stderr": "", "interrupted": false}
+                    });
+                    let mut cmd = Command::new(bin);
+                    common::hermetic(&mut cmd, repo.home());
+                    cmd.current_dir(&repo.path).arg("record");
+                    let out = run_with_stdin(cmd, payload.to_string().as_bytes());
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            });
+        }
+    });
 }
