@@ -189,11 +189,14 @@ impl History {
             return Ok(History { commits: Vec::new(), index: HashMap::new() });
         }
         let dir = config.note_dir();
+        // One NUL-terminated record per commit: ids on the first line, the raw message after it.
+        // git refuses NUL bytes in commit messages, so no message can break the listing.
         let log: Vec<String> = [
             "-c",
             "log.showSignature=false",
             "log",
-            "--format=%x01%H %P%x02%B%x03",
+            "--format=%H %P%n%B",
+            "-z",
             "--topo-order",
             "--reverse",
             "--no-color",
@@ -224,19 +227,15 @@ impl History {
             parse_ids(&touching)?.into_iter().collect();
         let mut commits = Vec::new();
         let mut index = HashMap::new();
-        for chunk in listed.split(|&b| b == 1).filter(|c| !c.is_empty()) {
-            let (Some(head_end), Some(body_end)) =
-                (chunk.iter().position(|&b| b == 2), chunk.iter().rposition(|&b| b == 3))
-            else {
-                bail!("git log printed a record without its separators: {:?}", chunk.as_bstr());
+        for record in listed.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+            let (ids, message) = match record.iter().position(|&b| b == b'\n') {
+                Some(end) => (&record[..end], &record[end + 1..]),
+                None => (record, &record[record.len()..]),
             };
-            if body_end < head_end {
-                bail!("git log printed a malformed record: {:?}", chunk.as_bstr());
-            }
-            let mut ids = parse_ids(&chunk[..head_end])?.into_iter();
+            let mut ids = parse_ids(ids)?.into_iter();
             let Some(id) = ids.next() else { continue };
             let parents: Vec<ObjectId> = ids.collect();
-            let message = chunk[head_end + 1..body_end].to_str_lossy().into_owned();
+            let message = message.to_str_lossy().into_owned();
             let touches = touching.contains(&id);
             let class = if parents.len() > 1 {
                 Class::Other

@@ -519,3 +519,16 @@ fn user_config_and_merges_do_not_confuse_the_listing() {
     assert_eq!(json["notes"][0]["path"], ".agent/handoff/7.md");
     let _ = base;
 }
+
+#[test]
+fn any_byte_in_a_commit_message_is_fine() {
+    let env = Env::new();
+    let repo = env.repo("odd");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    repo.write("a.txt", "b\n");
+    repo.git(["add", "a.txt"]);
+    repo.git(["commit", "-q", "-m", "odd \u{1} \u{2} \u{3} bytes"]);
+    let out = repo.handoff().args(["validate", "--base", "HEAD~1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
