@@ -156,13 +156,6 @@ impl Plan {
         format!("In progress — {finished} of {total} {noun}s finished")
     }
 
-    /// One line for recall: `tasks 0–4 done, 5 in progress, 6–7 pending`.
-    pub fn compact_line(&self) -> String {
-        let items: Vec<(&str, &str)> =
-            self.items.iter().map(|i| (i.id.as_str(), i.status.as_str())).collect();
-        compact_line(&format!("{}s", self.mode.noun()), &items)
-    }
-
     /// Items not yet finished, for the emergency note's Remaining work.
     pub fn unfinished(&self) -> impl Iterator<Item = &Item> {
         self.items.iter().filter(|item| !self.mode.is_finished(&item.status))

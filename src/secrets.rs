@@ -7,7 +7,6 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
 use regex::bytes::Regex as BytesRegex;
 
 /// `(kind, regex)`: the kind names the secret in `[redacted:<kind>]` and in seal's `why`.
@@ -34,7 +33,6 @@ pub const TOKEN_PATTERNS: &[(&str, &str)] = &[
 ];
 
 struct Compiled {
-    text: Vec<(&'static str, Regex)>,
     bytes: Vec<(&'static str, BytesRegex)>,
     any_bytes: BytesRegex,
 }
@@ -42,10 +40,6 @@ struct Compiled {
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| {
-        let text = TOKEN_PATTERNS
-            .iter()
-            .map(|(kind, re)| (*kind, Regex::new(re).expect("token patterns are valid")))
-            .collect();
         let bytes = TOKEN_PATTERNS
             .iter()
             .map(|(kind, re)| (*kind, BytesRegex::new(re).expect("token patterns are valid")))
@@ -53,13 +47,8 @@ fn compiled() -> &'static Compiled {
         let alternation: Vec<String> =
             TOKEN_PATTERNS.iter().map(|(_, re)| format!("(?:{re})")).collect();
         let any_bytes = BytesRegex::new(&alternation.join("|")).expect("token patterns are valid");
-        Compiled { text, bytes, any_bytes }
+        Compiled { bytes, any_bytes }
     })
-}
-
-/// The token patterns, compiled once, for text.
-pub fn text_patterns() -> &'static [(&'static str, Regex)] {
-    &compiled().text
 }
 
 /// The kind of the first token found in `bytes`, if any. Cheap when there is none: one pass of a
