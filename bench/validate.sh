@@ -4,8 +4,13 @@
 # commits of history, to show the time does not grow with it. Target: <= 1.5x. Also against
 # `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs each
 # commit's root tree, which is what git itself pays for that. Histories are made with
-# `git fast-import` under bench/work/ (reused; the pushed commits sit in their own pack).
+# `git fast-import` under bench/work/ (reused). The pushed commits are measured as objects lie
+# after three ways of making them, since reading trees costs differently in each:
+#   pack      as fast-import packs them, each tree a delta against the one before
+#   loose     as `git commit` leaves them, until gc packs them (most pushes)
+#   repacked  after `git repack -adf`: git's own deltas, newest objects whole
 #   bash bench/validate.sh          VALIDATE_HISTORIES="10000 100000" VALIDATE_NEW=1000
+#                                   VALIDATE_LAYOUTS="pack loose repacked"
 source "$(dirname "$0")/lib.sh"
 build_release
 
@@ -47,24 +52,43 @@ for HISTORY in ${VALIDATE_HISTORIES:-10000 100000}; do
     git add .agent/handoff/1.md && git commit -q -m "Handoff note: issue #1"
     touch .ready
   fi
-  cd "$repo"
-  old=$(git rev-parse refs/remotes/origin/main)
-  new=$(git rev-parse HEAD)
-  printf 'refs/heads/main %s refs/heads/main %s\n' "$new" "$old" > "$WORK/validate-$HISTORY.stdin"
-  added=$(git rev-list --count "$new" --not --remotes)
-  # The check must pass (exit 0) on this push; show it once.
-  git handoff validate --pre-push origin "$repo-remote.git" < "$WORK/validate-$HISTORY.stdin"
-  git handoff validate --json --base "$old" | grep -q '"ok": true'
+  for LAYOUT in ${VALIDATE_LAYOUTS:-pack loose repacked}; do
+    at=$repo
+    if [ "$LAYOUT" != pack ]; then
+      at=$repo-$LAYOUT
+      if [ ! -f "$at/.ready" ]; then
+        rm -rf "$at" && cp -a "$repo" "$at" && rm -f "$at/.ready" && cd "$at"
+        if [ "$LAYOUT" = loose ]; then
+          # The pushed commits' pack, unpacked (unpack-objects skips objects the repository has,
+          # so the pack leaves first).
+          small=$(ls -S .git/objects/pack/*.pack | tail -1)
+          mv "$small" "$WORK/unpack.pack" && rm -f "${small%.pack}".*
+          git unpack-objects -q < "$WORK/unpack.pack" && rm -f "$WORK/unpack.pack"
+        else
+          git repack -adfq
+        fi
+        touch .ready
+      fi
+    fi
+    cd "$at"
+    old=$(git rev-parse refs/remotes/origin/main)
+    new=$(git rev-parse HEAD)
+    printf 'refs/heads/main %s refs/heads/main %s\n' "$new" "$old" > "$WORK/validate-$HISTORY.stdin"
+    added=$(git rev-list --count "$new" --not --remotes)
+    # The check must pass (exit 0) on this push; show it once.
+    git handoff validate --pre-push origin "$repo-remote.git" < "$WORK/validate-$HISTORY.stdin"
+    git handoff validate --json --base "$old" | grep -q '"ok": true'
 
-  header "validate --pre-push ($added new on $HISTORY commits)"
-  side_by_side "pre-push vs rev-list <new> --not --remotes" \
-    "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
-    "git rev-list $new --not --remotes"
-  # What git itself pays to know which of those commits touch the note directory.
-  side_by_side "pre-push vs rev-list ... -- .agent/handoff" \
-    "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
-    "git rev-list $new --not --remotes -- .agent/handoff"
-  side_by_side "validate --base <old> vs rev-list <old>..<new>" \
-    "git handoff validate --base $old" \
-    "git rev-list $old..$new"
+    header "validate --pre-push ($added new on $HISTORY, $LAYOUT)"
+    side_by_side "pre-push vs rev-list <new> --not --remotes" \
+      "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+      "git rev-list $new --not --remotes"
+    # What git itself pays to know which of those commits touch the note directory.
+    side_by_side "pre-push vs rev-list ... -- .agent/handoff" \
+      "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+      "git rev-list $new --not --remotes -- .agent/handoff"
+    side_by_side "validate --base <old> vs rev-list <old>..<new>" \
+      "git handoff validate --base $old" \
+      "git rev-list $old..$new"
+  done
 done

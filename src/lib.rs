@@ -36,6 +36,7 @@ pub mod summary;
 pub mod sync;
 pub mod time;
 pub mod validate;
+pub mod walk;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -7,11 +7,11 @@
 //! its first parent, and above it on the branch sits at most one seal commit (trailer
 //! `Handoff-Seal: <started_at>`) that leaves the note alone.
 //!
-//! The range is listed by one `git log` (exact, and fast on long histories: it walks only what the
-//! range holds; gix's hidden-tips walk can leak a hidden commit without a commit-graph), which also
-//! says which commits change the note directory. The few note commits and seals are then read
-//! in-process with gix: their changed files (a tree comparison, as `git diff-tree -r
-//! --no-renames`) and the note's bytes.
+//! The range is listed in-process by [`walk::range`] (git's own rev-list walk, so the same commits
+//! as `git rev-list`, and only what the range holds however long the history), which also says
+//! which commits change the note directory. The few note commits and seals are then read with
+//! gix: their changed files (a tree comparison, as `git diff-tree -r --no-renames`) and the note's
+//! bytes.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -24,6 +24,7 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::note::{self, Kind, Note};
 use crate::repo::Repo;
+use crate::walk;
 
 /// The object database view the validator reads through (a clone with a delta-base cache).
 type Odb = gix::Repository;
@@ -39,16 +40,6 @@ pub struct Range {
     pub include: Vec<ObjectId>,
     pub exclude: Vec<ObjectId>,
     pub exclude_remotes: Vec<String>,
-}
-
-impl Range {
-    fn rev_list_args(&self) -> Vec<String> {
-        let mut args: Vec<String> = self.include.iter().map(ObjectId::to_string).collect();
-        args.push("--not".into());
-        args.extend(self.exclude.iter().map(ObjectId::to_string));
-        args.extend(self.exclude_remotes.iter().map(|r| format!("--remotes={r}")));
-        args
-    }
 }
 
 /// One problem: `<location>:<line>: <what> — <mend>`. `location` is the note's path for problems
@@ -137,7 +128,7 @@ pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<
 
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
-    let odb = with_delta_cache(&repo.gix);
+    let odb = walk::with_delta_cache(&repo.gix);
     let history = History::load(repo, config, range)?;
     let mut notes = Vec::new();
     let mut problems = Vec::new();
@@ -180,70 +171,30 @@ pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem
 }
 
 impl History {
-    /// Lists the range with one `git log`: ids, parents and messages, and, through a pathspec on
-    /// the note directory with `--full-history --sparse --name-only`, the files each commit
-    /// changes there (every commit is still listed). git reads each commit and root tree once,
-    /// with its delta-base cache.
+    /// Lists the range in-process ([`walk::range`]): ids, parents, messages, and which commits
+    /// change the note directory.
     fn load(repo: &Repo, config: &Config, range: &Range) -> Result<History> {
         if range.include.is_empty() {
             return Ok(History { commits: Vec::new(), index: HashMap::new() });
         }
-        let dir = config.note_dir();
-        // One NUL-terminated record per commit: ids on the first line, the raw message after it.
-        // git refuses NUL bytes in commit messages, so no message can break the listing.
-        let log: Vec<String> = [
-            "-c",
-            "log.showSignature=false",
-            "log",
-            "--format=%H %P%n%B",
-            "-z",
-            "--topo-order",
-            "--reverse",
-            "--no-color",
-        ]
-        .iter()
-        .map(|a| a.to_string())
-        .chain(range.rev_list_args())
-        .collect();
-        // Which commits change the note directory: git's own path-limited walk, run beside the
-        // listing (two processes, one core each) instead of a diff per commit in one.
-        let touching: Vec<String> = ["--literal-pathspecs", "rev-list", "--no-merges"]
-            .iter()
-            .map(|a| a.to_string())
-            .chain(range.rev_list_args())
-            .chain(["--".to_string(), dir.clone()])
-            .collect();
-        let git = repo.git();
-        let (listed, touching) = std::thread::scope(|s| {
-            let touching = s.spawn(|| git.output(&touching));
-            let listed = git.output(&log);
-            (listed, touching.join())
-        });
-        let listed = listed.context("listing the commits to validate")?;
-        let touching = touching
-            .map_err(|_| anyhow!("the note-directory walk panicked"))?
-            .context("listing the commits that touch the note directory")?;
-        let touching: std::collections::HashSet<ObjectId> =
-            parse_ids(&touching)?.into_iter().collect();
-        let mut commits = Vec::new();
-        let mut index = HashMap::new();
-        for record in listed.split(|&b| b == 0).filter(|r| !r.is_empty()) {
-            let (ids, message) = match record.iter().position(|&b| b == b'\n') {
-                Some(end) => (&record[..end], &record[end + 1..]),
-                None => (record, &record[record.len()..]),
-            };
-            let mut ids = parse_ids(ids)?.into_iter();
-            let Some(id) = ids.next() else { continue };
-            let parents: Vec<ObjectId> = ids.collect();
-            let message = message.to_str_lossy().into_owned();
-            let touches = touching.contains(&id);
+        let mut exclude = range.exclude.clone();
+        for remote in &range.exclude_remotes {
+            exclude.extend(remote_tracking_commits(repo, remote)?);
+        }
+        let odb = walk::with_delta_cache(&repo.gix);
+        let listed = walk::range(&odb, &range.include, &exclude, &config.note_dir())
+            .context("listing the commits to validate")?;
+        let mut commits = Vec::with_capacity(listed.len());
+        let mut index = HashMap::with_capacity(listed.len());
+        for walk::Listed { id, parents, message, touches } in listed {
+            let message = message.to_str_lossy();
             let class = if parents.len() > 1 {
                 Class::Other
             } else if let Some(issue) = note::issue_of_commit_message(&message) {
                 Class::Note(Some(issue))
             } else if is_seal_message(&message) {
                 Class::Seal
-            } else if touches {
+            } else if touches == Some(true) {
                 Class::Note(None)
             } else {
                 Class::Other
@@ -274,6 +225,25 @@ impl History {
     }
 }
 
+/// The commits the remote-tracking refs of `remote` point at (`--remotes=<remote>`: every ref
+/// under `refs/remotes/<remote>/`, tags peeled, anything that is not a commit skipped).
+fn remote_tracking_commits(repo: &Repo, remote: &str) -> Result<Vec<ObjectId>> {
+    let what = || format!("listing the remote-tracking refs of {remote}");
+    let platform = repo.gix.references().with_context(what)?;
+    let mut ids = Vec::new();
+    for reference in
+        platform.prefixed(format!("refs/remotes/{remote}/").as_str()).with_context(what)?
+    {
+        // A broken ref is git's to report; it excludes nothing.
+        let Ok(mut reference) = reference else { continue };
+        let Ok(id) = reference.peel_to_id() else { continue };
+        if let Some(commit) = pre_push::commit_of(repo, id.detach()) {
+            ids.push(commit);
+        }
+    }
+    Ok(ids)
+}
+
 /// True when the message's last paragraph holds a `Handoff-Seal:` trailer.
 pub fn is_seal_message(message: &str) -> bool {
     let trimmed = message.trim_end();
@@ -281,16 +251,6 @@ pub fn is_seal_message(message: &str) -> bool {
     last.lines().any(|line| {
         line.split_once(':').is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case(SEAL_TRAILER))
     })
-}
-
-fn parse_ids(text: &[u8]) -> Result<Vec<ObjectId>> {
-    text.split(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            ObjectId::from_hex(w)
-                .map_err(|_| anyhow!("git rev-list printed {:?}, not a commit id", w.as_bstr()))
-        })
-        .collect()
 }
 
 fn short(id: &ObjectId) -> String {
@@ -634,56 +594,6 @@ fn read_blob(repo: &Odb, commit: ObjectId, path: &str) -> Result<Vec<u8>> {
     Ok(object.data.clone())
 }
 
-/// A clone of the repository handle with a delta-base cache: gix is built without its LRU pack
-/// caches, and without one every tree read (a note commit's changed files, the note's entry in a
-/// seal) resolves its whole delta chain, up to 50 deltas in an ordinary pack.
-fn with_delta_cache(repo: &gix::Repository) -> Odb {
-    let mut odb = repo.clone();
-    odb.objects.set_pack_cache(|| Box::<DeltaBaseCache>::default());
-    odb
-}
-
-/// A byte-capped FIFO cache of decoded pack entries, keyed by pack and offset.
-#[derive(Default)]
-struct DeltaBaseCache {
-    entries: HashMap<(u32, u64), (gix::object::Kind, Vec<u8>, usize)>,
-    order: std::collections::VecDeque<(u32, u64)>,
-    bytes: usize,
-}
-
-impl DeltaBaseCache {
-    const CAP: usize = 32 << 20;
-}
-
-impl gix::odb::pack::cache::DecodeEntry for DeltaBaseCache {
-    fn put(&mut self, pack: u32, offset: u64, data: &[u8], kind: gix::object::Kind, size: usize) {
-        if data.len() > Self::CAP / 8 || self.entries.contains_key(&(pack, offset)) {
-            return;
-        }
-        self.entries.insert((pack, offset), (kind, data.to_vec(), size));
-        self.order.push_back((pack, offset));
-        self.bytes += data.len();
-        while self.bytes > Self::CAP {
-            let Some(old) = self.order.pop_front() else { break };
-            if let Some((_, data, _)) = self.entries.remove(&old) {
-                self.bytes -= data.len();
-            }
-        }
-    }
-
-    fn get(
-        &mut self,
-        pack: u32,
-        offset: u64,
-        out: &mut Vec<u8>,
-    ) -> Option<(gix::object::Kind, usize)> {
-        let (kind, data, size) = self.entries.get(&(pack, offset))?;
-        out.clear();
-        out.extend_from_slice(data);
-        Some((*kind, *size))
-    }
-}
-
 /// Pre-push mode: which commits a push would add.
 pub mod pre_push {
     use super::*;
@@ -743,7 +653,7 @@ pub mod pre_push {
     }
 
     /// The commit an object id names (peeling tags), if we have it and it is one.
-    fn commit_of(repo: &Repo, id: ObjectId) -> Option<ObjectId> {
+    pub(super) fn commit_of(repo: &Repo, id: ObjectId) -> Option<ObjectId> {
         if id.is_null() {
             return None;
         }

@@ -492,6 +492,21 @@ fn mutated_notes_never_panic_and_round_trip() {
 }
 
 #[test]
+fn a_note_changed_on_a_side_branch_a_merge_left_out_is_still_found() {
+    // git's path-limited walk without --full-history follows only the parent a merge kept, so it
+    // never sees the side branch; the pushed range still holds that commit.
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    repo.git(["checkout", "-q", "-b", "side"]);
+    repo.write(note_path(7), "# draft\n");
+    let side = repo.commit_all("draft a note");
+    repo.git(["checkout", "-q", "main"]);
+    work(&repo, "main.txt");
+    repo.git(["merge", "-q", "--no-edit", "-s", "ours", "side"]);
+    assert_fails_with(&repo, &[&side[..12], "Handoff note: issue #7"]);
+}
+
+#[test]
 fn user_config_and_merges_do_not_confuse_the_listing() {
     let env = Env::new();
     let (repo, base) = attempt(&env, "r");
