@@ -82,12 +82,14 @@ pub fn range(
     // The path is looked up in each commit's tree on a second thread while the walk goes on: the
     // two cost about the same.
     let work = TreeWork::default();
+    let loose = loose_objects(repo);
     let lookup_repo = repo.clone();
     let (nodes, listed, entries) = std::thread::scope(|s| {
         let work = &work;
-        let lookup = s.spawn(move || work.run(&lookup_repo, path));
+        let helper_loose = loose.clone();
+        let lookup = s.spawn(move || work.run(&lookup_repo, &helper_loose, path));
         let mut walk = Walk {
-            objects: Objects::new(repo),
+            objects: Objects::new(repo, loose.clone()),
             nodes: Vec::new(),
             by_id: Default::default(),
             shallow,
@@ -98,7 +100,7 @@ pub fn range(
         work.finish();
         // Once the walk is done this thread looks up trees too, a chunk at a time.
         let own = match &listed {
-            Ok(_) => work.run(repo, path),
+            Ok(_) => work.run(repo, &loose, path),
             Err(_) => Ok(HashMap::new()),
         };
         let helped = lookup.join().map_err(|_| anyhow!("the tree lookup thread panicked"));
@@ -429,11 +431,17 @@ impl TreeWork {
 
     /// Looks the path up in every tree handed out, until the walk is done; stops early (leaving
     /// the rest unlooked-up) on the first error.
-    fn run(&self, repo: &gix::Repository, path: &str) -> Result<HashMap<ObjectId, Entry>> {
-        let mut lookup = TreeLookup::new(repo, path);
+    fn run(
+        &self,
+        repo: &gix::Repository,
+        loose: &Loose,
+        path: &str,
+    ) -> Result<HashMap<ObjectId, Entry>> {
         let mut entries = HashMap::new();
         let mut sort = false;
+        let mut lookup = None;
         while let Some(mut chunk) = self.take() {
+            let lookup = lookup.get_or_insert_with(|| TreeLookup::new(repo, loose.clone(), path));
             if sort {
                 lookup.sort_by_pack_position(&mut chunk);
             }
@@ -456,8 +464,8 @@ struct TreeLookup {
     objects: Objects,
     /// How many deltas the cache did not have.
     misses: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    /// A handle that may ask the packs where an object sits.
-    locate: gix::odb::store::Handle<std::sync::Arc<gix::odb::Store>>,
+    /// A handle that may ask the packs where an object sits, made when first needed.
+    locate: Option<gix::odb::store::Handle<std::sync::Arc<gix::odb::Store>>>,
     components: Vec<Vec<u8>>,
     /// (tree id, depth) to the entry of the next path component in that tree.
     memo: HashMap<(ObjectId, usize), Entry>,
@@ -465,13 +473,9 @@ struct TreeLookup {
 }
 
 impl TreeLookup {
-    fn new(repo: &gix::Repository, path: &str) -> Self {
+    fn new(repo: &gix::Repository, loose: Loose, path: &str) -> Self {
         let components =
             path.split('/').filter(|c| !c.is_empty()).map(|c| c.as_bytes().to_vec()).collect();
-        let mut locate = (**repo.objects).clone();
-        // What `location_by_oid` requires; replacements do not matter for an order.
-        locate.prevent_pack_unload();
-        locate.ignore_replacements = true;
         let misses = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut cached = repo.clone();
         let counter = misses.clone();
@@ -479,9 +483,9 @@ impl TreeLookup {
             Box::new(DeltaBaseCache { misses: Some(counter.clone()), ..Default::default() })
         });
         TreeLookup {
-            objects: Objects::new(&cached),
+            objects: Objects::new(&cached, loose),
             misses,
-            locate,
+            locate: None,
             components,
             memo: HashMap::new(),
             buf: Vec::new(),
@@ -500,10 +504,17 @@ impl TreeLookup {
     /// objects it is asked for, not the chain below them). Loose trees come first.
     fn sort_by_pack_position(&mut self, trees: &mut [ObjectId]) {
         use gix::odb::pack::Find as _;
+        let locate = self.locate.get_or_insert_with(|| {
+            let mut locate = (**self.objects.repo.objects).clone();
+            // What `location_by_oid` requires; replacements do not matter for an order.
+            locate.prevent_pack_unload();
+            locate.ignore_replacements = true;
+            locate
+        });
         let mut keyed: Vec<(Option<(u32, u64)>, ObjectId)> = trees
             .iter()
             .map(|&tree| {
-                let at = self.locate.location_by_oid(&tree, &mut self.buf).ok().flatten();
+                let at = locate.location_by_oid(&tree, &mut self.buf).ok().flatten();
                 (at.map(|l| (l.pack_id, l.pack_offset)), tree)
             })
             .collect();
@@ -560,30 +571,34 @@ impl TreeLookup {
 /// unmap stalls both: a push's new commits are usually loose.)
 struct Objects {
     repo: gix::Repository,
-    /// The objects directory, and which of its fan-out directories exist; `None` when there are
-    /// no loose objects or replace refs apply (which gix honours).
-    loose: Option<(std::path::PathBuf, Box<[bool; 256]>)>,
+    loose: Loose,
     inflate: gix::zlib::Inflate,
     file: Vec<u8>,
 }
 
+/// The objects directory, and which of its fan-out directories exist; `None` when there are no
+/// loose objects, or when replace refs apply (gix honours them, these reads would not).
+type Loose = Option<std::sync::Arc<(std::path::PathBuf, [bool; 256])>>;
+
+fn loose_objects(repo: &gix::Repository) -> Loose {
+    let store = repo.objects.store_ref();
+    if store.replacements().next().is_some() {
+        return None;
+    }
+    let root = store.path().to_path_buf();
+    let mut fanout = [false; 256];
+    for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str().filter(|n| n.len() == 2) else { continue };
+        if let Ok(byte) = u8::from_str_radix(name, 16) {
+            fanout[usize::from(byte)] = true;
+        }
+    }
+    fanout.iter().any(|&d| d).then(|| std::sync::Arc::new((root, fanout)))
+}
+
 impl Objects {
-    fn new(repo: &gix::Repository) -> Objects {
-        let store = repo.objects.store_ref();
-        let loose = if store.replacements().next().is_some() {
-            None
-        } else {
-            let root = store.path().to_path_buf();
-            let mut fanout = Box::new([false; 256]);
-            for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
-                let name = entry.file_name();
-                let Some(name) = name.to_str().filter(|n| n.len() == 2) else { continue };
-                if let Ok(byte) = u8::from_str_radix(name, 16) {
-                    fanout[usize::from(byte)] = true;
-                }
-            }
-            fanout.iter().any(|&d| d).then_some((root, fanout))
-        };
+    fn new(repo: &gix::Repository, loose: Loose) -> Objects {
         Objects { repo: repo.clone(), loose, inflate: Default::default(), file: Vec::new() }
     }
 
@@ -603,7 +618,8 @@ impl Objects {
 
     /// The loose object `id`, if there is one in the repository's own objects directory.
     fn read_loose(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<Option<gix::object::Kind>> {
-        let Some((root, fanout)) = &self.loose else { return Ok(None) };
+        let Some(loose) = &self.loose else { return Ok(None) };
+        let (root, fanout) = &**loose;
         if !fanout[usize::from(id.as_bytes()[0])] {
             return Ok(None);
         }
