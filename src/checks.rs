@@ -3,8 +3,9 @@
 //! A **check** is a shell command (a Bash tool call) that runs one of the configured check commands
 //! (`checks.commands`/`checks.extra`, defaults in [`crate::config::DEFAULT_CHECKS`]). The shell text
 //! is split into simple commands on `&&`, `||`, `;`, `|`, `&` and newlines (quotes respected); leading
-//! `NAME=value` assignments and wrappers like `time`, `env`, `timeout 60` are skipped; the configured
-//! command must equal the first words of a simple command, so `cargo testing` is not `cargo test`.
+//! `NAME=value` assignments, wrappers like `time`, `env`, `timeout 60`, and environment runners like
+//! `uv run`, `poetry run`, `bundle exec` (with their options) are skipped; the configured command
+//! must equal the first words of a simple command, so `cargo testing` is not `cargo test`.
 //!
 //! A check is **readable** when the exit status of the whole call is the check's own: it is not
 //! piped into another command (`| tail`, `| grep`, `| tee`) unless `set -o pipefail` came first; it
@@ -68,7 +69,13 @@ impl Checks {
         let mut errexit = false;
         let mut found: Option<(usize, CheckRun)> = None;
         for (i, simple) in simples.iter().enumerate() {
-            let (words, negated) = strip_prefixes(&simple.words);
+            let (mut words, negated) = strip_prefixes(&simple.words);
+            // A runner is skipped unless the check names it (`bundle exec rspec` is one).
+            if !self.matches(words)
+                && let Some(inner) = strip_runner(words)
+            {
+                words = strip_prefixes(inner).0;
+            }
             if words.first().is_some_and(|w| w == "set") {
                 for word in &words[1..] {
                     if word == "pipefail" {
@@ -126,6 +133,29 @@ fn readable_after(rest: &[Simple], pipefail: bool, errexit: bool) -> bool {
         Op::Seq => errexit || rest[i + 1..].iter().all(|s| s.words.is_empty()),
         Op::Pipe => unreachable!("pipes are consumed above"),
     }
+}
+
+/// Runners that run the rest of the command in a project environment: `uv run pytest` runs the
+/// check `pytest`. Their options (`uv run --frozen pytest`) are skipped too.
+const RUNNERS: [[&str; 2]; 7] = [
+    ["uv", "run"],
+    ["poetry", "run"],
+    ["pipenv", "run"],
+    ["pdm", "run"],
+    ["rye", "run"],
+    ["hatch", "run"],
+    ["bundle", "exec"],
+];
+
+/// The command a [`RUNNERS`] entry runs (`uv run --frozen pytest -x` runs `pytest -x`), if
+/// `words` start with one.
+fn strip_runner(words: &[String]) -> Option<&[String]> {
+    let [tool, verb, rest @ ..] = words else { return None };
+    if !RUNNERS.iter().any(|[t, v]| tool == t && verb == v) {
+        return None;
+    }
+    let start = rest.iter().position(|w| !w.starts_with('-'))?;
+    Some(&rest[start..])
 }
 
 /// Drops leading `!`, `NAME=value` assignments and wrappers (`time`, `env`, `nice`, `nohup`,
@@ -349,6 +379,16 @@ mod tests {
         assert_eq!(find("timeout 600 npm test").unwrap().command, "npm test");
         assert_eq!(find("env CI=1 time pytest -x").unwrap().command, "pytest -x");
         assert_eq!(find("(cd web && npm test)").unwrap().command, "npm test");
+        assert_eq!(find("uv run pytest -x").unwrap().command, "pytest -x");
+        assert_eq!(find("uv run --frozen python -m pytest").unwrap().command, "python -m pytest");
+        assert_eq!(find("poetry run tox -e py312").unwrap().command, "tox -e py312");
+        assert_eq!(
+            find("bundle exec rspec spec/a_spec.rb").unwrap().command,
+            "bundle exec rspec spec/a_spec.rb"
+        );
+        assert!(find("uv run python script.py").is_none());
+        assert!(find("uv run").is_none());
+        assert!(!find("uv run pytest | tail").unwrap().readable);
     }
 
     #[test]
