@@ -424,7 +424,8 @@ impl<'a> Stage<'a> {
     }
 
     /// Puts the original index's entries back for `changes`, so skipped files are staged exactly
-    /// as before the seal (intent-to-add entries stay intent-to-add).
+    /// as before the seal (intent-to-add entries stay intent-to-add, and assume-unchanged and
+    /// skip-worktree bits are set again).
     fn restore_entries(
         &self,
         gix: &gix::Repository,
@@ -444,8 +445,22 @@ impl<'a> Stage<'a> {
         let hex_len = gix.object_hash().len_in_hex();
         let mut info = Vec::new();
         let mut intents = Vec::new();
+        let mut assumed = Vec::new();
+        let mut skip_worktree = Vec::new();
         for c in changes {
             let entry = original.as_ref().and_then(|o| o.entry_by_path(c.path.as_bstr()));
+            if let Some(e) = entry {
+                use gix::index::entry::Flags;
+                for (flag, paths) in [
+                    (Flags::ASSUME_VALID, &mut assumed),
+                    (Flags::SKIP_WORKTREE, &mut skip_worktree),
+                ] {
+                    if e.flags.contains(flag) {
+                        paths.extend_from_slice(&c.path);
+                        paths.push(0);
+                    }
+                }
+            }
             match entry {
                 Some(e) if e.flags.contains(gix::index::entry::Flags::INTENT_TO_ADD) => {
                     index_line(&mut info, 0, "", &c.path, hex_len);
@@ -468,6 +483,12 @@ impl<'a> Stage<'a> {
                 "--pathspec-file-nul",
             ];
             self.run_with_input(&args, &intents).context("restoring intent-to-add entries")?;
+        }
+        for (flag, paths) in [("--assume-unchanged", assumed), ("--skip-worktree", skip_worktree)] {
+            if !paths.is_empty() {
+                self.run_with_input(&["update-index", flag, "-z", "--stdin"], &paths)
+                    .with_context(|| format!("restoring the {flag} bits"))?;
+            }
         }
         Ok(())
     }

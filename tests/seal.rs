@@ -686,6 +686,31 @@ fn commit_hooks_do_not_run() {
 }
 
 #[test]
+fn a_skipped_file_keeps_its_assume_unchanged_and_skip_worktree_bits() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    for name in ["assumed.key", "sparse.key"] {
+        repo.write(name, "secret\n");
+        repo.git(["add", name]);
+    }
+    repo.git(["update-index", "--assume-unchanged", "assumed.key"]);
+    repo.git(["update-index", "--skip-worktree", "sparse.key"]);
+    repo.write("a.txt", "b\n");
+    // `ls-files -v` shows the bits: lower case for assume-unchanged, S for skip-worktree.
+    let bits = |repo: &Repo| repo.git_text(["ls-files", "-v", "--", "assumed.key", "sparse.key"]);
+    let before = bits(&repo);
+    assert_eq!(before, "h assumed.key\nS sparse.key");
+    let index = repo.git_text(["ls-files", "-s", "--", "assumed.key", "sparse.key"]);
+    let out = seal(&repo, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(bits(&repo), before);
+    assert_eq!(repo.git_text(["ls-files", "-s", "--", "assumed.key", "sparse.key"]), index);
+    assert_eq!(repo.git_text(["show", "--format=", "--name-only", "HEAD"]), "a.txt");
+}
+
+#[test]
 fn a_failing_ref_update_leaves_everything_as_it_was() {
     let env = Env::new();
     let repo = dirty_repo(&env, "r");
