@@ -711,6 +711,49 @@ fn a_skipped_file_keeps_its_assume_unchanged_and_skip_worktree_bits() {
 }
 
 #[test]
+fn ctrl_c_while_sealing_leaves_no_lock_and_changes_nothing() {
+    use std::os::unix::process::CommandExt;
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    // A slow clean filter holds `git add -A` long enough to interrupt it.
+    repo.write(".gitattributes", "*.slow filter=slow\n");
+    repo.git(["config", "filter.slow.clean", "sleep 2; cat"]);
+    repo.write("a.slow", "slow\n");
+    let before = state(&repo);
+    let head = repo.head();
+    // As a terminal's Ctrl-C does: SIGINT to seal and its git children, one process group.
+    let child = repo
+        .handoff()
+        .args(["seal", "--issue", "1", "--started-at", STARTED])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let group = format!("-{}", child.id());
+    let kill = std::process::Command::new("kill").args(["-INT", "--", &group]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // Stopped in `git add -A`, or (on a slow machine) at the check before HEAD moves.
+    let why = stderr(&out);
+    assert!(why.contains("git add") || why.contains("interrupted"), "{why}");
+    assert!(!repo.path.join(".git/index.lock").exists(), "index.lock left behind");
+    let leftovers: Vec<_> = std::fs::read_dir(repo.path.join(".git"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("handoff-seal-"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+    assert_eq!(repo.head(), head);
+    let after = state(&repo);
+    assert_eq!(after.index, before.index);
+    assert_eq!(after.tree, before.tree);
+    assert_eq!(after.git_dir, before.git_dir);
+}
+
+#[test]
 fn a_failing_ref_update_leaves_everything_as_it_was() {
     let env = Env::new();
     let repo = dirty_repo(&env, "r");

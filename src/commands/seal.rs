@@ -21,7 +21,8 @@ use crate::time;
 /// Works on a branch, a detached HEAD or an unborn branch. Runs no commit hooks, never signs, and
 /// needs no configured identity: without one the commit is authored by
 /// `git-handoff <git-handoff@localhost>`. The message names the issue and ends with the trailer
-/// `Handoff-Seal: <started_at>`. Atomic: the repository is either sealed or exactly as it was.
+/// `Handoff-Seal: <started_at>`. Atomic: the repository is either sealed or exactly as it was,
+/// also when interrupted (Ctrl-C, SIGTERM, SIGHUP): no index.lock is left behind.
 ///
 /// Files that look like secrets (`.env*`, private keys, credential files, provider tokens in the
 /// content, `[secrets]` in .handoff.toml) are left out, untouched in the work tree, and reported;
