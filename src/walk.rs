@@ -389,7 +389,7 @@ struct TreeQueue {
 }
 
 impl TreeWork {
-    pub(crate) const CHUNK: usize = 64;
+    const CHUNK: usize = 64;
 
     fn lock(&self) -> std::sync::MutexGuard<'_, TreeQueue> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
