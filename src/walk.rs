@@ -11,12 +11,15 @@
 //! for a commit with one parent (every commit counts, including those on side branches a merge
 //! left out): the entry at the path differs from the first parent's. The path is looked up in
 //! each tree on a second thread while the walk reads commits, the two costing about the same.
+//! A lookup reads no more than it must: the search in a tree stops at the first entry past the
+//! name (git sorts entries), a loose tree is inflated only that far, and trees are read in the
+//! direction of their pack's delta chains, so each one's base is the tree read just before.
 //!
 //! This replaces two git processes (a listing and a path-limited walk) for `validate`, whose
 //! pre-push run must stay close to the cost of `git rev-list` itself. Shallow clones are honoured
 //! (a shallow commit has no parents, as git sees it), and so are replace refs.
 
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 
 use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
@@ -59,7 +62,7 @@ struct Walk<'r> {
     objects: Objects,
     nodes: Vec<Node>,
     by_id: gix::hashtable::HashMap<ObjectId, usize>,
-    shallow: HashSet<ObjectId>,
+    shallow: gix::hashtable::HashSet<ObjectId>,
     buf: Vec<u8>,
     /// Where each parsed commit's tree goes to have the path looked up in it.
     trees: Option<&'r TreeWork>,
@@ -90,8 +93,9 @@ pub fn range(
         let lookup = s.spawn(move || work.run(&lookup_repo, &helper_loose, path));
         let mut walk = Walk {
             objects: Objects::new(repo, loose.clone()),
-            nodes: Vec::new(),
-            by_id: Default::default(),
+            // Room for a push of a thousand commits without growing.
+            nodes: Vec::with_capacity(1024),
+            by_id: gix::hashtable::HashMap::with_capacity_and_hasher(1024, Default::default()),
             shallow,
             buf: Vec::new(),
             trees: Some(work),
@@ -101,7 +105,7 @@ pub fn range(
         // Once the walk is done this thread looks up trees too, a chunk at a time.
         let own = match &listed {
             Ok(_) => work.run(repo, &loose, path),
-            Err(_) => Ok(HashMap::new()),
+            Err(_) => Ok(Default::default()),
         };
         let helped = lookup.join().map_err(|_| anyhow!("the tree lookup thread panicked"));
         let entries = match (own, helped) {
@@ -184,23 +188,15 @@ impl Walk<'_> {
             if kind != gix::object::Kind::Commit {
                 bail!("object {id} is a {kind}, not a commit");
             }
-            let commit = gix::objs::CommitRef::from_bytes(&buf, id.kind())
-                .map_err(|e| anyhow!("commit {id} cannot be parsed: {e}"))?;
-            let tree = ObjectId::from_hex(commit.tree)
-                .map_err(|_| anyhow!("commit {id} names a bad tree id"))?;
-            let parent_ids = if self.shallow.contains(&id) {
-                Vec::new()
-            } else {
-                commit
-                    .parents
-                    .iter()
-                    .map(|p| ObjectId::from_hex(p))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|_| anyhow!("commit {id} names a bad parent id"))?
+            let Some(commit) = CommitFields::parse(&buf, id.kind()) else {
+                bail!("commit {id} cannot be parsed: it does not start with a tree line");
             };
-            let date = committer_date(commit.committer);
-            let message = commit.message.to_vec();
-            drop(commit);
+            let CommitFields { tree, parents: parent_ids, date, message } = commit;
+            let parent_ids = parent_ids.ok_or_else(|| {
+                anyhow!("commit {id} cannot be parsed: a parent line is malformed")
+            })?;
+            let parent_ids = if self.shallow.contains(&id) { Vec::new() } else { parent_ids };
+            let message = message.to_vec();
             self.buf = buf;
             if let Some(trees) = self.trees {
                 trees.push(tree);
@@ -332,41 +328,93 @@ impl Walk<'_> {
 /// order the walk listed them, each line of history kept together.
 fn topo_order(nodes: &[Node], listed: &[usize]) -> Vec<usize> {
     let parents = |n: usize| nodes[n].parsed.as_ref().map_or(&[][..], |p| &p.parents[..]);
-    let mut indegree: HashMap<usize, usize> = listed.iter().map(|&n| (n, 1)).collect();
+    // 0 for a commit not listed (or already placed), else 1 + its listed children not yet placed.
+    let mut indegree = vec![0usize; nodes.len()];
     for &n in listed {
-        for p in parents(n) {
-            if let Some(d) = indegree.get_mut(p) {
-                *d += 1;
+        indegree[n] = 1;
+    }
+    for &n in listed {
+        for &p in parents(n) {
+            if indegree[p] > 0 {
+                indegree[p] += 1;
             }
         }
     }
-    let mut stack: Vec<usize> = listed.iter().copied().filter(|n| indegree[n] == 1).collect();
+    let mut stack: Vec<usize> = listed.iter().copied().filter(|&n| indegree[n] == 1).collect();
     stack.reverse();
     let mut out = Vec::with_capacity(listed.len());
     while let Some(n) = stack.pop() {
-        for p in parents(n) {
-            if let Some(d) = indegree.get_mut(p)
-                && *d > 0
-            {
-                *d -= 1;
-                if *d == 1 {
-                    stack.push(*p);
+        for &p in parents(n) {
+            if indegree[p] > 0 {
+                indegree[p] -= 1;
+                if indegree[p] == 1 {
+                    stack.push(p);
                 }
             }
         }
-        indegree.insert(n, 0);
+        indegree[n] = 0;
         out.push(n);
     }
     out
 }
 
-/// The committer timestamp as git's `parse_commit_date` reads it: the number after the last `>`
-/// of the committer line; 0 when there is none.
-fn committer_date(committer: &gix::bstr::BStr) -> i64 {
-    let Some(end) = committer.iter().rposition(|&b| b == b'>') else { return 0 };
-    let rest = committer[end + 1..].trim_ascii_start();
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    std::str::from_utf8(&rest[..digits]).ok().and_then(|d| d.parse().ok()).unwrap_or(0)
+/// What the walk reads of a raw commit, as git's `parse_commit_buffer` reads it: the tree line
+/// first, then the parent lines, the committer date, and the message after the first empty line.
+struct CommitFields<'a> {
+    tree: ObjectId,
+    /// `None` when a parent line is malformed.
+    parents: Option<Vec<ObjectId>>,
+    date: i64,
+    message: &'a [u8],
+}
+
+impl<'a> CommitFields<'a> {
+    /// `None` when the commit does not start with `tree <id>`.
+    fn parse(data: &'a [u8], hash: gix::hash::Kind) -> Option<CommitFields<'a>> {
+        let hex_len = hash.len_in_hex();
+        let id_line = |rest: &[u8], key: &[u8]| -> Option<Option<ObjectId>> {
+            let hex = rest.strip_prefix(key)?;
+            Some(
+                (hex.get(hex_len) == Some(&b'\n'))
+                    .then(|| ObjectId::from_hex(&hex[..hex_len]).ok())
+                    .flatten(),
+            )
+        };
+        let tree = id_line(data, b"tree ")??;
+        let mut rest = &data[5 + hex_len + 1..];
+        let mut parents = Some(Vec::new());
+        while let Some(parent) = id_line(rest, b"parent ") {
+            let Some(parent) = parent else {
+                parents = None;
+                break;
+            };
+            parents.as_mut().expect("set above").push(parent);
+            rest = &rest[7 + hex_len + 1..];
+        }
+        // The header ends at the first empty line, which tree and parent lines cannot hold: the
+        // search starts at the newline ending the last of them.
+        let header_end = data.len() - rest.len() - 1;
+        let message = match data[header_end..].windows(2).position(|w| w == b"\n\n") {
+            Some(at) => &data[header_end + at + 2..],
+            None => &[],
+        };
+        Some(CommitFields { tree, parents, date: committer_date(rest), message })
+    }
+}
+
+/// The committer date as git's `parse_commit_date` reads it from what follows the parent lines:
+/// an author line, then a committer line, whose date is the number after its last `>`; 0 when
+/// any of that is missing.
+fn committer_date(rest: &[u8]) -> i64 {
+    let Some(author) = rest.strip_prefix(b"author") else { return 0 };
+    let Some(eol) = author.iter().position(|&b| b == b'\n') else { return 0 };
+    let Some(committer) = author[eol + 1..].strip_prefix(b"committer") else { return 0 };
+    let Some(eol) = committer.iter().position(|&b| b == b'\n') else { return 0 };
+    let line = &committer[..eol];
+    let Some(end) = line.iter().rposition(|&b| b == b'>') else { return 0 };
+    let date = line[end + 1..].trim_ascii_start();
+    let digits = date.iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&date[..digits]).ok().and_then(|d| d.parse().ok()).unwrap_or(0)
 }
 
 /// The trees whose entry at the path is wanted: the walk adds them as it parses commits (newest
@@ -436,23 +484,46 @@ impl TreeWork {
         repo: &gix::Repository,
         loose: &Loose,
         path: &str,
-    ) -> Result<HashMap<ObjectId, Entry>> {
-        let mut entries = HashMap::new();
-        let mut sort = false;
+    ) -> Result<gix::hashtable::HashMap<ObjectId, Entry>> {
+        let mut entries = gix::hashtable::HashMap::default();
+        // Which way the pack's delta chains run: git's repacks keep the newest tree whole and
+        // store older ones against newer ones, so trees are best read newest first, the walk's
+        // order; `git fast-import` stores each tree against its parent's, so parents first is
+        // best. gix caches the objects it was asked for, not the chain below them, so reading
+        // against the chains' direction resolves whole chains, up to 50 deltas a tree.
+        let mut parents_first = false;
         let mut lookup = None;
         while let Some(mut chunk) = self.take() {
             let lookup = lookup.get_or_insert_with(|| TreeLookup::new(repo, loose.clone(), path));
-            if sort {
-                lookup.sort_by_pack_position(&mut chunk);
-            }
-            let deltas_before = lookup.deltas();
-            for tree in chunk {
-                if let std::collections::hash_map::Entry::Vacant(slot) = entries.entry(tree) {
+            entries.reserve(chunk.len());
+            let mut look_up = |tree: ObjectId, lookup: &mut TreeLookup| -> Result<()> {
+                if let gix::hashtable::hash_map::Entry::Vacant(slot) = entries.entry(tree) {
                     slot.insert(lookup.entry(tree)?);
                 }
+                Ok(())
+            };
+            let mut next = 0;
+            // Newest first until two trees in a row cost more than a couple of deltas each: their
+            // bases are older trees. (One such tree may just follow a tree read out of order.)
+            let mut costly = 0;
+            while !parents_first && next < chunk.len() {
+                let deltas = lookup.deltas();
+                look_up(chunk[next], lookup)?;
+                next += 1;
+                costly = if lookup.deltas() - deltas > 2 { costly + 1 } else { 0 };
+                parents_first = costly == 2;
             }
-            // Once trees cost more than a delta or two each, the chunks are read in pack order.
-            sort = sort || lookup.deltas() - deltas_before > 2 * Self::CHUNK;
+            let rest = &mut chunk[next..];
+            rest.reverse();
+            let deltas_before = lookup.deltas();
+            for &tree in rest.iter() {
+                look_up(tree, lookup)?;
+            }
+            // Back to newest first when parents first costs more than a couple of deltas a tree
+            // (the first tree read parents first resolves its whole chain, up to 50 deltas).
+            if lookup.deltas() - deltas_before > 50 + 2 * rest.len() {
+                parents_first = false;
+            }
         }
         Ok(entries)
     }
@@ -464,11 +535,9 @@ struct TreeLookup {
     objects: Objects,
     /// How many deltas the cache did not have.
     misses: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    /// A handle that may ask the packs where an object sits, made when first needed.
-    locate: Option<gix::odb::store::Handle<std::sync::Arc<gix::odb::Store>>>,
     components: Vec<Vec<u8>>,
-    /// (tree id, depth) to the entry of the next path component in that tree.
-    memo: HashMap<(ObjectId, usize), Entry>,
+    /// For each depth below the root, tree id to the entry of the next path component in it.
+    memo: Vec<gix::hashtable::HashMap<ObjectId, Entry>>,
     buf: Vec<u8>,
 }
 
@@ -485,9 +554,8 @@ impl TreeLookup {
         TreeLookup {
             objects: Objects::new(&cached, loose),
             misses,
-            locate: None,
             components,
-            memo: HashMap::new(),
+            memo: Vec::new(),
             buf: Vec::new(),
         }
     }
@@ -497,43 +565,25 @@ impl TreeLookup {
         self.misses.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Orders trees as they sit in their pack. A delta's base always comes before it in the pack,
-    /// so in this order each tree's base, when it is one of these trees, is already in the
-    /// delta-base cache, whichever way the pack's chains run (git's repacks keep the newest tree
-    /// whole and store older ones against it, `git fast-import` the reverse; gix caches the
-    /// objects it is asked for, not the chain below them). Loose trees come first.
-    fn sort_by_pack_position(&mut self, trees: &mut [ObjectId]) {
-        use gix::odb::pack::Find as _;
-        let locate = self.locate.get_or_insert_with(|| {
-            let mut locate = (**self.objects.repo.objects).clone();
-            // What `location_by_oid` requires; replacements do not matter for an order.
-            locate.prevent_pack_unload();
-            locate.ignore_replacements = true;
-            locate
-        });
-        let mut keyed: Vec<(Option<(u32, u64)>, ObjectId)> = trees
-            .iter()
-            .map(|&tree| {
-                let at = locate.location_by_oid(&tree, &mut self.buf).ok().flatten();
-                (at.map(|l| (l.pack_id, l.pack_offset)), tree)
-            })
-            .collect();
-        keyed.sort();
-        for (slot, (_, tree)) in trees.iter_mut().zip(keyed) {
-            *slot = tree;
-        }
-    }
-
     /// The type and id of the entry at the path in `tree`, if there is one.
     fn entry(&mut self, tree: ObjectId) -> Result<Entry> {
         let mut at = tree;
         for depth in 0..self.components.len() {
-            let entry = match self.memo.get(&(at, depth)) {
-                Some(entry) => *entry,
-                None => {
-                    let entry = self.find(at, depth)?;
-                    self.memo.insert((at, depth), entry);
-                    entry
+            // Each root tree is looked up once (the caller keeps what it found); the trees below
+            // it rarely change from one commit to the next, and are remembered.
+            let entry = if depth == 0 {
+                self.find(at, depth)?
+            } else {
+                if self.memo.len() < depth {
+                    self.memo.resize_with(depth, Default::default);
+                }
+                match self.memo[depth - 1].get(&at) {
+                    Some(entry) => *entry,
+                    None => {
+                        let entry = self.find(at, depth)?;
+                        self.memo[depth - 1].insert(at, entry);
+                        entry
+                    }
                 }
             };
             match entry {
@@ -548,22 +598,43 @@ impl TreeLookup {
     }
 
     fn find(&mut self, tree: ObjectId, depth: usize) -> Result<Entry> {
-        let kind = self
-            .objects
-            .read(tree, &mut self.buf)
-            .with_context(|| format!("reading tree {tree}"))?;
-        if kind != gix::object::Kind::Tree {
-            bail!("object {tree} is a {kind}, not a tree");
-        }
-        let name = &self.components[depth];
-        for entry in gix::objs::TreeRefIter::from_bytes(&self.buf, tree.kind()) {
-            let entry = entry.map_err(|e| anyhow!("tree {tree} cannot be parsed: {e}"))?;
-            if **entry.filename == *name.as_slice() {
-                return Ok(Some((entry.mode, entry.oid.to_owned())));
-            }
-        }
-        Ok(None)
+        self.objects
+            .find_in_tree(tree, &self.components[depth], &mut self.buf)
+            .with_context(|| format!("reading tree {tree}"))
     }
+}
+
+/// The entry called `name` in the raw tree `data`, as git's `find_tree_entry` finds it: entries
+/// are sorted by name, a directory's name read with a `/` after it, so the search stops at the
+/// first entry that sorts after `name/`. `None` when an entry before that point is malformed.
+fn find_entry(data: &[u8], name: &[u8], hash: gix::hash::Kind) -> Option<Entry> {
+    let id_len = hash.len_in_bytes();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let space = rest.iter().position(|&b| b == b' ')?;
+        let mode = EntryMode::from_bytes(&rest[..=space])?;
+        let after = &rest[space + 1..];
+        let nul = after.iter().position(|&b| b == 0)?;
+        let entry = &after[..nul];
+        let id = after.get(nul + 1..nul + 1 + id_len)?;
+        rest = &after[nul + 1 + id_len..];
+        if entry == name {
+            return Some(Some((mode, ObjectId::from_bytes_or_panic(id))));
+        }
+        // A directory sorts as its name and a `/`: once an entry sorts after `name/`, neither a
+        // file nor a directory called `name` can follow.
+        if sorts_after(entry, mode.is_tree(), name) {
+            return Some(None);
+        }
+    }
+    Some(None)
+}
+
+/// Whether the tree entry `entry` (a directory when `is_tree`) sorts after `name/` in git's tree
+/// order.
+fn sorts_after(entry: &[u8], is_tree: bool, name: &[u8]) -> bool {
+    let slash: &[u8] = if is_tree { b"/" } else { b"" };
+    entry.iter().chain(slash).cmp(name.iter().chain(b"/")) == std::cmp::Ordering::Greater
 }
 
 /// Reads objects for the walk: loose ones with plain file reads, packed ones through gix. (gix
@@ -574,6 +645,7 @@ struct Objects {
     loose: Loose,
     inflate: gix::zlib::Inflate,
     file: Vec<u8>,
+    prefix: Vec<u8>,
 }
 
 /// The objects directory, and which of its fan-out directories exist; `None` when there are no
@@ -597,9 +669,26 @@ fn loose_objects(repo: &gix::Repository) -> Loose {
     fanout.iter().any(|&d| d).then(|| std::sync::Arc::new((root, fanout)))
 }
 
+/// A loose object opened, its header read and its start inflated.
+struct LooseStart {
+    path: std::path::PathBuf,
+    kind: gix::object::Kind,
+    size: usize,
+    header_size: usize,
+    /// How much of the file the start took.
+    consumed_in: usize,
+    /// The start is the whole object.
+    whole: bool,
+}
+
 impl Objects {
+    /// How much of a loose object is inflated first: its header and, for a tree, the entries
+    /// that usually decide a lookup.
+    const PREFIX: usize = 256;
+
     fn new(repo: &gix::Repository, loose: Loose) -> Objects {
-        Objects { repo: repo.clone(), loose, inflate: Default::default(), file: Vec::new() }
+        let (inflate, file, prefix) = Default::default();
+        Objects { repo: repo.clone(), loose, inflate, file, prefix }
     }
 
     /// Reads the object `id` into `out` and returns its kind.
@@ -618,6 +707,41 @@ impl Objects {
 
     /// The loose object `id`, if there is one in the repository's own objects directory.
     fn read_loose(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<Option<gix::object::Kind>> {
+        let Some(start) = self.open_loose(id)? else { return Ok(None) };
+        self.finish_loose(&start, out)?;
+        Ok(Some(start.kind))
+    }
+
+    /// The entry called `name` in the tree `id`. A loose tree is inflated only as far as the
+    /// search needs: entries are sorted by name, so the first few usually decide it.
+    fn find_in_tree(&mut self, id: ObjectId, name: &[u8], out: &mut Vec<u8>) -> Result<Entry> {
+        let malformed = || anyhow!("tree {id} cannot be parsed: an entry is malformed");
+        let kind = match self.open_loose(id)? {
+            Some(start) => {
+                if start.kind == gix::object::Kind::Tree {
+                    let content = &self.prefix[start.header_size..];
+                    // An entry cut short at the end of the prefix leaves the search undecided.
+                    if let Some(entry) = find_entry(content, name, id.kind()) {
+                        return Ok(entry);
+                    }
+                    if start.whole {
+                        return Err(malformed());
+                    }
+                }
+                self.finish_loose(&start, out)?;
+                start.kind
+            }
+            None => self.read(id, out)?,
+        };
+        if kind != gix::object::Kind::Tree {
+            bail!("object {id} is a {kind}, not a tree");
+        }
+        find_entry(out, name, id.kind()).ok_or_else(malformed)
+    }
+
+    /// Opens the loose object `id` and inflates its start into `self.prefix`; `None` when it is
+    /// not loose here.
+    fn open_loose(&mut self, id: ObjectId) -> Result<Option<LooseStart>> {
         let Some(loose) = &self.loose else { return Ok(None) };
         let (root, fanout) = &**loose;
         if !fanout[usize::from(id.as_bytes()[0])] {
@@ -636,28 +760,41 @@ impl Objects {
             Err(err) => return Err(err).with_context(|| format!("opening {}", path.display())),
         }
         let corrupt = || format!("the loose object {} is corrupt", path.display());
-        let mut header = [0u8; 64];
+        self.prefix.resize(Self::PREFIX, 0);
         self.inflate.reset();
         let (status, consumed_in, consumed_out) = self
             .inflate
-            .prefix(&self.file, &mut header)
+            .prefix(&self.file, &mut self.prefix)
             .map_err(|e| anyhow!("{e}"))
             .with_context(corrupt)?;
-        let (kind, size, header_size) = gix::objs::decode::loose_header(&header[..consumed_out])
+        self.prefix.truncate(consumed_out);
+        let (kind, size, header_size) = gix::objs::decode::loose_header(&self.prefix)
             .map_err(|e| anyhow!("{e}"))
             .with_context(corrupt)?;
         let size = usize::try_from(size).with_context(corrupt)?;
+        let whole = status == gix::zlib::Status::StreamEnd;
+        if whole && consumed_out - header_size != size {
+            bail!(
+                "{}: its header says {size} bytes, its content is {}",
+                corrupt(),
+                consumed_out - header_size
+            );
+        }
+        Ok(Some(LooseStart { path, kind, size, header_size, consumed_in, whole }))
+    }
+
+    /// Inflates the rest of the loose object `open_loose` started into `out`.
+    fn finish_loose(&mut self, start: &LooseStart, out: &mut Vec<u8>) -> Result<()> {
+        let corrupt = || format!("the loose object {} is corrupt", start.path.display());
         let n = self
             .inflate
-            .rest(&self.file[consumed_in..], &header[..consumed_out], header_size, out, size)
+            .rest(&self.file[start.consumed_in..], &self.prefix, start.header_size, out, start.size)
             .map_err(|e| anyhow!("{e}"))
             .with_context(corrupt)?;
-        if n != size
-            || (status == gix::zlib::Status::StreamEnd && consumed_out - header_size != size)
-        {
-            bail!("{}: its header says {size} bytes, its content is {n}", corrupt());
+        if n != start.size {
+            bail!("{}: its header says {} bytes, its content is {n}", corrupt(), start.size);
         }
-        Ok(Some(kind))
+        Ok(())
     }
 }
 
@@ -670,34 +807,50 @@ pub fn with_delta_cache(repo: &gix::Repository) -> gix::Repository {
     odb
 }
 
-/// A byte-capped FIFO cache of decoded pack entries, keyed by pack and offset.
+/// A small cache of decoded pack entries, keyed by pack and offset: the last few objects a delta
+/// chain produced, which is where the next object's base is when objects are read in delta order.
+/// Its buffers are reused, so reading many trees allocates (and faults in) little memory.
 #[derive(Default)]
 struct DeltaBaseCache {
-    entries: HashMap<(u32, u64), (gix::object::Kind, Vec<u8>, usize)>,
-    order: std::collections::VecDeque<(u32, u64)>,
-    bytes: usize,
+    slots: Vec<CachedEntry>,
+    /// The slot the next entry goes to, once all are in use.
+    next: usize,
     /// Counts the lookups that found nothing.
     misses: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
+struct CachedEntry {
+    key: (u32, u64),
+    kind: gix::object::Kind,
+    data: Vec<u8>,
+    compressed_size: usize,
+}
+
 impl DeltaBaseCache {
-    const CAP: usize = 1 << 20;
+    const SLOTS: usize = 16;
+    /// Larger entries are not kept.
+    const MAX_ENTRY: usize = 1 << 20;
 }
 
 impl gix::odb::pack::cache::DecodeEntry for DeltaBaseCache {
     fn put(&mut self, pack: u32, offset: u64, data: &[u8], kind: gix::object::Kind, size: usize) {
-        if data.len() > Self::CAP / 8 || self.entries.contains_key(&(pack, offset)) {
+        let key = (pack, offset);
+        if data.len() > Self::MAX_ENTRY || self.slots.iter().any(|slot| slot.key == key) {
             return;
         }
-        self.entries.insert((pack, offset), (kind, data.to_vec(), size));
-        self.order.push_back((pack, offset));
-        self.bytes += data.len();
-        while self.bytes > Self::CAP {
-            let Some(old) = self.order.pop_front() else { break };
-            if let Some((_, data, _)) = self.entries.remove(&old) {
-                self.bytes -= data.len();
-            }
-        }
+        let entry = if self.slots.len() < Self::SLOTS {
+            self.slots.push(CachedEntry { key, kind, data: Vec::new(), compressed_size: size });
+            self.slots.last_mut().expect("just pushed")
+        } else {
+            let entry = &mut self.slots[self.next];
+            self.next = (self.next + 1) % Self::SLOTS;
+            entry
+        };
+        entry.key = key;
+        entry.kind = kind;
+        entry.compressed_size = size;
+        entry.data.clear();
+        entry.data.extend_from_slice(data);
     }
 
     fn get(
@@ -706,14 +859,105 @@ impl gix::odb::pack::cache::DecodeEntry for DeltaBaseCache {
         offset: u64,
         out: &mut Vec<u8>,
     ) -> Option<(gix::object::Kind, usize)> {
-        let Some((kind, data, size)) = self.entries.get(&(pack, offset)) else {
+        let Some(entry) = self.slots.iter().find(|slot| slot.key == (pack, offset)) else {
             if let Some(misses) = &self.misses {
                 misses.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             return None;
         };
         out.clear();
-        out.extend_from_slice(data);
-        Some((*kind, *size))
+        out.extend_from_slice(&entry.data);
+        Some((entry.kind, entry.compressed_size))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
+    const TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    const PARENT: &str = "0123456789012345678901234567890123456789";
+
+    #[test]
+    fn a_commit_is_read_as_git_reads_it() {
+        let raw = format!(
+            "tree {TREE}\nparent {PARENT}\nparent {TREE}\nauthor A <a@x> 5 +0000\n\
+             committer C <c@x>  1764471600 +0100\ngpgsig -----BEGIN-----\n \n -----END-----\n\n\
+             Handoff note: issue #3\n\nbody\n"
+        );
+        let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
+        assert_eq!(commit.tree.to_string(), TREE);
+        let parents: Vec<String> =
+            commit.parents.expect("parents parse").iter().map(ToString::to_string).collect();
+        assert_eq!(parents, [PARENT, TREE]);
+        assert_eq!(commit.date, 1764471600);
+        assert_eq!(commit.message, b"Handoff note: issue #3\n\nbody\n");
+    }
+
+    #[test]
+    fn odd_commits_read_as_git_reads_them() {
+        // No author or committer: date 0, and the message still starts after the empty line.
+        let bare = format!("tree {TREE}\n\nmessage");
+        let commit = CommitFields::parse(bare.as_bytes(), SHA1).expect("parses");
+        assert_eq!((commit.date, commit.message), (0, &b"message"[..]));
+        // A committer line without a date, or with no `>`.
+        for line in ["committer C <c@x>\n", "committer C c@x 17 +0000\n"] {
+            let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\n{line}\nm");
+            assert_eq!(CommitFields::parse(raw.as_bytes(), SHA1).expect("parses").date, 0);
+        }
+        // No empty line: no message.
+        let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\ncommitter C <c@x> 9 +0000\n");
+        let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
+        assert_eq!((commit.date, commit.message), (9, &b""[..]));
+        // A malformed parent line, and a commit without a tree line.
+        let raw = format!("tree {TREE}\nparent {}\n\nm", &PARENT[..39]);
+        assert!(CommitFields::parse(raw.as_bytes(), SHA1).expect("parses").parents.is_none());
+        assert!(CommitFields::parse(b"parent x\n\nm", SHA1).is_none());
+        assert!(CommitFields::parse(format!("tree {TREE}").as_bytes(), SHA1).is_none());
+    }
+
+    #[test]
+    fn the_delta_base_cache_keeps_the_last_entries_it_was_given() {
+        use gix::odb::pack::cache::DecodeEntry;
+        let mut cache = DeltaBaseCache::default();
+        let blob = gix::object::Kind::Blob;
+        for offset in 0..20u64 {
+            cache.put(1, offset, &[u8::try_from(offset).expect("small"); 3], blob, 7);
+        }
+        let mut out = Vec::new();
+        assert_eq!(cache.get(1, 3, &mut out), None, "the oldest entries make room");
+        assert_eq!(cache.get(2, 19, &mut out), None, "entries are per pack");
+        assert_eq!(cache.get(1, 19, &mut out), Some((blob, 7)));
+        assert_eq!(out, [19, 19, 19]);
+        assert_eq!(cache.get(1, 4, &mut out), Some((blob, 7)));
+        assert_eq!(out, [4, 4, 4]);
+    }
+
+    fn tree(entries: &[(&str, &str)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (n, (mode, name)) in entries.iter().enumerate() {
+            out.extend_from_slice(format!("{mode} {name}\0").as_bytes());
+            out.extend_from_slice(&[u8::try_from(n).expect("small"); 20]);
+        }
+        out
+    }
+
+    #[test]
+    fn an_entry_is_found_in_tree_order_and_the_search_stops_past_it() {
+        // git's order: `a.b` (a file) sorts before the directory `a`, read as `a/`; `a0` after.
+        let data = tree(&[("100644", "a.b"), ("40000", "a"), ("100644", "a0"), ("100644", "b")]);
+        let found = |name: &str| find_entry(&data, name.as_bytes(), SHA1).expect("well formed");
+        let (mode, id) = found("a").expect("a is there");
+        assert!(mode.is_tree());
+        assert_eq!(id.as_bytes()[0], 1);
+        assert_eq!(found("b").expect("b is there").1.as_bytes()[0], 3);
+        assert_eq!(found(".agent"), None);
+        assert_eq!(found("a1"), None);
+        // The search stops at the first entry past the name: what follows is not read.
+        let mut cut = tree(&[("100644", "f0.txt")]);
+        cut.extend_from_slice(b"garbage");
+        assert_eq!(find_entry(&cut, b".agent", SHA1), Some(None));
+        assert_eq!(find_entry(&cut, b"g", SHA1), None, "a cut entry before the name is an error");
     }
 }

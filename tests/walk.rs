@@ -30,6 +30,13 @@ fn random_history(repo: &Repo, seed: u64, count: usize) -> Vec<String> {
         writeln!(script, "commit refs/heads/c{i}\nmark :{i}").unwrap();
         writeln!(script, "committer C <c@example.com> {date} +0000").unwrap();
         write!(script, "data {}\n{message}", message.len()).unwrap();
+        if i == 1 && seed.is_multiple_of(2) {
+            // Files sorting before `.agent`: the note directory's entry then sits past what a
+            // lookup in a loose tree inflates first.
+            for pad in 0..20 {
+                writeln!(script, "M 100644 inline -pad-{pad:02}.txt\ndata 0").unwrap();
+            }
+        }
         if i > 1 {
             // Mostly on top of a recent commit; now and then a merge of two lines of history.
             let first = i - 1 - rng.below((i - 1).min(6));
