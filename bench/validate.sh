@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # validate --pre-push for a push of 1,000 new commits (work, then a note commit) on top of a long
 # history, against `git rev-list <new> --not --remotes` on the same range; at 10,000 and 100,000
-# commits of history, to show the time does not grow with it. Target: <= 1.5x. Also against
+# commits of history, to show the time does not grow with it. Target: <= 1.5x, for the command the
+# installed hook runs (`git-handoff validate --pre-push`); also shown through `git handoff`. Also against
 # `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs each
 # commit's root tree, which is what git itself pays for that. Histories are made with
 # `git fast-import` under bench/work/ (reused). The pushed commits are measured as objects lie
@@ -79,13 +80,18 @@ for HISTORY in ${VALIDATE_HISTORIES:-10000 100000}; do
     git handoff validate --pre-push origin "$repo-remote.git" < "$WORK/validate-$HISTORY.stdin"
     git handoff validate --json --base "$old" | grep -q '"ok": true'
 
+    # As the installed hook runs it: the binary itself. Then through git's dispatch (`git handoff`),
+    # which adds a git start, as a pre-push hook written by hand may call it.
     header "validate --pre-push ($added new on $HISTORY, $LAYOUT)"
     side_by_side "pre-push vs rev-list <new> --not --remotes" \
+      "git-handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+      "git rev-list $new --not --remotes"
+    side_by_side "  the same through \`git handoff\`" \
       "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
       "git rev-list $new --not --remotes"
     # What git itself pays to know which of those commits touch the note directory.
     side_by_side "pre-push vs rev-list ... -- .agent/handoff" \
-      "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+      "git-handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
       "git rev-list $new --not --remotes -- .agent/handoff"
     side_by_side "validate --base <old> vs rev-list <old>..<new>" \
       "git handoff validate --base $old" \

@@ -8,13 +8,17 @@
 //!
 //! The block must let both checks see git's full stdin and refuse the push when either fails,
 //! whatever the user's script does (`exit 0`, its own traps, `set -e`, `exec`). So the block saves
-//! stdin to a temporary file, runs `git handoff validate --pre-push "$@"` on it, then runs this very
+//! stdin to a temporary file, runs `git-handoff validate --pre-push "$@"` on it, then runs this very
 //! hook file again as a child (`"$0" "$@"`, marked by `GIT_HANDOFF_PRE_PUSH_INNER=1` so the block is
 //! skipped there) on the same stdin, and exits with the first failure. The user's logic thus runs
 //! unchanged in its own process, and cannot mask our status.
 //!
+//! The block runs the `git-handoff` binary itself, not `git handoff`: git's dispatch to a command
+//! of another binary costs one more git process start (3 ms here) on every push. Both find the
+//! binary the same way, since git puts its exec path first on PATH for the hooks it runs.
+//!
 //! With `--push-notes` the block also carries the handoff records to the remote: once both checks
-//! pass, it runs `git handoff sync <remote>` (which pushes with `--no-verify`, so this hook is not
+//! pass, it runs `git-handoff sync <remote>` (which pushes with `--no-verify`, so this hook is not
 //! started again), and a failure only warns, never failing the user's push. A push of notes refs
 //! alone is left alone. Installing also adds the notes ref to `notes.rewriteRef` (multi-valued;
 //! other values are kept), so records follow `commit --amend` and rebase.
@@ -42,7 +46,7 @@ pub fn pre_push_block(push_notes: bool) -> String {
         "\tgit_handoff_stdin=$(mktemp \"${TMPDIR:-/tmp}/git-handoff-pre-push.XXXXXX\") || exit 1",
         "\tcat >\"$git_handoff_stdin\"",
         "\tgit_handoff_check=0",
-        "\tgit handoff validate --pre-push \"$@\" <\"$git_handoff_stdin\" || git_handoff_check=$?",
+        "\tgit-handoff validate --pre-push \"$@\" <\"$git_handoff_stdin\" || git_handoff_check=$?",
         "\tgit_handoff_rest=0",
         "\tif [ -x \"$0\" ]; then",
         "\t\tGIT_HANDOFF_PRE_PUSH_INNER=1 \"$0\" \"$@\" <\"$git_handoff_stdin\" || git_handoff_rest=$?",
@@ -68,7 +72,7 @@ pub fn pre_push_block(push_notes: bool) -> String {
 const PUSH_NOTES: [&str; 5] = [
     "\t# --push-notes: carry the handoff records along; a failure warns and the push goes on.",
     "\tif [ \"$git_handoff_check\" -eq 0 ] && [ \"$git_handoff_rest\" -eq 0 ] && grep -qv '^[^ ]* [^ ]* refs/notes/' \"$git_handoff_stdin\"; then",
-    "\t\tgit handoff sync \"$1\" >/dev/null ||",
+    "\t\tgit-handoff sync \"$1\" >/dev/null ||",
     "\t\t\techo \"warning: git-handoff: the handoff records were not pushed to $1 (the push goes on); run \\`git handoff sync $1\\` later\" >&2",
     "\tfi",
 ];

@@ -23,9 +23,10 @@ pub enum Command {
 ///
 /// --pre-push adds a marked block (`# >>> git-handoff >>>` ... `# <<< git-handoff <<<`) to the
 /// pre-push hook where git looks for it (`core.hooksPath`, else the common git dir's hooks/),
-/// creating the hook if there is none. The block runs `git handoff validate --pre-push` and then
-/// the rest of the existing hook, each with git's full stdin, and refuses the push if either fails.
-/// Installing again leaves one block. With no flag, installs the pre-push hook.
+/// creating the hook if there is none. The block runs `git-handoff validate --pre-push` (the
+/// binary itself, sparing the push a git start) and then the rest of the existing hook, each with
+/// git's full stdin, and refuses the push if either fails. Installing again leaves one block. With
+/// no flag, installs the pre-push hook.
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
 /// that make handoffs automatic: tool results and Stop → `record`, SessionStart → `recall`,
@@ -34,7 +35,7 @@ pub enum Command {
 /// installing again changes nothing; --dry-run prints the diff instead of writing.
 ///
 /// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
-/// running `git handoff sync <remote>` once the checks pass; when that fails it warns and the push
+/// running `git-handoff sync <remote>` once the checks pass; when that fails it warns and the push
 /// goes on. Installing again without --push-notes takes it out.
 ///
 /// Installing also adds the notes ref to `notes.rewriteRef` (keeping the values already there),
