@@ -5,7 +5,9 @@
 //! so that squash merges and rebases without `notes.rewriteRef` cannot strand it, also to two key
 //! objects: small blobs whose content names the issue (`git-handoff issue 179`) and the branch
 //! (`git-handoff branch refs/heads/x`). Looking up the latest handoff of a branch or issue is then
-//! one notes lookup, never a history walk.
+//! one notes lookup, never a history walk. Each key blob is also kept in the notes tree itself, as
+//! an entry that is not a note (`handoff-key-<id>`), so it travels with the notes ref and `git
+//! notes prune` in any clone keeps its note.
 //!
 //! A note blob holds one or more records as a TOML array of tables (`[[record]]`). Two writers
 //! that annotate the same object on different machines are merged by keeping both records
@@ -244,7 +246,7 @@ pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record
     ensure_identity(repo);
     // Another record on the same object (one from another machine, merged by sync, or an older
     // handoff of another kind) is kept; only this kind of record for this commit is replaced.
-    write_with_retry(repo, notes_ref, object, |existing| {
+    write_with_retry(repo, notes_ref, object, false, |existing| {
         let mut kept: Vec<Record> = existing
             .into_iter()
             .filter(|r| !(r.commit == record.commit && r.kind == record.kind))
@@ -260,7 +262,7 @@ pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record
         keys.push(Key::Branch(branch).write(repo)?);
     }
     for key in keys {
-        write_with_retry(repo, notes_ref, key, |existing| {
+        write_with_retry(repo, notes_ref, key, true, |existing| {
             let mut kept: Vec<Record> =
                 existing.into_iter().filter(|r| r.commit != record.commit).collect();
             kept.push(record.clone());
@@ -271,11 +273,13 @@ pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record
 }
 
 /// Reads the records on `object`, lets `update` decide the new list, and writes it with a
-/// compare-and-swap on the ref; when another writer moved the ref first, starts over.
+/// compare-and-swap on the ref; when another writer moved the ref first, starts over. With
+/// `is_key`, `object` is a key blob, kept in the notes tree too (see [`replace_note`]).
 fn write_with_retry(
     repo: &Repo,
     notes_ref: &str,
     object: ObjectId,
+    is_key: bool,
     update: impl Fn(Vec<Record>) -> Vec<Record>,
 ) -> Result<()> {
     let mut last_error = None;
@@ -283,15 +287,10 @@ fn write_with_retry(
         // An unreadable existing note is an error, never silently overwritten.
         let existing = read(repo, notes_ref, object)?;
         let data = render(&update(existing))?;
-        let result = repo
-            .gix
-            .notes()
-            .map(|n| n.with_commit_message(format!("git-handoff: record for {object}")))
-            .and_then(|mut n| n.replace(notes_ref, object, data.as_bytes()).map(|_| ()));
-        match result {
+        match replace_note(repo, notes_ref, object, data.as_bytes(), is_key) {
             Ok(()) => return Ok(()),
             Err(err) => {
-                last_error = Some(err.to_string());
+                last_error = Some(format!("{err:#}"));
                 // Another writer holds the ref lock or moved the ref: back off and retry.
                 let jitter = u64::from(std::process::id() % 7);
                 std::thread::sleep(Duration::from_millis(2 + u64::from(attempt) * 3 + jitter));
@@ -303,6 +302,63 @@ fn write_with_retry(
          moving it, run the command again",
         last_error.unwrap_or_default()
     ))
+}
+
+/// Where a key blob sits in the notes tree: a top-level entry whose name is not an object id,
+/// which git (and gix) keep as a non-note entry through every note edit and `git notes prune`.
+pub const KEY_ENTRY_PREFIX: &str = "handoff-key-";
+
+/// Writes `data` as the note on `object` in one new commit on `notes_ref`, which moves only if no
+/// other writer moved it first (as `gix`'s notes editing does). A key blob (`is_key`) is also put
+/// in the notes tree as `handoff-key-<id>`: so it is reachable, travels with the notes ref to
+/// other clones, and survives `git gc` there and here; without it `git notes prune` in a clone
+/// that lacks the blob would drop the key's note, and with it every lookup by issue and branch.
+fn replace_note(
+    repo: &Repo,
+    notes_ref: &str,
+    object: ObjectId,
+    data: &[u8],
+    is_key: bool,
+) -> Result<()> {
+    use gix::refs::transaction::PreviousValue;
+    let gix = &repo.gix;
+    let (parent, tree, ref_name) = match gix.try_find_reference(notes_ref)? {
+        Some(mut reference) => {
+            // A symbolic notes ref is followed; the ref it ends at is the one that moves.
+            let parent = reference.follow_to_object()?.detach();
+            let tree = gix.find_commit(parent)?.tree_id()?.detach();
+            (Some(parent), tree, reference.name().to_owned())
+        }
+        None => {
+            let name = gix::refs::FullName::try_from(notes_ref)
+                .with_context(|| format!("{notes_ref} is not a valid ref name"))?;
+            (None, ObjectId::empty_tree(gix.object_hash()), name)
+        }
+    };
+    let mut state = gix::note::plumbing::State::new(tree, gix)
+        .map_err(|err| anyhow!("reading the notes tree {tree}: {err}"))?;
+    let blob = gix.write_blob(data).context("writing a record")?.detach();
+    let edit = state
+        .replace(object, blob, gix)
+        .map_err(|err| anyhow!("writing the note on {object}: {err}"))?;
+    let mut tree = edit.tree;
+    if is_key {
+        let mut editor = gix.edit_tree(tree)?;
+        editor.upsert(
+            format!("{KEY_ENTRY_PREFIX}{object}"),
+            gix::objs::tree::EntryKind::Blob,
+            object,
+        )?;
+        tree = editor.write()?.detach();
+    }
+    let message = format!("git-handoff: record for {object}");
+    let commit = gix.new_commit(message.as_str(), tree, parent)?;
+    let expected = match parent {
+        Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
+        None => PreviousValue::MustNotExist,
+    };
+    gix.reference(ref_name, commit.id, expected, format!("notes: {message}"))?;
+    Ok(())
 }
 
 /// Installs a fallback identity in memory when git has none, so records can always be written.

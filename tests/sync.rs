@@ -371,6 +371,35 @@ fn a_rebased_branchs_handoff_is_found_by_branch_in_another_clone() {
 }
 
 #[test]
+fn git_notes_prune_in_another_clone_keeps_the_issue_and_branch_keys() {
+    let env = Env::new();
+    let (_remote, repos) = clones(&env, &["a", "b"]);
+    let (a, b) = (&repos[0], &repos[1]);
+    hand_off(a, "feature", 64, "Survive a prune");
+    a.git(["push", "-q", "origin", "feature"]);
+    sync_json(a, &[]);
+
+    b.git(["fetch", "-q", "origin"]);
+    b.git(["checkout", "-q", "feature"]);
+    sync_json(b, &[]);
+    // `git notes prune` drops the notes on objects the clone does not have: the key blobs the
+    // records hang on must have come along with the notes ref.
+    b.git(["notes", "--ref=handoff", "prune"]);
+    let issue_key = key_id(b, "git-handoff issue 64\n");
+    let branch_key = key_id(b, "git-handoff branch refs/heads/feature\n");
+    let listed = notes_list(b);
+    let annotated: Vec<&str> = listed.iter().filter_map(|l| l.split(' ').nth(1)).collect();
+    assert!(annotated.contains(&&*issue_key) && annotated.contains(&&*branch_key), "{listed:?}");
+    let text = stdout_ok(b.handoff().args(["recall", "--issue", "64"]).output().unwrap());
+    assert!(text.contains("Goal: Survive a prune"), "{text}");
+    // git itself sees the keys as entries that are not notes, and keeps them through its own
+    // note edits.
+    b.git(["notes", "--ref=handoff", "add", "-m", "by hand", "HEAD~1"]);
+    let tree = b.git_text(["ls-tree", "--name-only", "refs/notes/handoff"]);
+    assert!(tree.lines().any(|l| l == format!("handoff-key-{issue_key}")), "{tree}");
+}
+
+#[test]
 fn an_object_annotated_on_both_sides_keeps_both_records() {
     let env = Env::new();
     let (remote, repos) = clones(&env, &["a", "b"]);
