@@ -12,6 +12,11 @@
 //! is not followed by `|| true`, `|| echo ...` or by `; other` (unless `set -e` came first); it is
 //! not backgrounded with `&` nor negated with `!`. `&&` after a check keeps it readable: a failing
 //! check stops the chain.
+//!
+//! A failure is the check's only when nothing before it could have failed instead: in `cargo build
+//! && cargo test` a failed build also fails the call, and the tests never ran. Such a call's
+//! [`CheckRun::chain`] names the commands whose failure it may be (`cd`, `export` and the like
+//! left out), and a failure is reported as the chain's.
 
 use crate::config::Config;
 
@@ -28,6 +33,9 @@ pub struct CheckRun {
     pub command: String,
     /// Whether the call's exit status is the check's.
     pub readable: bool,
+    /// When commands before the check may fail the call instead (`cargo build && cargo test`):
+    /// them and the check, joined by ` && `. A failure is then the chain's, a pass the check's.
+    pub chain: Option<String>,
 }
 
 /// How a simple command is joined to the one after it.
@@ -89,7 +97,10 @@ impl Checks {
             }
             if self.matches(words) {
                 let readable = !negated && readable_after(&simples[i..], pipefail, errexit);
-                found = Some((i, CheckRun { command: words.join(" "), readable }));
+                let command = words.join(" ");
+                let chain = chain_before(&simples[..i], errexit)
+                    .map(|before| format!("{before} && {command}"));
+                found = Some((i, CheckRun { command, readable, chain }));
             }
         }
         found.map(|(_, run)| run)
@@ -100,6 +111,39 @@ impl Checks {
             .iter()
             .any(|check| words.len() >= check.len() && check.iter().zip(words).all(|(c, w)| c == w))
     }
+}
+
+/// The commands right before a check that would end the call with their own failure (joined by
+/// `&&`, or by `;` under `set -e`), leaving out those that hardly fail (`cd`, `export`, `echo`...);
+/// `None` when there are none.
+fn chain_before(before: &[Simple], errexit: bool) -> Option<String> {
+    let mut links = Vec::new();
+    for simple in before.iter().rev() {
+        let linked = simple.next == Op::And || (errexit && simple.next == Op::Seq);
+        if !linked || simple.words.is_empty() {
+            break;
+        }
+        let (words, _) = strip_prefixes(&simple.words);
+        let trivial = words.first().is_none_or(|w| {
+            matches!(
+                w.as_str(),
+                "cd" | "pushd"
+                    | "popd"
+                    | "export"
+                    | "unset"
+                    | "set"
+                    | "true"
+                    | ":"
+                    | "echo"
+                    | "printf"
+            )
+        });
+        if !trivial {
+            links.push(words.join(" "));
+        }
+    }
+    links.reverse();
+    (!links.is_empty()).then(|| links.join(" && "))
 }
 
 /// Whether the status of the call is the status of `rest[0]`, given what follows it.
@@ -421,6 +465,26 @@ mod tests {
         let run = find("cargo build && cargo test 2>&1 | head").unwrap();
         assert_eq!(run.command, "cargo test");
         assert!(!run.readable);
+    }
+
+    #[test]
+    fn a_failure_may_belong_to_what_ran_before_the_check() {
+        let chain = |shell: &str| find(shell).unwrap().chain;
+        assert_eq!(
+            chain("cargo build && cargo test").as_deref(),
+            Some("cargo build && cargo test")
+        );
+        assert_eq!(
+            chain("cd x && make gen && RUST_LOG=1 cargo test -p x").as_deref(),
+            Some("make gen && cargo test -p x")
+        );
+        assert_eq!(chain("set -e; npm ci; npm test").as_deref(), Some("npm ci && npm test"));
+        // Only the check could fail the call.
+        for shell in
+            ["cargo test", "cd x && cargo test", "cargo build; cargo test", "a || cargo test"]
+        {
+            assert_eq!(chain(shell), None, "{shell}");
+        }
     }
 
     #[test]

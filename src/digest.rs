@@ -63,7 +63,8 @@ pub struct Digest {
 /// The last check: the spec's `last_check`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LastCheck {
-    /// The check's simple command as run (`cargo test -p x`).
+    /// The check's simple command as run (`cargo test -p x`); for a failure that commands before
+    /// it may have caused, those and the check (`cargo build && cargo test`).
     pub command: String,
     pub ok: bool,
     pub exit_code: Option<i64>,
@@ -237,9 +238,15 @@ impl Builder {
         call.subagent = event.sub;
         set_opt(&mut call.id, event.id.as_deref());
         if let Some(run) = check {
+            let ok = is_result && call.ok == Some(true);
+            // A failure of `cargo build && cargo test` may be the build's: it is the chain's.
+            let command = match run.chain {
+                Some(chain) if is_result && !ok => chain,
+                _ => run.command,
+            };
             self.digest.last_check = Some(LastCheck {
-                command: run.command,
-                ok: is_result && call.ok == Some(true),
+                command,
+                ok,
                 exit_code: if is_result { call.exit_code } else { None },
                 readable: is_result && run.readable,
                 finished: is_result,
@@ -382,6 +389,16 @@ mod tests {
         assert_eq!(d.tool_calls, 1);
         assert_eq!(d.recent_calls[0].ok, None);
         assert_eq!(d.check_phrase(), "last `cargo test` did not finish");
+    }
+
+    #[test]
+    fn a_failed_chain_is_not_blamed_on_its_check() {
+        let chain = "cargo build && cargo test";
+        let mut failed = ev(Kind::ToolResult, Some("Bash"), Some(chain));
+        failed.ok = Some(false);
+        assert_eq!(digest(&[failed]).check_phrase(), format!("last `{chain}` failed"));
+        let passed = ev(Kind::ToolResult, Some("Bash"), Some(chain));
+        assert_eq!(digest(&[passed]).check_phrase(), "last `cargo test` passed");
     }
 
     #[test]
