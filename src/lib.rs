@@ -20,6 +20,7 @@ pub mod events;
 pub mod git;
 pub mod handoff;
 pub mod hooks;
+pub mod interrupt;
 pub mod note;
 pub mod note_commit;
 pub mod output;

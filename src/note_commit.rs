@@ -5,12 +5,14 @@
 //! built from plumbing on a private index: HEAD's tree plus the note's blob (hashed by git from the
 //! work-tree file, so clean filters and eol attributes apply), `commit-tree`, then `update-ref`
 //! with a compare-and-swap on the old HEAD. The real index only gets the note's entry, so other
-//! staged work stays staged for the seal.
+//! staged work stays staged for the seal. Ctrl-C, SIGTERM and SIGHUP are caught until HEAD moves
+//! ([`crate::interrupt`]), so an interrupted note commit leaves no private index behind.
 
 use anyhow::{Context, Result, bail};
 use gix::ObjectId;
 
 use crate::git::Git;
+use crate::interrupt::Interrupt;
 use crate::repo::Repo;
 
 /// Commits `content` as the file `rel` alone on top of HEAD with `message`, then writes the same
@@ -21,6 +23,8 @@ use crate::repo::Repo;
 /// work-tree copy and the index entry brought up to date; should either fail, the error says the
 /// note is committed and how to bring them in line.
 pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Result<ObjectId> {
+    // A signal must not kill us holding the private index: the steps fail and it is removed.
+    let interrupt = Interrupt::catch();
     let top = repo.top()?;
     let git = repo.git();
     let old = repo.head()?.id;
@@ -67,6 +71,8 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
     let commit_id = ObjectId::from_hex(commit.as_bytes())
         .with_context(|| format!("git commit-tree printed {commit:?}"))?;
 
+    // The last moment to stop with nothing changed: past it, the note commit completes.
+    interrupt.check("the note commit")?;
     let zero = "0".repeat(commit.len());
     let old_hex = old.map(|id| id.to_string()).unwrap_or(zero);
     if let Err(err) = git.output(["update-ref", "-m", message, "HEAD", &commit, &old_hex]) {

@@ -43,6 +43,7 @@ use serde::{Serialize, Serializer};
 
 use crate::config::Config;
 use crate::git::{self, Git};
+use crate::interrupt::Interrupt;
 use crate::repo::Repo;
 use crate::time;
 
@@ -146,7 +147,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let commit = commit_tree(&git, &tree, head.id, &message, &identity)?;
 
     // The last point where a signal can stop the seal; past it, the seal completes.
-    interrupt.check()?;
+    interrupt.check("seal")?;
     let subject = message.lines().next().unwrap_or_default();
     move_head(&git, &commit, head.id, &format!("handoff seal: {subject}"))?;
     if let Err(err) = lock.install(&stage.file) {
@@ -235,32 +236,6 @@ fn index_path(repo: &Repo) -> Result<PathBuf> {
             Ok(std::env::current_dir().context("reading the current directory")?.join(path))
         }
         None => Ok(repo.git_dir.join("index")),
-    }
-}
-
-/// Keeps seal alive through SIGINT (Ctrl-C), SIGTERM and SIGHUP while it holds `index.lock`.
-/// Dying there would leave the lock behind, and every git command after it would refuse to run.
-/// Caught, a signal stops the git child it was also sent to (children start with default
-/// handlers), the step fails, and the failure path removes our lock and temporary files as on any
-/// error; a signal sent to seal alone stops it at the next [`Interrupt::check`].
-struct Interrupt(std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl Interrupt {
-    fn catch() -> Interrupt {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let fired = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
-            // Without a handler the signal keeps its default action: no worse than before.
-            let _ = signal_hook::flag::register(signal, fired.clone());
-        }
-        Interrupt(fired)
-    }
-
-    fn check(&self) -> Result<()> {
-        if self.0.load(std::sync::atomic::Ordering::SeqCst) {
-            bail!("seal was interrupted by a signal; nothing was changed");
-        }
-        Ok(())
     }
 }
 

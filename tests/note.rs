@@ -433,3 +433,59 @@ fn an_uncommitted_draft_is_never_written_over() {
     assert_eq!(repo.read(".agent/handoff/8.md"), b"\x00\x01\x02");
     assert_eq!(repo.head(), head);
 }
+
+#[test]
+fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let repo = started(&env, "r", 12);
+    let head = repo.head();
+    // A git that takes its time over `write-tree`, which the note commit runs on its private
+    // index, so that git-handoff can be signalled (alone) while the index exists.
+    let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join("git"))
+        .find(|git| git.is_file())
+        .expect("git on PATH");
+    let slow = env.root.path().join("slow-git");
+    std::fs::create_dir_all(&slow).unwrap();
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = write-tree ]; then sleep 2; fi\nexec '{}' \"$@\"\n",
+        real.display()
+    );
+    std::fs::write(slow.join("git"), script).unwrap();
+    std::fs::set_permissions(slow.join("git"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = vec![slow];
+    path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap()));
+    let child = repo
+        .handoff()
+        .args(["note", "--emergency", "--reason", "turn_limit"])
+        .env("PATH", std::env::join_paths(path).unwrap())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let private_indexes = || -> Vec<String> {
+        std::fs::read_dir(repo.path.join(".git"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("handoff-note-index"))
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while private_indexes().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "the note commit never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the note commit was interrupted"), "{err}");
+    assert!(private_indexes().is_empty(), "left behind: {:?}", private_indexes());
+    assert_eq!(repo.head(), head);
+    assert!(!repo.path.join(".agent/handoff/12.md").exists(), "nothing written");
+}
