@@ -79,8 +79,24 @@ impl Repo {
         Ok(Head { branch, ref_name, id })
     }
 
+    /// The commit an object id names (peeling tags), if the repository has it and it is one.
+    pub fn commit_of(&self, id: ObjectId) -> Option<ObjectId> {
+        if id.is_null() {
+            return None;
+        }
+        Some(self.gix.find_object(id).ok()?.peel_to_commit().ok()?.id)
+    }
+
     /// Resolves `rev` to a commit id as git does (`git rev-parse --verify REV^{commit}`).
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
+        // A full object id names that object whatever refs exist (git only warns when a ref has
+        // the same name), so it is resolved here, without starting git.
+        if rev.len() == self.gix.object_hash().len_in_hex()
+            && let Ok(id) = ObjectId::from_hex(rev.as_bytes())
+            && let Some(commit) = self.commit_of(id)
+        {
+            return Ok(commit);
+        }
         let spec = format!("{rev}^{{commit}}");
         let out = self
             .git()

@@ -237,7 +237,7 @@ fn remote_tracking_commits(repo: &Repo, remote: &str) -> Result<Vec<ObjectId>> {
         // A broken ref is git's to report; it excludes nothing.
         let Ok(mut reference) = reference else { continue };
         let Ok(id) = reference.peel_to_id() else { continue };
-        if let Some(commit) = pre_push::commit_of(repo, id.detach()) {
+        if let Some(commit) = repo.commit_of(id.detach()) {
             ids.push(commit);
         }
     }
@@ -619,9 +619,9 @@ pub mod pre_push {
             let local = oid(local, n + 1)?;
             let remote_oid = oid(remote_oid, n + 1)?;
             // A deletion adds nothing; a pushed tag of a tree or blob adds no commits.
-            let Some(local) = commit_of(repo, local) else { continue };
+            let Some(local) = repo.commit_of(local) else { continue };
             range.include.push(local);
-            if let Some(remote) = commit_of(repo, remote_oid) {
+            if let Some(remote) = repo.commit_of(remote_oid) {
                 range.exclude.push(remote);
             }
         }
@@ -650,14 +650,6 @@ pub mod pre_push {
         }
         exclude_remote(repo, remote, &mut range);
         Ok(Some(range))
-    }
-
-    /// The commit an object id names (peeling tags), if we have it and it is one.
-    pub(super) fn commit_of(repo: &Repo, id: ObjectId) -> Option<ObjectId> {
-        if id.is_null() {
-            return None;
-        }
-        Some(repo.gix.find_object(id).ok()?.peel_to_commit().ok()?.id)
     }
 
     fn exclude_remote(repo: &Repo, remote: Option<&str>, range: &mut Range) {

@@ -331,6 +331,15 @@ fn issue_filter_base_and_rev_choose_what_is_checked() {
     std::fs::remove_dir_all(repo.path.join(".git/handoff")).unwrap();
     assert_fails_with(&repo, &["8.md:6:"]);
     assert_passes(&repo, &["--base", &bad]);
+    // The full id of an annotated tag is peeled to its commit, as `git rev-parse REV^{commit}`
+    // peels it; the full id of a blob names no commit.
+    repo.git(["tag", "-a", "-m", "cut", "cut", &bad]);
+    let tag = repo.git_text(["rev-parse", "cut"]);
+    assert_ne!(tag, bad);
+    assert_passes(&repo, &["--base", &tag]);
+    let blob = repo.git_text(["rev-parse", &format!("{bad}:{}", note_path(8))]);
+    let out = validate(&repo, &["--base", &blob]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let _ = base;
 }
 
