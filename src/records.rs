@@ -306,7 +306,7 @@ fn write_with_retry(
 
 /// Where a key blob sits in the notes tree: a top-level entry whose name is not an object id,
 /// which git (and gix) keep as a non-note entry through every note edit and `git notes prune`.
-pub const KEY_ENTRY_PREFIX: &str = "handoff-key-";
+const KEY_ENTRY_PREFIX: &str = "handoff-key-";
 
 /// Writes `data` as the note on `object` in one new commit on `notes_ref`, which moves only if no
 /// other writer moved it first (as `gix`'s notes editing does). A key blob (`is_key`) is also put
