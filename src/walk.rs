@@ -606,8 +606,10 @@ impl TreeLookup {
 
 /// The entry called `name` in the raw tree `data`, as git's `find_tree_entry` finds it: entries
 /// are sorted by name, a directory's name read with a `/` after it, so the search stops at the
-/// first entry that sorts after `name/`. `None` when an entry before that point is malformed.
-fn find_entry(data: &[u8], name: &[u8], hash: gix::hash::Kind) -> Option<Entry> {
+/// first entry that sorts after `name/`. `None` when an entry before that point is malformed or
+/// cut short, or when `data` is only the start of the tree (not `whole`) and ends before that
+/// point: the search is then undecided.
+fn find_entry(data: &[u8], name: &[u8], hash: gix::hash::Kind, whole: bool) -> Option<Entry> {
     let id_len = hash.len_in_bytes();
     let mut rest = data;
     while !rest.is_empty() {
@@ -627,7 +629,7 @@ fn find_entry(data: &[u8], name: &[u8], hash: gix::hash::Kind) -> Option<Entry> 
             return Some(None);
         }
     }
-    Some(None)
+    whole.then_some(None)
 }
 
 /// Whether the tree entry `entry` (a directory when `is_tree`) sorts after `name/` in git's tree
@@ -721,7 +723,7 @@ impl Objects {
                 if start.kind == gix::object::Kind::Tree {
                     let content = &self.prefix[start.header_size..];
                     // An entry cut short at the end of the prefix leaves the search undecided.
-                    if let Some(entry) = find_entry(content, name, id.kind()) {
+                    if let Some(entry) = find_entry(content, name, id.kind(), start.whole) {
                         return Ok(entry);
                     }
                     if start.whole {
@@ -736,7 +738,7 @@ impl Objects {
         if kind != gix::object::Kind::Tree {
             bail!("object {id} is a {kind}, not a tree");
         }
-        find_entry(out, name, id.kind()).ok_or_else(malformed)
+        find_entry(out, name, id.kind(), true).ok_or_else(malformed)
     }
 
     /// Opens the loose object `id` and inflates its start into `self.prefix`; `None` when it is
@@ -947,7 +949,8 @@ mod tests {
     fn an_entry_is_found_in_tree_order_and_the_search_stops_past_it() {
         // git's order: `a.b` (a file) sorts before the directory `a`, read as `a/`; `a0` after.
         let data = tree(&[("100644", "a.b"), ("40000", "a"), ("100644", "a0"), ("100644", "b")]);
-        let found = |name: &str| find_entry(&data, name.as_bytes(), SHA1).expect("well formed");
+        let found =
+            |name: &str| find_entry(&data, name.as_bytes(), SHA1, true).expect("well formed");
         let (mode, id) = found("a").expect("a is there");
         assert!(mode.is_tree());
         assert_eq!(id.as_bytes()[0], 1);
@@ -957,7 +960,14 @@ mod tests {
         // The search stops at the first entry past the name: what follows is not read.
         let mut cut = tree(&[("100644", "f0.txt")]);
         cut.extend_from_slice(b"garbage");
-        assert_eq!(find_entry(&cut, b".agent", SHA1), Some(None));
-        assert_eq!(find_entry(&cut, b"g", SHA1), None, "a cut entry before the name is an error");
+        assert_eq!(find_entry(&cut, b".agent", SHA1, true), Some(None));
+        assert_eq!(find_entry(&cut, b"g", SHA1, true), None, "a cut entry before the name");
+        // The start of a tree that ends before the search passes the name decides nothing, even
+        // when it ends between two entries.
+        let start = tree(&[("100644", "a"), ("100644", "b")]);
+        assert_eq!(find_entry(&start, b"c", SHA1, false), None);
+        assert_eq!(find_entry(&start, b"c", SHA1, true), Some(None));
+        assert_eq!(find_entry(&start, b"a0", SHA1, false), Some(None), "`b` is past `a0`");
+        assert_eq!(find_entry(&start, b"b", SHA1, false).map(|e| e.is_some()), Some(true));
     }
 }
