@@ -115,7 +115,8 @@ struct History {
 /// The note commits in `range`, oldest first, without checking them (for `note`: "does a note
 /// commit for this attempt exist?").
 pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<Vec<NoteCommit>> {
-    let history = History::load(repo, config, range)?;
+    let odb = walk::with_delta_cache(&repo.gix);
+    let history = History::load(repo, &odb, config, range)?;
     Ok(history
         .commits
         .iter()
@@ -129,7 +130,7 @@ pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
     let odb = walk::with_delta_cache(&repo.gix);
-    let history = History::load(repo, config, range)?;
+    let history = History::load(repo, &odb, config, range)?;
     let mut notes = Vec::new();
     let mut problems = Vec::new();
     for (at, commit) in history.commits.iter().enumerate() {
@@ -172,8 +173,8 @@ pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem
 
 impl History {
     /// Lists the range in-process ([`walk::range`]): ids, parents, messages, and which commits
-    /// change the note directory.
-    fn load(repo: &Repo, config: &Config, range: &Range) -> Result<History> {
+    /// change the note directory. `odb` is the repository handle with a delta-base cache.
+    fn load(repo: &Repo, odb: &gix::Repository, config: &Config, range: &Range) -> Result<History> {
         if range.include.is_empty() {
             return Ok(History { commits: Vec::new(), index: HashMap::new() });
         }
@@ -181,8 +182,7 @@ impl History {
         for remote in &range.exclude_remotes {
             exclude.extend(remote_tracking_commits(repo, remote)?);
         }
-        let odb = walk::with_delta_cache(&repo.gix);
-        let listed = walk::range(&odb, &range.include, &exclude, &config.note_dir())
+        let listed = walk::range(odb, &range.include, &exclude, &config.note_dir())
             .context("listing the commits to validate")?;
         let mut commits = Vec::with_capacity(listed.len());
         let mut index = HashMap::with_capacity(listed.len());
