@@ -5,39 +5,25 @@
 //! (repository access, configuration, attempt state, snapshot ...) know nothing of clap or
 //! terminals; commands know nothing of git internals.
 
-pub mod agent_hooks;
-pub mod attempt;
-pub mod checks;
-pub mod claims;
+pub mod agent;
 pub mod cli;
-pub mod commands;
-pub mod config;
-pub mod digest;
-pub mod docs;
-pub mod emergency;
-pub mod error;
-pub mod events;
 pub mod git;
-pub mod handoff;
-pub mod hooks;
-pub mod interrupt;
-pub mod note;
-pub mod note_commit;
-pub mod output;
-pub mod progress;
-pub mod recall;
-pub mod record;
-pub mod records;
-pub mod redact;
-pub mod repo;
-pub mod seal;
-pub mod secrets;
-pub mod snapshot;
-pub mod summary;
-pub mod sync;
-pub mod time;
-pub mod validate;
-pub mod walk;
+pub mod install;
+pub mod model;
+pub mod ops;
+pub mod util;
+
+pub use agent::payload as record;
+pub use agent::{attempt, digest, events, progress};
+pub use cli::{commands, docs, output};
+pub use git::{note_commit, repo, walk};
+pub use install::agent_settings as agent_hooks;
+pub use install::git_hooks as hooks;
+pub use model::{checks, claims, config, emergency, note, redact, secrets, summary};
+pub use ops::record_store as records;
+pub use ops::write_note as handoff;
+pub use ops::{recall, seal, snapshot, sync, validate};
+pub use util::{error, interrupt, time};
 
 use std::ffi::OsString;
 use std::process::ExitCode;

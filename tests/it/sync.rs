@@ -2,7 +2,7 @@
 //! order and at once, race each other's pushes, and meet bad remotes and refusing ones; recall and
 //! show read what came from elsewhere; the pre-push hook carries the records along.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

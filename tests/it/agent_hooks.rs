@@ -1,6 +1,6 @@
 //! `hooks install --claude/--codex`: agent settings merged, everything else kept, idempotent.
 
-mod common;
+use crate::common;
 
 use common::{Env, stdout_ok};
 use serde_json::{Value, json};

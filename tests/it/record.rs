@@ -1,7 +1,7 @@
 //! `record` through the binary: real-shaped hook payloads in, one redacted line per event out;
 //! bad input leaves the log untouched; concurrent hooks never interleave; secrets never land.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::PathBuf;

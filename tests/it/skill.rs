@@ -1,7 +1,7 @@
 //! The handoff skill's two-call path, walked exactly as `skills/handoff/SKILL.md` writes it: the
 //! note template and the shell command are taken from the file, not paraphrased.
 
-mod common;
+use crate::common;
 
 use common::payloads::{bash_ok, edit, record};
 use common::{Env, stdout_ok};

@@ -2,7 +2,7 @@
 //! merges, committer dates with clock skew, note files added, changed and deleted, objects loose
 //! and packed (as git's repack and as fast-import store them), and a shallow clone.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! `note`: the agent's checked note, the emergency note, digest-only records, and records that
 //! `git notes` reads back.
 
-mod common;
+use crate::common;
 
 use common::payloads::{bash_failed, bash_ok, edit, record, stop};
 use common::{Env, Repo, stdout_ok};

@@ -2,7 +2,7 @@
 //! work tree never changes, every failure leaves the repository exactly as it was, and secrets
 //! stay out.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};

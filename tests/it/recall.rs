@@ -1,6 +1,6 @@
 //! `recall` and `show`: the last handoff given back, short for an agent and whole for a person.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;

@@ -137,7 +137,7 @@ pub fn path(top: &Path, agent: Agent) -> PathBuf {
 }
 
 /// The agent-facing skill, as shipped in `skills/handoff/SKILL.md`.
-pub const SKILL: &str = include_str!("../skills/handoff/SKILL.md");
+pub const SKILL: &str = include_str!("../../skills/handoff/SKILL.md");
 
 /// Where Claude Code looks for project skills.
 pub const CLAUDE_SKILL_PATH: &str = ".claude/skills/handoff/SKILL.md";

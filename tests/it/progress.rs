@@ -1,6 +1,6 @@
 //! The progress plan: statuses, the change summary, and a plan that survives interruption.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

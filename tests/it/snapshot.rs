@@ -1,6 +1,6 @@
 //! `snapshot` against the real git: its three parts must be byte-identical to what git prints.
 
-mod common;
+use crate::common;
 
 use common::{Env, Repo, random_dirty_tree, stdout_ok};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The documentation is true: the README's commands run as written, `git handoff --help` opens
 //! the man page once installed, and `git handoff <TAB>` completes inside git's own completion.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `validate`: good layouts pass, each broken layout fails naming the field or commit, pre-push
 //! ranges, and a seeded fuzz loop over mutated notes that must never panic.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Output, Stdio};

@@ -1,7 +1,7 @@
 //! `hooks install|uninstall`, and real `git push`es to a bare remote through the installed
 //! pre-push hook (which calls `git handoff`, so the binary's directory is put on PATH).
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `digest` over logs written by `record` from real-shaped payloads: the facts a note is checked
 //! against must be exact.
 
-mod common;
+use crate::common;
 
 use common::payloads::{bash_failed, bash_ok, edit, hook, record};
 use common::{Env, Repo, stdout_ok};

@@ -1,0 +1,20 @@
+//! One integration-test crate (as cargo's own `tests/testsuite`): the tests link gix and the
+//! binary's library once, one module per area, sharing the harness in `common`.
+
+mod common;
+
+mod agent_hooks;
+mod digest;
+mod docs;
+mod generated;
+mod hooks;
+mod note;
+mod progress;
+mod recall;
+mod record;
+mod seal;
+mod skill;
+mod snapshot;
+mod sync;
+mod validate;
+mod walk;
