@@ -14,8 +14,8 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::AttemptArgs;
-use crate::repo::Repo;
-use crate::time;
+use crate::git::repo::Repo;
+use crate::util::time;
 
 pub const STATE_FILE: &str = "attempt.toml";
 pub const EVENTS_FILE: &str = "events.jsonl";
@@ -174,7 +174,8 @@ fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
     std::fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
     // The event log moves under its writers' lock, so no hook appends to it mid-move.
     let events = dir.join(EVENTS_FILE);
-    let _log_lock = if events.exists() { Some(crate::events::open_locked(&events)?) } else { None };
+    let _log_lock =
+        if events.exists() { Some(crate::agent::events::open_locked(&events)?) } else { None };
     for path in entries {
         let name = path.file_name().expect("read_dir entries have names");
         std::fs::rename(&path, target.join(name))

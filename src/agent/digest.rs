@@ -8,7 +8,7 @@
 //! - **error**: a tool result that failed.
 //! - **files edited**: repository-relative paths of successful Edit/Write/MultiEdit/NotebookEdit
 //!   (and Codex `apply_patch`) calls, sorted.
-//! - **last check**: the last shell call that runs a configured check ([`crate::checks`]), with
+//! - **last check**: the last shell call that runs a configured check ([`crate::model::checks`]), with
 //!   its ok/exit code and whether that status is readable. A check that started but never reported
 //!   is not readable and not ok.
 //! - **handoff skill**: the Skill tool called with skill `handoff` on the main thread.
@@ -22,12 +22,12 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::attempt::{Attempt, EVENTS_FILE};
-use crate::checks::{CheckRun, Checks};
-use crate::config::Config;
-use crate::events::{self, Event, Kind};
-use crate::record::is_shell;
-use crate::repo::Repo;
+use crate::agent::attempt::{Attempt, EVENTS_FILE};
+use crate::agent::events::{self, Event, Kind};
+use crate::agent::payload::is_shell;
+use crate::git::repo::Repo;
+use crate::model::checks::{CheckRun, Checks};
+use crate::model::config::Config;
 
 /// How many recent tool calls the digest keeps.
 pub const RECENT_CALLS: usize = 15;
@@ -343,7 +343,7 @@ fn is_handoff_skill(skill: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::FORMAT;
+    use crate::agent::events::FORMAT;
 
     fn ev(kind: Kind, tool: Option<&str>, target: Option<&str>) -> Event<'static> {
         Event {

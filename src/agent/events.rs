@@ -6,7 +6,7 @@
 //! is never glued to the wreck, and readers skip any line that is not a whole event. Appending
 //! never reads the log (only its last byte), so it costs the same at any size.
 //!
-//! Every string an event holds has been redacted ([`crate::redact`]) and capped by the recorder.
+//! Every string an event holds has been redacted ([`crate::model::redact`]) and capped by the recorder.
 
 use std::borrow::Cow;
 use std::fs::{File, OpenOptions};

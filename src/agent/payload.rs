@@ -21,8 +21,8 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
 
-use crate::events::{Event, FORMAT, Kind};
-use crate::redact::Redactor;
+use crate::agent::events::{Event, FORMAT, Kind};
+use crate::model::redact::Redactor;
 
 /// Caps, in characters.
 const CAP_COMMAND: usize = 1000;

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::attempt::write_atomic;
-use crate::records::ProgressItem;
+use crate::agent::attempt::write_atomic;
+use crate::ops::record_store::ProgressItem;
 
 pub const PLAN_FILE: &str = "progress.toml";
 const LOCK_FILE: &str = "progress.lock";

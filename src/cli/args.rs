@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands;
+use crate::cli::commands;
 
 /// Keep AI coding agents' handoffs next to git state.
 ///

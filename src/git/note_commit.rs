@@ -6,14 +6,14 @@
 //! work-tree file, so clean filters and eol attributes apply), `commit-tree`, then `update-ref`
 //! with a compare-and-swap on the old HEAD. The real index only gets the note's entry, so other
 //! staged work stays staged for the seal. Ctrl-C, SIGTERM and SIGHUP are caught until HEAD moves
-//! ([`crate::interrupt`]), so an interrupted note commit leaves no private index behind.
+//! ([`crate::util::interrupt`]), so an interrupted note commit leaves no private index behind.
 
 use anyhow::{Context, Result, bail};
 use gix::ObjectId;
 
 use crate::git::Git;
-use crate::interrupt::Interrupt;
-use crate::repo::Repo;
+use crate::git::repo::Repo;
+use crate::util::interrupt::Interrupt;
 
 /// Commits `content` as the file `rel` alone on top of HEAD with `message`, then writes the same
 /// bytes to the work tree. Returns the new commit.
@@ -65,7 +65,7 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
         args.push(head.to_string());
     }
     let mut cmd = git.command(&args);
-    cmd.envs(crate::seal::identity_env(&git)?);
+    cmd.envs(crate::ops::seal::identity_env(&git)?);
     let out = crate::git::run(&mut cmd)?;
     let commit = String::from_utf8_lossy(&crate::git::checked(&cmd, out)?).trim().to_string();
     let commit_id = ObjectId::from_hex(commit.as_bytes())
@@ -83,7 +83,7 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
     drop(tmp);
 
     // HEAD has the note; the work tree and the index follow.
-    crate::attempt::write_atomic(&top.join(rel), content).with_context(|| {
+    crate::agent::attempt::write_atomic(&top.join(rel), content).with_context(|| {
         format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {rel}`")
     })?;
     git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {

@@ -150,7 +150,7 @@ pub fn install_skill(top: &Path, dry_run: bool) -> Result<Option<PathBuf>> {
         return Ok(None);
     }
     if !dry_run {
-        crate::attempt::write_atomic(&path, SKILL.as_bytes())?;
+        crate::agent::attempt::write_atomic(&path, SKILL.as_bytes())?;
     }
     Ok(Some(path))
 }
@@ -184,7 +184,7 @@ pub fn install(top: &Path, agent: Agent, dry_run: bool) -> Result<Installed> {
         .header(&format!("a/{origin}"), &format!("b/{origin}"))
         .to_string();
     if !dry_run {
-        crate::attempt::write_atomic(&path, merged.as_bytes())?;
+        crate::agent::attempt::write_atomic(&path, merged.as_bytes())?;
     }
     Ok(Installed { path, existed: existing.is_some(), diff: Some(diff) })
 }

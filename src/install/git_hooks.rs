@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-use crate::repo::Repo;
+use crate::git::repo::Repo;
 
 pub const BEGIN: &str = "# >>> git-handoff >>>";
 pub const END: &str = "# <<< git-handoff <<<";

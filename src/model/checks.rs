@@ -1,7 +1,7 @@
 //! What a check is, and when its result can be read: defined once, here.
 //!
 //! A **check** is a shell command (a Bash tool call) that runs one of the configured check commands
-//! (`checks.commands`/`checks.extra`, defaults in [`crate::config::DEFAULT_CHECKS`]). The shell text
+//! (`checks.commands`/`checks.extra`, defaults in [`crate::model::config::DEFAULT_CHECKS`]). The shell text
 //! is split into simple commands on `&&`, `||`, `;`, `|`, `&` and newlines (quotes respected); leading
 //! `NAME=value` assignments, wrappers like `time`, `env`, `timeout 60`, and environment runners like
 //! `uv run`, `poetry run`, `bundle exec` (with their options) are skipped; the configured command
@@ -18,7 +18,7 @@
 //! [`CheckRun::chain`] names the commands whose failure it may be (`cd`, `export` and the like
 //! left out), and a failure is reported as the chain's.
 
-use crate::config::Config;
+use crate::model::config::Config;
 
 /// The configured check commands, split into words once.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@
 //! Words are matched whole and case-insensitively, so "unverified" never reads as "verified" and
 //! "passage" never as "pass". An item that already carries a tag is left as it is.
 
-use crate::records::Tag;
+use crate::ops::record_store::Tag;
 
 /// Success words: a done item containing one claims success.
 pub const SUCCESS_WORDS: [&str; 15] = [

@@ -91,7 +91,7 @@ const NONE_RECORDED: &str = "none recorded";
 
 /// Renders the note.
 pub fn render(input: &Input) -> String {
-    let mut out = crate::note::Header {
+    let mut out = crate::model::note::Header {
         issue: input.issue,
         started_at: input.started_at.clone(),
         reason: input.reason.clone(),
@@ -316,7 +316,7 @@ mod tests {
         };
         let text = render(&input);
         let mut at = 0;
-        for name in crate::note::EMERGENCY_SECTIONS {
+        for name in crate::model::note::EMERGENCY_SECTIONS {
             let found = text[at..]
                 .find(&format!("\n## {name}\n"))
                 .unwrap_or_else(|| panic!("{name}: {text}"));

@@ -19,7 +19,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::config::Config;
+use crate::model::config::Config;
 
 /// The four header fields, in the order a note must give them.
 pub const HEADER_FIELDS: [&str; 4] = ["issue", "started_at", "reason", "last_work_commit"];

@@ -3,7 +3,7 @@
 //!
 //! What is scrubbed, in this order: whole PEM private-key blocks; credentials in URLs
 //! (`https://user:pass@host`); `Authorization:` headers and `Bearer` tokens; the provider tokens of
-//! [`crate::secrets`] (one list shared with seal's guard); `password=`/`secret=`/`token=`/`api_key=`
+//! [`crate::model::secrets`] (one list shared with seal's guard); `password=`/`secret=`/`token=`/`api_key=`
 //! style assignments (also `key: value`, JSON `"key": "value"` and `--password value`); and the
 //! regexes of `redact.patterns` in `.handoff.toml`. There is no switch to turn it off.
 //!
@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 use anyhow::{Context, Result};
 use regex::{Captures, Regex};
 
-use crate::config::Config;
-use crate::secrets;
+use crate::model::config::Config;
+use crate::model::secrets;
 
 /// The marker that replaces a secret.
 pub fn marker(kind: &str) -> String {
@@ -98,7 +98,7 @@ fn token_hints(kind: &str) -> &'static [&'static str] {
     }
 }
 
-/// The provider token patterns of [`crate::secrets`] as rules, compiled one by one on need.
+/// The provider token patterns of [`crate::model::secrets`] as rules, compiled one by one on need.
 fn token_rules() -> &'static [(&'static str, Rule)] {
     static RULES: OnceLock<Vec<(&'static str, Rule)>> = OnceLock::new();
     RULES.get_or_init(|| {
@@ -123,7 +123,7 @@ impl Redactor {
             let re = Regex::new(pattern).with_context(|| {
                 format!(
                     "{}: redact.patterns: {pattern:?} is not a valid regular expression",
-                    crate::config::FILE_NAME
+                    crate::model::config::FILE_NAME
                 )
             })?;
             extra.push(re);

@@ -5,7 +5,7 @@
 use anyhow::{Result, anyhow};
 use serde::Deserialize;
 
-use crate::records::Summary;
+use crate::ops::record_store::Summary;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -21,7 +21,7 @@ struct File {
 /// Parses a summary file; errors name `origin` and the line.
 pub fn parse(text: &str, origin: &str) -> Result<Summary> {
     let file: File = toml::from_str(text).map_err(|err| {
-        let line = crate::config::toml_error_line(text, &err);
+        let line = crate::model::config::toml_error_line(text, &err);
         anyhow!(
             "{origin}:{line}: {}; a summary has the keys goal (a string) and done, in_progress, \
              decisions, next, files_touched (lists of strings), all optional",

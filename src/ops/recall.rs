@@ -7,8 +7,8 @@
 
 use anyhow::Result;
 
-use crate::records::{self, Key, Record};
-use crate::repo::Repo;
+use crate::git::repo::Repo;
+use crate::ops::record_store::{self, Key, Record};
 
 /// Where recall looks: the notes ref, the branch HEAD is on, the issue.
 pub struct Lookup<'a> {
@@ -28,16 +28,16 @@ pub struct Limits<'a> {
 /// the issue), then the issue key, then whatever the branch key holds. Records written on other
 /// machines count too, from the remote-tracking notes refs that `sync` (or a fetch) leaves.
 pub fn find(repo: &Repo, req: &Lookup<'_>) -> Result<Option<Record>> {
-    let refs = records::readable_refs(repo, req.notes_ref)?;
+    let refs = record_store::readable_refs(repo, req.notes_ref)?;
     let on_branch = match req.branch {
-        Some(branch) => records::latest_for(repo, &refs, Key::Branch(branch))?,
+        Some(branch) => record_store::latest_for(repo, &refs, Key::Branch(branch))?,
         None => None,
     };
     if on_branch.as_ref().is_some_and(|r| req.issue.is_none() || r.issue == req.issue) {
         return Ok(on_branch);
     }
     if let Some(issue) = req.issue
-        && let Some(record) = records::latest_for(repo, &refs, Key::Issue(issue))?
+        && let Some(record) = record_store::latest_for(repo, &refs, Key::Issue(issue))?
     {
         return Ok(Some(record));
     }
@@ -121,12 +121,12 @@ fn progress_line(record: &Record) -> String {
     let items: Vec<(&str, &str)> =
         record.progress.iter().map(|p| (p.id.as_str(), p.status.as_str())).collect();
     let tasks = record.progress.iter().all(|p| p.id.parse::<u64>().is_ok());
-    crate::progress::compact_line(if tasks { "tasks" } else { "findings" }, &items)
+    crate::agent::progress::compact_line(if tasks { "tasks" } else { "findings" }, &items)
 }
 
 /// `2026-11-30 04:10 UTC` from an RFC 3339 time, or the text as it is.
 fn when(written_at: &str) -> String {
-    match crate::time::parse(written_at) {
+    match crate::util::time::parse(written_at) {
         Ok(ts) => ts.strftime("%Y-%m-%d %H:%M UTC").to_string(),
         Err(_) => written_at.to_string(),
     }

@@ -23,9 +23,9 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use serde::{Deserialize, Serialize};
 
-use crate::repo::Repo;
+use crate::git::repo::Repo;
 
-use crate::seal::{FALLBACK_EMAIL, FALLBACK_NAME};
+use crate::ops::seal::{FALLBACK_EMAIL, FALLBACK_NAME};
 
 /// How often a write is retried when another writer moved the notes ref first.
 const MAX_ATTEMPTS: u32 = 50;
@@ -186,7 +186,7 @@ fn collect(repo: &Repo, refs: &[String], object: ObjectId, strict: bool) -> Resu
                     note.reference.as_bstr().to_string().trim_start_matches("refs/notes/")
                 )));
             }
-            Err(err) => crate::output::warn(&format!("{err:#}; skipped")),
+            Err(err) => crate::cli::output::warn(&format!("{err:#}; skipped")),
         }
     }
     Ok(out)

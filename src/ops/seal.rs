@@ -41,11 +41,11 @@ use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 use serde::{Serialize, Serializer};
 
-use crate::config::Config;
+use crate::git::repo::Repo;
 use crate::git::{self, Git};
-use crate::interrupt::Interrupt;
-use crate::repo::Repo;
-use crate::time;
+use crate::model::config::Config;
+use crate::util::interrupt::Interrupt;
+use crate::util::time;
 
 pub use guard::Guard;
 

@@ -12,9 +12,9 @@ use anyhow::{Result, anyhow};
 use gix::ObjectId;
 use serde::{Serialize, Serializer};
 
+use crate::git::repo::Repo;
 use crate::git::{self, Git};
-use crate::repo::Repo;
-use crate::time;
+use crate::util::time;
 
 /// One git output, cut to the first `max` lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -103,7 +103,7 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let head_hex = head.id.map(|id| id.to_string());
     let header = req.issue.map(|issue| {
         let started = req.started_at.unwrap_or(taken_at);
-        let header = crate::note::Header {
+        let header = crate::model::note::Header {
             issue,
             started_at: time::format(started),
             reason: req.reason.clone(),

@@ -21,10 +21,10 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use serde::Serialize;
 
-use crate::config::Config;
-use crate::note::{self, Kind, Note};
-use crate::repo::Repo;
-use crate::walk;
+use crate::git::repo::Repo;
+use crate::git::walk;
+use crate::model::config::Config;
+use crate::model::note::{self, Kind, Note};
 
 /// The object database view the validator reads through (a clone with a delta-base cache).
 type Odb = gix::Repository;
@@ -450,7 +450,7 @@ fn check_last_work_commit(note: &Note, path: &str, parent: Option<ObjectId>, fin
                 format!(
                     "set `last_work_commit: {parent}` (the last work commit, the base, or the seal \
                  below the note), or commit the note directly on top of {}",
-                    crate::output::short_id(&field.value)
+                    crate::cli::output::short_id(&field.value)
                 ),
             ),
         Some(_) => {}

@@ -1,8 +1,8 @@
 //! Writing handoffs: the agent's checked note, the emergency note and the digest-only record.
 //!
 //! Each path gathers facts (attempt, digest, git), produces the note text, redacts it, commits the
-//! note file alone ([`crate::note_commit`]), validates the result, and stores the record
-//! ([`crate::records`]). Nothing here prints: the command renders the [`Outcome`].
+//! note file alone ([`crate::git::note_commit`]), validates the result, and stores the record
+//! ([`crate::ops::record_store`]). Nothing here prints: the command renders the [`Outcome`].
 
 use std::path::Path;
 
@@ -10,17 +10,17 @@ use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use serde::Serialize;
 
-use crate::claims::{self, Evidence};
-use crate::config::Config;
-use crate::digest::{self, Digest};
-use crate::emergency::{self, CheckCall, Facts, ToolCall};
-use crate::note::{self, Header, Note};
-use crate::progress::Store;
-use crate::records::{self, Record, Summary, Tag};
-use crate::redact::Redactor;
-use crate::repo::Repo;
-use crate::time;
-use crate::validate::{self, Range};
+use crate::agent::digest::{self, Digest};
+use crate::agent::progress::Store;
+use crate::git::repo::Repo;
+use crate::model::claims::{self, Evidence};
+use crate::model::config::Config;
+use crate::model::emergency::{self, CheckCall, Facts, ToolCall};
+use crate::model::note::{self, Header, Note};
+use crate::model::redact::Redactor;
+use crate::ops::record_store::{self, Record, Summary, Tag};
+use crate::ops::validate::{self, Range};
+use crate::util::time;
 
 /// What a handoff produced, in the shape of `note --json`.
 #[derive(Debug, Clone, Serialize)]
@@ -100,7 +100,7 @@ pub fn agent_note(
     let (text, tags, summary, fixes) = match source {
         Source::Summary(path) => {
             let text = read_text(path)?;
-            let mut summary = crate::summary::parse(&text, &path.display().to_string())?;
+            let mut summary = crate::model::summary::parse(&text, &path.display().to_string())?;
             redact_summary(&redactor, &mut summary);
             let mut tags = claims::tag_done(&mut summary.done, &evidence);
             tags.extend(claims::tag_files(&mut summary.files_touched, &evidence));
@@ -113,7 +113,10 @@ pub fn agent_note(
                 last_work_commit: head.to_string(),
             };
             let mut body = header.render();
-            body.push_str(&crate::summary::render_sections(&summary, &evidence_lines(&digest)));
+            body.push_str(&crate::model::summary::render_sections(
+                &summary,
+                &evidence_lines(&digest),
+            ));
             (body, tags, Some(summary), Vec::new())
         }
         Source::Markdown(_) | Source::WorkTree => {
@@ -160,7 +163,7 @@ pub fn agent_note(
         tags: tags.clone(),
         ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
     };
-    records::store(repo, &config.notes_ref, commit, &record)?;
+    record_store::store(repo, &config.notes_ref, commit, &record)?;
     Ok(Outcome {
         commit: Some(commit.to_string()),
         path: Some(rel),
@@ -216,8 +219,8 @@ pub fn emergency_note(
         };
         if parsed.kind() == note::Kind::Agent {
             match agent_note(repo, config, attempt, Some(reason), Source::WorkTree) {
-                Err(err) if err.is::<crate::error::CheckFailed>() => {
-                    crate::output::warn(&format!(
+                Err(err) if err.is::<crate::util::error::CheckFailed>() => {
+                    crate::cli::output::warn(&format!(
                         "the agent's draft {rel} does not pass its check; it is kept verbatim in \
                          the emergency note"
                     ));
@@ -245,14 +248,14 @@ pub fn emergency_note(
     let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
     let diff_range = format!(
         "{}..{}",
-        crate::output::short_id(&base),
-        crate::output::short_id(&head.to_string())
+        crate::cli::output::short_id(&base),
+        crate::cli::output::short_id(&head.to_string())
     );
     let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
     let (log, log_range) = match attempt.base {
         Some(b) => (
             git.text(["log", "--oneline", &format!("{b}..HEAD")])?,
-            format!("{}..HEAD", crate::output::short_id(&b.to_string())),
+            format!("{}..HEAD", crate::cli::output::short_id(&b.to_string())),
         ),
         None => (git.text(["log", "--oneline", "HEAD"])?, "HEAD".to_string()),
     };
@@ -319,7 +322,7 @@ pub fn emergency_note(
         }),
         ..base_record(repo, config, attempt, Some(reason.to_string()), commit, &rel, &digest)?
     };
-    records::store(repo, &config.notes_ref, commit, &record)?;
+    record_store::store(repo, &config.notes_ref, commit, &record)?;
     Ok(Outcome {
         commit: Some(commit.to_string()),
         path: Some(rel),
@@ -357,7 +360,7 @@ pub fn digest_only(
     let Some(head) = repo.head()?.id else {
         return Ok(skip("HEAD has no commit yet".into(), &digest));
     };
-    if let Some(existing) = records::latest(repo, &config.notes_ref, head)?
+    if let Some(existing) = record_store::latest(repo, &config.notes_ref, head)?
         && existing.kind != "digest"
     {
         return Ok(skip(format!("HEAD already has a {} record", existing.kind), &digest));
@@ -386,7 +389,7 @@ pub fn digest_only(
         progress: plan_items(repo),
         ..Record::default()
     };
-    records::store(repo, &config.notes_ref, head, &record)?;
+    record_store::store(repo, &config.notes_ref, head, &record)?;
     Ok(Outcome {
         commit: Some(head.to_string()),
         path: None,
@@ -424,7 +427,7 @@ fn check_failure(origin: &str, problems: Vec<String>) -> anyhow::Error {
         eprintln!("{origin}:{problem}");
     }
     eprintln!("The note was not committed: mend it and run `git handoff note` again.");
-    anyhow::Error::new(crate::error::CheckFailed)
+    anyhow::Error::new(crate::util::error::CheckFailed)
 }
 
 /// Fills a missing header, and corrects the fields git-handoff knows better (issue, started_at,
@@ -517,7 +520,7 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
 }
 
 /// The `### ` heading an item of `section` sits under, lower-cased.
-fn subsection(note: &Note, section: &crate::note::Section, line: usize) -> Option<String> {
+fn subsection(note: &Note, section: &crate::model::note::Section, line: usize) -> Option<String> {
     (section.body_start..line)
         .rev()
         .filter_map(|n| note.line(n))
@@ -635,7 +638,7 @@ fn commit_note(
     text: &str,
 ) -> Result<(ObjectId, Vec<String>)> {
     let message = note::commit_message(issue);
-    let commit = crate::note_commit::commit_file(repo, rel, text.as_bytes(), &message)?;
+    let commit = crate::git::note_commit::commit_file(repo, rel, text.as_bytes(), &message)?;
     Ok((commit, validate_note(repo, config, commit, issue)?))
 }
 
@@ -662,7 +665,7 @@ fn validate_note(
     Ok(report.problems.iter().map(|p| p.to_string()).collect())
 }
 
-fn plan_items(repo: &Repo) -> Vec<records::ProgressItem> {
+fn plan_items(repo: &Repo) -> Vec<record_store::ProgressItem> {
     Store::new(&repo.handoff_dir())
         .load()
         .ok()

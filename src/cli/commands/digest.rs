@@ -4,11 +4,11 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::digest;
-use crate::output;
-use crate::repo::Repo;
+use crate::agent::digest;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
 
 /// Print the digest of the attempt's event log: files edited, tool calls, errors and the last check.
 ///
@@ -25,7 +25,7 @@ pub fn run(ctx: &Ctx, _args: Args, out: &mut impl Write) -> Result<()> {
     if digest.skipped_lines > 0 {
         output::warn(&format!(
             "{}: skipped {} torn or malformed line(s)",
-            repo.handoff_dir().join(crate::attempt::EVENTS_FILE).display(),
+            repo.handoff_dir().join(crate::agent::attempt::EVENTS_FILE).display(),
             digest.skipped_lines
         ));
     }

@@ -6,12 +6,12 @@ use std::io::Write;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::agent_hooks::{self, Agent};
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::hooks::{self, Action, Outcome, RewriteRef};
-use crate::output;
-use crate::repo::Repo;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::install::agent_settings::{self, Agent};
+use crate::install::git_hooks::{self, Action, Outcome, RewriteRef};
+use crate::model::config::Config;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -92,13 +92,13 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
             let mut outcomes = Vec::new();
             let mut rewrite_ref = None;
             if (args.pre_push || args.push_notes || agents.is_empty()) && !args.dry_run {
-                outcomes.push(hooks::install_pre_push(&repo, args.push_notes)?);
+                outcomes.push(git_hooks::install_pre_push(&repo, args.push_notes)?);
                 let config = Config::load(repo.top().ok())?;
-                rewrite_ref = Some(hooks::ensure_rewrite_ref(&repo, &config.notes_ref)?);
+                rewrite_ref = Some(git_hooks::ensure_rewrite_ref(&repo, &config.notes_ref)?);
             }
             for agent in agents {
                 if agent == Agent::Claude
-                    && let Some(path) = agent_hooks::install_skill(repo.top()?, args.dry_run)?
+                    && let Some(path) = agent_settings::install_skill(repo.top()?, args.dry_run)?
                 {
                     let verb = if args.dry_run { "would add" } else { "added" };
                     let line = format!("{verb} the handoff skill {}", path.display());
@@ -106,7 +106,7 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
                         writeln!(out, "{}", output::dim(&line))?;
                     }
                 }
-                let installed = agent_hooks::install(repo.top()?, agent, args.dry_run)?;
+                let installed = agent_settings::install(repo.top()?, agent, args.dry_run)?;
                 if args.dry_run {
                     if let Some(diff) = &installed.diff {
                         write!(out, "{diff}")?;
@@ -129,7 +129,7 @@ pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
             }
             (outcomes, rewrite_ref)
         }
-        Command::Uninstall(_args) => (vec![hooks::uninstall_pre_push(&repo)?], None),
+        Command::Uninstall(_args) => (vec![git_hooks::uninstall_pre_push(&repo)?], None),
     };
     if ctx.json {
         return Ok(output::write_json(out, &Report { hooks: outcomes, rewrite_ref })?);

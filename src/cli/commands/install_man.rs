@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::commands::Ctx;
-use crate::docs;
-use crate::output;
+use crate::cli::commands::Ctx;
+use crate::cli::docs;
+use crate::cli::output;
 
 /// Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them.
 ///

@@ -21,8 +21,8 @@ use std::io::{self, Write};
 
 use anyhow::Result;
 
+use crate::cli::output;
 use crate::cli::{Cli, Command};
-use crate::output;
 
 /// What every command gets besides its own arguments.
 pub struct Ctx {

@@ -5,16 +5,16 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 
-use crate::attempt::Attempt as State;
+use crate::agent::attempt::Attempt as State;
 use crate::cli::AttemptArgs;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::emergency::Facts;
-use crate::error::CheckFailed;
-use crate::handoff::{self, Attempt, Outcome, Source};
-use crate::output;
-use crate::repo::Repo;
-use crate::time;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::model::emergency::Facts;
+use crate::ops::write_note::{self, Attempt, Outcome, Source};
+use crate::util::error::CheckFailed;
+use crate::util::time;
 
 /// Check the agent's handoff note against the event log, tag what it cannot support, commit it
 /// alone, and store its record.
@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let resolved = State::resolve(&repo, &args.attempt)?;
     let outcome = if args.digest_only {
         drain_hook_payload();
-        handoff::digest_only(
+        write_note::digest_only(
             &mut repo,
             &config,
             resolved.issue,
@@ -82,14 +82,14 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                 None => Facts::default(),
             };
             let reason = args.reason.as_deref().unwrap_or("agent_request");
-            handoff::emergency_note(&mut repo, &config, &attempt, reason, facts)?
+            write_note::emergency_note(&mut repo, &config, &attempt, reason, facts)?
         } else {
             let source = match (&args.from, &args.summary) {
                 (Some(path), _) => Source::Markdown(path),
                 (_, Some(path)) => Source::Summary(path),
                 _ => Source::WorkTree,
             };
-            handoff::agent_note(&mut repo, &config, &attempt, args.reason.as_deref(), source)?
+            write_note::agent_note(&mut repo, &config, &attempt, args.reason.as_deref(), source)?
         }
     };
     if ctx.json {

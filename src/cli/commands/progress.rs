@@ -6,14 +6,14 @@ use anyhow::{Result, bail};
 use clap::Subcommand;
 use serde::Serialize;
 
-use crate::attempt::{Attempt, write_atomic};
+use crate::agent::attempt::{Attempt, write_atomic};
+use crate::agent::progress::{Item, Mode, Plan, Store};
 use crate::cli::AttemptArgs;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::output;
-use crate::progress::{Item, Mode, Plan, Store};
-use crate::repo::Repo;
-use crate::time;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::util::time;
 
 /// Keep a progress plan that survives interruption.
 ///

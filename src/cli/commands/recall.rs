@@ -6,14 +6,14 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 use serde::Serialize;
 
-use crate::attempt::Attempt;
+use crate::agent::attempt::Attempt;
 use crate::cli::AttemptArgs;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::output;
-use crate::recall::{self, Limits};
-use crate::records::Record;
-use crate::repo::Repo;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::recall::{self, Limits};
+use crate::ops::record_store::Record;
 
 /// Print the last handoff for the next session, before its first turn.
 ///
@@ -134,7 +134,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 
 /// The `source` of a SessionStart payload on stdin (bounded read; a bad payload is exit 2).
 fn read_payload_source() -> Result<Option<Source>> {
-    let read = crate::events::read_bounded(std::io::stdin(), MAX_PAYLOAD)
+    let read = crate::agent::events::read_bounded(std::io::stdin(), MAX_PAYLOAD)
         .context("reading the hook payload on stdin")?;
     let Some(bytes) = read else {
         bail!(
@@ -176,13 +176,13 @@ fn pointers(repo: &Repo, config: &Config, record: &Record) -> Vec<String> {
 /// session must know: Stop and SessionEnd often never fire.
 fn unsealed_work(
     repo: &Repo,
-    resolved: &crate::attempt::Resolved,
+    resolved: &crate::agent::attempt::Resolved,
     record: Option<&Record>,
 ) -> Result<Option<String>> {
     let (Some(issue), Some(started)) = (resolved.issue, resolved.started_at) else {
         return Ok(None);
     };
-    let started = crate::time::format(started);
+    let started = crate::util::time::format(started);
     let handed_off = record.is_some_and(|r| {
         r.issue == Some(issue) && r.started_at.as_deref() == Some(started.as_str())
     });

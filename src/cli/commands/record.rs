@@ -10,14 +10,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::events;
-use crate::record::{self, Agent, Place};
-use crate::redact::Redactor;
-use crate::repo::{Location, Repo};
-use crate::time;
+use crate::agent::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
+use crate::agent::events;
+use crate::agent::payload::{self, Agent, Place};
+use crate::cli::commands::Ctx;
+use crate::git::repo::{Location, Repo};
+use crate::model::config::Config;
+use crate::model::redact::Redactor;
+use crate::util::time;
 
 /// The most stdin `record` reads; a larger payload is refused, not cut.
 pub const MAX_PAYLOAD: usize = 2 << 20;
@@ -63,7 +63,7 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
     let Some(bytes) = bytes else {
         bail!("the payload on stdin is larger than {} MiB; hooks send far less", MAX_PAYLOAD >> 20);
     };
-    let payload = record::parse_payload(&bytes)?;
+    let payload = payload::parse_payload(&bytes)?;
     let agent = match args.agent {
         Some(AgentArg::Claude) => Agent::Claude,
         Some(AgentArg::Codex) => Agent::Codex,
@@ -87,7 +87,7 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
     // Relative paths in the payload are the session's, wherever the repository was found.
     let session_dir = session_cwd.filter(|d| d.is_dir()).unwrap_or_else(|| cwd.clone());
     let place = Place { cwd: &session_dir, top: &top };
-    let event = record::normalize(&payload, agent, &place, &redactor, time::format(time::now()))?;
+    let event = payload::normalize(&payload, agent, &place, &redactor, time::format(time::now()))?;
     let line = event.to_line()?;
     let dir = git_dir.join("handoff");
     let log = dir.join(EVENTS_FILE);

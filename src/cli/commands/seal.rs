@@ -5,15 +5,15 @@ use std::io::Write;
 use anyhow::Result;
 use gix::bstr::ByteSlice;
 
-use crate::attempt::Attempt;
+use crate::agent::attempt::Attempt;
 use crate::cli::AttemptArgs;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::error::CheckFailed;
-use crate::output;
-use crate::repo::Repo;
-use crate::seal::{self, Request, Sealed};
-use crate::time;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::seal::{self, Request, Sealed};
+use crate::util::error::CheckFailed;
+use crate::util::time;
 
 /// Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would
 /// stage it (never ignored files), and print its id and files.

@@ -5,14 +5,14 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-use crate::attempt::Attempt;
+use crate::agent::attempt::Attempt;
 use crate::cli::AttemptArgs;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::output;
-use crate::recall;
-use crate::records::{self, Record};
-use crate::repo::Repo;
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::recall;
+use crate::ops::record_store::{self, Record};
 
 /// Show the latest handoff (or the one on REV) for a person picking up the branch.
 ///
@@ -41,8 +41,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let record = match &args.rev {
         Some(rev) => {
             let commit = repo.resolve_commit(rev)?;
-            let refs = records::readable_refs(&repo, &config.notes_ref)?;
-            records::latest_in(&repo, &refs, commit)?.with_context(|| {
+            let refs = record_store::readable_refs(&repo, &config.notes_ref)?;
+            record_store::latest_in(&repo, &refs, commit)?.with_context(|| {
                 format!("{rev} ({commit}) has no handoff record in {}", config.notes_ref)
             })?
         }

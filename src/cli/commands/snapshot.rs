@@ -4,13 +4,13 @@ use std::io::Write;
 
 use anyhow::{Result, bail};
 
-use crate::attempt::Attempt;
+use crate::agent::attempt::Attempt;
 use crate::cli::AttemptArgs;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::output;
-use crate::repo::Repo;
-use crate::snapshot::{self, Capped, Request, Snapshot};
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::snapshot::{self, Capped, Request, Snapshot};
 
 /// Print the repository state for a prompt, with a pre-filled note header.
 ///

@@ -5,11 +5,11 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::attempt::{Attempt, EVENTS_FILE};
-use crate::commands::Ctx;
-use crate::output;
-use crate::repo::Repo;
-use crate::time;
+use crate::agent::attempt::{Attempt, EVENTS_FILE};
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::util::time;
 
 /// Begin an attempt: its issue, base and start time, and a fresh event log.
 ///

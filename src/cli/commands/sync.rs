@@ -4,11 +4,11 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::output;
-use crate::repo::Repo;
-use crate::sync::{self, Outcome, Report};
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::sync::{self, Outcome, Report};
 
 /// Exchange handoff records with a remote, losing none from either side.
 ///
@@ -53,7 +53,8 @@ fn summary(report: &Report) -> String {
         1 => "1 record".to_string(),
         n => format!("{n} records"),
     };
-    let short = |id: &Option<String>| id.as_deref().map(|i| crate::output::short_id(i).to_string());
+    let short =
+        |id: &Option<String>| id.as_deref().map(|i| crate::cli::output::short_id(i).to_string());
     let tip = short(&report.local).unwrap_or_default();
     let mut line = match report.outcome {
         Outcome::UpToDate if report.local.is_none() => {

@@ -5,12 +5,12 @@ use std::io::{IsTerminal, Read, Write};
 
 use anyhow::{Context, Result, bail};
 
-use crate::attempt::Attempt;
-use crate::commands::Ctx;
-use crate::config::Config;
-use crate::error::CheckFailed;
-use crate::repo::Repo;
-use crate::validate::{self, Range, Report, pre_push};
+use crate::agent::attempt::Attempt;
+use crate::cli::commands::Ctx;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::validate::{self, Range, Report, pre_push};
+use crate::util::error::CheckFailed;
 
 /// Check the handoff notes in BASE..REV and their layout.
 ///
@@ -66,7 +66,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let range = if args.pre_push { pushed_range(&repo, &args)? } else { range(&repo, &args)? };
     let report = validate::validate(&repo, &config, &range, args.issue)?;
     if ctx.json {
-        crate::output::write_json(out, &report)?;
+        crate::cli::output::write_json(out, &report)?;
     } else if args.pre_push {
         out.flush()?;
         let mut err = std::io::stderr().lock();

@@ -2,7 +2,7 @@
 //!
 //! A file is held back by its name (`.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa`, `id_ed25519`,
 //! `credentials.json`, or a `secrets.files` glob) or by its content: a provider token or a
-//! private-key block ([`crate::secrets::find_token`], the one shared list), a `secrets.patterns`
+//! private-key block ([`crate::model::secrets::find_token`], the one shared list), a `secrets.patterns`
 //! regex, or, for `.npmrc`/`.pypirc`/`.netrc`, a credential entry. Templates meant to be committed
 //! (`.env.example`, `.env.sample`, `.env.template`, `.env.dist`) pass on their name but are still
 //! scanned.
@@ -18,8 +18,8 @@ use anyhow::{Result, anyhow};
 use gix::bstr::{BStr, ByteSlice};
 use regex::bytes::Regex;
 
-use crate::config::Secrets;
-use crate::secrets::{MAX_TOKEN_LEN, find_token};
+use crate::model::config::Secrets;
+use crate::model::secrets::{MAX_TOKEN_LEN, find_token};
 
 /// Bytes read per step; the working buffer is this plus the overlap.
 const CHUNK: usize = 1 << 20;
