@@ -1,0 +1,290 @@
+//! The agent's note: read from the work tree, a Markdown file or a TOML summary, its header
+//! filled in, its claims checked against the digest and tagged, then committed and recorded.
+
+use super::{Attempt, Outcome, Source, base_record, commit_note, evidence, head_commit, note_path};
+use crate::agent::digest::{self, Digest};
+use crate::git::repo::Repo;
+use crate::model::claims::{self, Evidence};
+use crate::model::config::Config;
+use crate::model::note::{Header, Note};
+use crate::model::redact::Redactor;
+use crate::ops::record_store::{self, Record, Summary, Tag};
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+use std::path::Path;
+
+/// The agent's note: checked, tagged, committed alone, validated, recorded.
+pub fn agent_note(
+    repo: &mut Repo,
+    config: &Config,
+    attempt: &Attempt,
+    reason: Option<&str>,
+    source: Source<'_>,
+) -> Result<Outcome> {
+    if let Some(reason) = reason {
+        config.check_reason(reason)?;
+    }
+    let head = head_commit(repo)?;
+    let digest = digest::for_repo(repo, config)?;
+    let evidence = evidence(&digest);
+    let redactor = Redactor::new(config)?;
+    let rel = note_path(config, attempt.issue);
+    let top = repo.top()?.to_path_buf();
+
+    let (text, tags, summary, fixes) = match source {
+        Source::Summary(path) => {
+            let text = read_text(path)?;
+            let mut summary = crate::model::summary::parse(&text, &path.display().to_string())?;
+            redact_summary(&redactor, &mut summary);
+            let mut tags = claims::tag_done(&mut summary.done, &evidence);
+            tags.extend(claims::tag_files(&mut summary.files_touched, &evidence));
+            let reason = reason.unwrap_or("agent_request");
+            config.check_reason(reason)?;
+            let header = Header {
+                issue: attempt.issue,
+                started_at: attempt.started_at.clone(),
+                reason: reason.to_string(),
+                last_work_commit: head.to_string(),
+            };
+            let mut body = header.render();
+            body.push_str(&crate::model::summary::render_sections(
+                &summary,
+                &evidence_lines(&digest),
+            ));
+            (body, tags, Some(summary), Vec::new())
+        }
+        Source::Markdown(_) | Source::WorkTree => {
+            let (bytes, origin) = match source {
+                Source::Markdown(path) => (
+                    std::fs::read(path).with_context(|| format!("reading {}", path.display()))?,
+                    path.display().to_string(),
+                ),
+                _ => {
+                    let path = top.join(&rel);
+                    let bytes = std::fs::read(&path).map_err(|err| {
+                        anyhow!(
+                            "{rel}: cannot read the note ({err}); write it first (the header is in \
+                             `git handoff snapshot`), or pass --summary FILE or --from FILE"
+                        )
+                    })?;
+                    (bytes, rel.clone())
+                }
+            };
+            let mut note = match Note::parse(&bytes) {
+                Ok(note) => note,
+                Err(problem) => return Err(check_failure(&origin, vec![problem.to_string()])),
+            };
+            let fixes = fill_header(&mut note, attempt, reason, head, config)?;
+            let tags = tag_note(&mut note, &evidence);
+            let problems: Vec<String> =
+                note.check(config, Some(attempt.issue)).iter().map(|p| p.to_string()).collect();
+            if !problems.is_empty() {
+                return Err(check_failure(&origin, problems));
+            }
+            let text = String::from_utf8(note.render()).context("the note is UTF-8")?;
+            (text, tags, None, fixes)
+        }
+    };
+    let text = redactor.redact(&text).into_owned();
+    let summary = match summary {
+        Some(summary) => summary,
+        None => summary_of(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
+    };
+    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
+    let record = Record {
+        kind: "agent".into(),
+        summary: Some(summary),
+        tags: tags.clone(),
+        ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
+    };
+    record_store::store(repo, &config.notes_ref, commit, &record)?;
+    Ok(Outcome {
+        commit: Some(commit.to_string()),
+        path: Some(rel),
+        kind: "agent".into(),
+        tags,
+        digest_line: digest.line(),
+        skipped: None,
+        fixes,
+        problems,
+    })
+}
+
+fn read_text(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    String::from_utf8(bytes).map_err(|err| {
+        anyhow!(
+            "{}: not UTF-8 (byte {}); save it as UTF-8 text",
+            path.display(),
+            err.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn check_failure(origin: &str, problems: Vec<String>) -> anyhow::Error {
+    for problem in &problems {
+        eprintln!("{origin}:{problem}");
+    }
+    eprintln!("The note was not committed: mend it and run `git handoff note` again.");
+    anyhow::Error::new(crate::util::error::CheckFailed)
+}
+
+/// Fills a missing header, and corrects the fields git-handoff knows better (issue, started_at,
+/// last_work_commit; the reason when `--reason` is given). Returns what it changed.
+fn fill_header(
+    note: &mut Note,
+    attempt: &Attempt,
+    reason: Option<&str>,
+    head: ObjectId,
+    config: &Config,
+) -> Result<Vec<String>> {
+    if let Some(reason) = reason {
+        config.check_reason(reason)?;
+    }
+    let mut fixes = Vec::new();
+    let header = Header {
+        issue: attempt.issue,
+        started_at: attempt.started_at.clone(),
+        reason: reason.unwrap_or("agent_request").to_string(),
+        last_work_commit: head.to_string(),
+    }
+    .render();
+    if note.title().is_none() && note.fields().is_empty() {
+        let mut lines: Vec<&str> = header.lines().collect();
+        lines.push("");
+        note.insert_lines(1, &lines);
+        fixes.push("the note had no header: filled it in".to_string());
+        return Ok(fixes);
+    }
+    if let Some(title) = note.title().cloned()
+        && note.fields().is_empty()
+    {
+        // The four field lines of the rendered header, after its title and blank line.
+        let mut lines: Vec<&str> = header.lines().skip(2).collect();
+        lines.push("");
+        let after_title = title.line + 1;
+        if note.line(after_title).is_some_and(|l| l.trim().is_empty()) {
+            note.insert_lines(after_title + 1, &lines);
+        } else {
+            lines.insert(0, "");
+            note.insert_lines(after_title, &lines);
+        }
+        fixes.push("the note had a title but no header fields: filled them in".to_string());
+        return Ok(fixes);
+    }
+    let head_hex = head.to_string();
+    let issue = attempt.issue.to_string();
+    let wanted = [
+        ("issue", Some(issue.as_str())),
+        ("started_at", Some(attempt.started_at.as_str())),
+        ("reason", reason),
+        ("last_work_commit", Some(head_hex.as_str())),
+    ];
+    for (name, value) in wanted {
+        let Some(value) = value else { continue };
+        let current = note.field(name).map(|f| f.value.clone());
+        if let Some(current) = current
+            && current != value
+            && note.set_field(name, value)
+        {
+            fixes.push(format!("{name} was {current:?}, set to {value}"));
+        }
+    }
+    Ok(fixes)
+}
+
+/// Tags the note's claims in place: Summary items are done items, except under `### In progress`,
+/// `### Decisions`, `### Goal`, `### Next` (not claims of work done) and `### Files touched`
+/// (checked as files).
+fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
+    let Some(section) = note.section("Summary").cloned() else { return Vec::new() };
+    let mut tags = Vec::new();
+    let mut edits = Vec::new();
+    for item in note.items(&section) {
+        let sub = subsection(note, &section, item.line);
+        let why = match sub.as_deref() {
+            Some("files touched" | "files") => claims::check_file(&item.text, evidence),
+            Some("in progress" | "decisions" | "goal" | "next" | "next steps") => None,
+            _ => claims::check_done(&item.text, evidence),
+        };
+        if let Some(why) = why {
+            tags.push(Tag { item: item.text.clone(), why: why.clone() });
+            edits.push((item.last_line, format!(" {} {why}]", claims::TAG_PREFIX)));
+        }
+    }
+    for (line, suffix) in edits {
+        note.append_to_line(line, &suffix);
+    }
+    tags
+}
+
+/// The `### ` heading an item of `section` sits under, lower-cased.
+fn subsection(note: &Note, section: &crate::model::note::Section, line: usize) -> Option<String> {
+    (section.body_start..line)
+        .rev()
+        .filter_map(|n| note.line(n))
+        .find_map(|l| l.strip_prefix("### "))
+        .map(|s| s.trim().to_ascii_lowercase())
+}
+
+/// The summary a Markdown note gives: Summary items by sub-heading, Remaining work as next steps.
+fn summary_of(note: &Note) -> Summary {
+    let mut summary = Summary::default();
+    if let Some(section) = note.section("Summary").cloned() {
+        for item in note.items(&section) {
+            let sub = subsection(note, &section, item.line);
+            let list = match sub.as_deref() {
+                Some("files touched" | "files") => &mut summary.files_touched,
+                Some("in progress") => &mut summary.in_progress,
+                Some("decisions") => &mut summary.decisions,
+                Some("next" | "next steps") => &mut summary.next,
+                _ => &mut summary.done,
+            };
+            list.push(item.text);
+        }
+        summary.goal = (section.body_start..section.body_end)
+            .filter_map(|n| note.line(n))
+            .find_map(|l| l.strip_prefix("Goal:"))
+            .map(|g| g.trim().to_string());
+    }
+    if let Some(section) = note.section("Remaining work").cloned() {
+        summary.next.extend(note.items(&section).into_iter().map(|i| i.text));
+    }
+    summary
+}
+
+fn redact_summary(redactor: &Redactor, summary: &mut Summary) {
+    if let Some(goal) = &mut summary.goal {
+        *goal = redactor.redact(goal).into_owned();
+    }
+    for list in [
+        &mut summary.done,
+        &mut summary.in_progress,
+        &mut summary.decisions,
+        &mut summary.next,
+        &mut summary.files_touched,
+    ] {
+        for item in list.iter_mut() {
+            *item = redactor.redact(item).into_owned();
+        }
+    }
+}
+
+/// The Evidence section's lines for a note rendered from a summary.
+fn evidence_lines(digest: &Digest) -> Vec<String> {
+    let mut lines = vec![format!("From the event log: {}.", digest.line())];
+    if let Some(call) = &digest.last_check_call {
+        let status = match (call.ok, call.exit_code) {
+            (Some(true), _) => "ok".to_string(),
+            (Some(false), Some(code)) => format!("failed (exit {code})"),
+            (Some(false), None) => "failed".to_string(),
+            (None, _) => "did not finish".to_string(),
+        };
+        lines.push(format!("Last check: `{}` — {status}.", call.target.as_deref().unwrap_or("?")));
+    }
+    lines
+}
+
+fn reason_of(text: &str) -> Option<String> {
+    text.lines().find_map(|l| l.strip_prefix("reason:")).map(|r| r.trim().to_string())
+}

@@ -1,0 +1,78 @@
+//! The digest-only handoff: the digest stored as a record on HEAD when the agent wrote no note,
+//! so the next session at least knows which files changed.
+
+use super::{Attempt, Outcome, existing_note, plan_items};
+use crate::agent::digest::{self, Digest};
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::record_store::{self, Record};
+use crate::util::time;
+use anyhow::Result;
+use gix::ObjectId;
+
+/// The digest stored as a record on HEAD, for a session that ended without a note.
+pub fn digest_only(
+    repo: &mut Repo,
+    config: &Config,
+    issue: Option<u64>,
+    started_at: Option<String>,
+    base: Option<ObjectId>,
+) -> Result<Outcome> {
+    let digest = digest::for_repo(repo, config)?;
+    let skip = |why: String, digest: &Digest| Outcome {
+        commit: None,
+        path: None,
+        kind: "none".into(),
+        tags: Vec::new(),
+        digest_line: digest.line(),
+        skipped: Some(why),
+        fixes: Vec::new(),
+        problems: Vec::new(),
+    };
+    if digest.tool_calls == 0 {
+        return Ok(skip("no tool calls recorded in this session".into(), &digest));
+    }
+    let Some(head) = repo.head()?.id else {
+        return Ok(skip("HEAD has no commit yet".into(), &digest));
+    };
+    if let Some(existing) = record_store::latest(repo, &config.notes_ref, head)?
+        && existing.kind != "digest"
+    {
+        return Ok(skip(format!("HEAD already has a {} record", existing.kind), &digest));
+    }
+    if let (Some(issue), Some(started)) = (issue, &started_at) {
+        let attempt = Attempt { issue, started_at: started.clone(), base };
+        if let Some(existing) = existing_note(repo, config, &attempt, head)? {
+            return Ok(skip(
+                format!("the agent's note for issue #{issue} is in {existing}"),
+                &digest,
+            ));
+        }
+    }
+    let head_ref = repo.head()?.ref_name;
+    let record = Record {
+        version: 1,
+        kind: "digest".into(),
+        issue,
+        branch: head_ref,
+        started_at,
+        reason: None,
+        written_at: time::format(time::now()),
+        commit: head.to_string(),
+        digest_line: Some(digest.line()),
+        digest: toml::Table::try_from(&digest).ok(),
+        progress: plan_items(repo),
+        ..Record::default()
+    };
+    record_store::store(repo, &config.notes_ref, head, &record)?;
+    Ok(Outcome {
+        commit: Some(head.to_string()),
+        path: None,
+        kind: "digest".into(),
+        tags: Vec::new(),
+        digest_line: digest.line(),
+        skipped: None,
+        fixes: Vec::new(),
+        problems: Vec::new(),
+    })
+}

@@ -1,0 +1,186 @@
+//! The emergency note: written from the event log and the runtime's facts when the agent wrote
+//! none, and never over a note the agent did write.
+
+use super::{
+    Attempt, Outcome, Source, agent_note, base_record, commit_note, existing_note, head_commit,
+    note_path,
+};
+use crate::agent::digest::{self};
+use crate::agent::progress::Store;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::model::emergency::{self, CheckCall, Facts, ToolCall};
+use crate::model::note::{self, Note};
+use crate::model::redact::Redactor;
+use crate::ops::record_store::{self, Record, Summary};
+use crate::ops::validate::{self};
+use crate::util::time;
+use anyhow::{Result, bail};
+
+/// The emergency note, unless the attempt already has a note.
+pub fn emergency_note(
+    repo: &mut Repo,
+    config: &Config,
+    attempt: &Attempt,
+    reason: &str,
+    facts: Facts,
+) -> Result<Outcome> {
+    config.check_reason(reason)?;
+    let head = head_commit(repo)?;
+    let digest = digest::for_repo(repo, config)?;
+    let rel = note_path(config, attempt.issue);
+    if let Some(existing) = existing_note(repo, config, attempt, head)? {
+        return Ok(Outcome {
+            commit: Some(existing.to_string()),
+            path: Some(rel),
+            kind: "none".into(),
+            tags: Vec::new(),
+            digest_line: digest.line(),
+            skipped: Some(format!(
+                "a handoff note for issue #{} already exists in {existing}; nothing changed",
+                attempt.issue
+            )),
+            fixes: Vec::new(),
+            problems: Vec::new(),
+        });
+    }
+    // Whatever the agent left uncommitted at the note path is its word, never written over: a
+    // note that passes its check is committed as the agent's note; anything else is kept verbatim
+    // inside the emergency note.
+    let top = repo.top()?.to_path_buf();
+    let mut draft = None;
+    if let Ok(bytes) = std::fs::read(top.join(&rel))
+        && !same_as_head(repo, &rel, &bytes)
+    {
+        let Ok(parsed) = Note::parse(&bytes) else {
+            bail!(
+                "{rel} holds uncommitted content that is not a text note; run `git handoff seal` \
+                 first (it commits the file as it is), then the emergency note"
+            );
+        };
+        if parsed.kind() == note::Kind::Agent {
+            match agent_note(repo, config, attempt, Some(reason), Source::WorkTree) {
+                Err(err) if err.is::<crate::util::error::CheckFailed>() => {
+                    crate::cli::output::warn(&format!(
+                        "the agent's draft {rel} does not pass its check; it is kept verbatim in \
+                         the emergency note"
+                    ));
+                }
+                done => return done,
+            }
+        }
+        draft = Some(String::from_utf8_lossy(&bytes).into_owned());
+    }
+
+    let git = repo.git();
+    let head_message = repo
+        .gix
+        .find_commit(head)
+        .ok()
+        .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))
+        .unwrap_or_default();
+    let seal = if validate::is_seal_message(&head_message) {
+        let files =
+            git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", "HEAD"])?;
+        Some((head.to_string(), files.lines().map(str::to_string).collect()))
+    } else {
+        None
+    };
+    let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
+    let diff_range = format!(
+        "{}..{}",
+        crate::cli::output::short_id(&base),
+        crate::cli::output::short_id(&head.to_string())
+    );
+    let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
+    let (log, log_range) = match attempt.base {
+        Some(b) => (
+            git.text(["log", "--oneline", &format!("{b}..HEAD")])?,
+            format!("{}..HEAD", crate::cli::output::short_id(&b.to_string())),
+        ),
+        None => (git.text(["log", "--oneline", "HEAD"])?, "HEAD".to_string()),
+    };
+    let plan = Store::new(&repo.handoff_dir()).load().ok().flatten();
+    let input = emergency::Input {
+        issue: attempt.issue,
+        started_at: attempt.started_at.clone(),
+        reason: reason.to_string(),
+        last_work_commit: head.to_string(),
+        written_at: time::format(time::now()),
+        diff_stat,
+        diff_range,
+        log,
+        log_range,
+        seal,
+        files_edited: digest.files_edited.clone(),
+        last_assistant_text: facts
+            .last_assistant_text
+            .clone()
+            .or(digest.last_assistant_text.clone()),
+        handoff_skill: Some(facts.handoff_skill_invoked.unwrap_or(digest.handoff_skill)),
+        tool_calls: digest
+            .recent_calls
+            .iter()
+            .map(|c| ToolCall {
+                name: c.name.clone(),
+                target: c.target.clone(),
+                ok: c.ok.unwrap_or(false),
+            })
+            .collect(),
+        last_check: digest.last_check_call.as_ref().map(|c| CheckCall {
+            command: c.target.clone().unwrap_or_default(),
+            ok: c.ok.unwrap_or(false),
+            exit_code: c.exit_code,
+        }),
+        turns: (digest.turns > 0).then_some(digest.turns),
+        log_dir: Some(repo.handoff_dir().display().to_string()),
+        draft,
+        plan_status: plan.as_ref().map(|p| p.status_line()),
+        plan_items: plan
+            .as_ref()
+            .map(|p| {
+                p.items.iter().map(|i| format!("{} {}: {}", i.id, i.title, i.status)).collect()
+            })
+            .unwrap_or_default(),
+        facts,
+    };
+    let redactor = Redactor::new(config)?;
+    let text = redactor.redact(&emergency::render(&input)).into_owned();
+    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
+    let record = Record {
+        kind: "emergency".into(),
+        seal_commit: input.seal.as_ref().map(|(c, _)| c.clone()),
+        summary: Some(Summary {
+            goal: None,
+            done: Vec::new(),
+            in_progress: plan
+                .as_ref()
+                .map(|p| p.unfinished().map(|i| format!("{} {} ({})", i.id, i.title, i.status)).collect())
+                .unwrap_or_default(),
+            decisions: Vec::new(),
+            next: vec!["The runtime could not determine what remains; the issue's acceptance criteria are the reference.".into()],
+            files_touched: digest.files_edited.clone(),
+        }),
+        ..base_record(repo, config, attempt, Some(reason.to_string()), commit, &rel, &digest)?
+    };
+    record_store::store(repo, &config.notes_ref, commit, &record)?;
+    Ok(Outcome {
+        commit: Some(commit.to_string()),
+        path: Some(rel),
+        kind: "emergency".into(),
+        tags: Vec::new(),
+        digest_line: digest.line(),
+        skipped: None,
+        fixes: Vec::new(),
+        problems,
+    })
+}
+
+fn same_as_head(repo: &Repo, rel: &str, bytes: &[u8]) -> bool {
+    let spec = format!("HEAD:{rel}");
+    repo.gix
+        .rev_parse_single(spec.as_str())
+        .ok()
+        .and_then(|id| id.object().ok())
+        .is_some_and(|blob| blob.data == bytes)
+}
