@@ -1,7 +1,9 @@
 //! Git access: the `git` process where bytes must be git's own, the repository opened in-process
 //! with gix, the note commit's plumbing, and git's history walk.
 
+pub mod identity;
 pub mod note_commit;
+pub mod plumbing;
 pub mod process;
 pub mod repo;
 pub mod walk;

@@ -65,7 +65,7 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
         args.push(head.to_string());
     }
     let mut cmd = git.command(&args);
-    cmd.envs(crate::ops::seal::identity_env(&git)?);
+    cmd.envs(crate::git::identity::identity_env(&git)?);
     let out = crate::git::run(&mut cmd)?;
     let commit = String::from_utf8_lossy(&crate::git::checked(&cmd, out)?).trim().to_string();
     let commit_id = ObjectId::from_hex(commit.as_bytes())

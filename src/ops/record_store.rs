@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::git::repo::Repo;
 
-use crate::ops::seal::{FALLBACK_EMAIL, FALLBACK_NAME};
+use crate::git::identity::{FALLBACK_EMAIL, FALLBACK_NAME};
 
 /// How often a write is retried when another writer moved the notes ref first.
 const MAX_ATTEMPTS: u32 = 50;

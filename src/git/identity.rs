@@ -1,0 +1,60 @@
+//! Who commits when git-handoff commits: the caller's `GIT_AUTHOR_*`/`GIT_COMMITTER_*`, else the
+//! repository's `user.*`, else a documented fallback identity, so seal and note commits work
+//! without a configured identity.
+
+use crate::git::{self, Git};
+use anyhow::Result;
+use gix::bstr::ByteSlice;
+
+/// The author and committer name used when git has none configured.
+pub const FALLBACK_NAME: &str = "git-handoff";
+/// The author and committer email used when git has none configured.
+pub const FALLBACK_EMAIL: &str = "git-handoff@localhost";
+/// Environment that gives git an identity when it has none: for the author and the committer
+/// separately, the caller's `GIT_*_NAME/EMAIL`, then `author.*`/`committer.*`, then `user.*`,
+/// then [`FALLBACK_NAME`]/[`FALLBACK_EMAIL`]. Empty when git already knows who is committing.
+pub fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
+    let mut env = Vec::new();
+    let mut config: Option<Vec<(String, String)>> = None;
+    let var = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
+    for who in ["AUTHOR", "COMMITTER"] {
+        // Git takes these before any config; with both set there is nothing to ask.
+        if var(&format!("GIT_{who}_NAME")).is_some() && var(&format!("GIT_{who}_EMAIL")).is_some() {
+            continue;
+        }
+        let mut cmd = git.command(["var", &format!("GIT_{who}_IDENT")]);
+        if git::run(&mut cmd)?.status.success() {
+            continue;
+        }
+        let config = config.get_or_insert_with(|| ident_config(git));
+        let lookup = |key: String| config.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+        let lower = who.to_lowercase();
+        let name = var(&format!("GIT_{who}_NAME"))
+            .or_else(|| lookup(format!("{lower}.name")))
+            .or_else(|| lookup("user.name".into()))
+            .unwrap_or_else(|| FALLBACK_NAME.into());
+        let email = var(&format!("GIT_{who}_EMAIL"))
+            .or_else(|| lookup(format!("{lower}.email")))
+            .or_else(|| lookup("user.email".into()))
+            .or_else(|| var("EMAIL"))
+            .unwrap_or_else(|| FALLBACK_EMAIL.into());
+        env.push((format!("GIT_{who}_NAME"), name));
+        env.push((format!("GIT_{who}_EMAIL"), email));
+    }
+    Ok(env)
+}
+
+/// The repository's `user.*`, `author.*` and `committer.*` names and emails (non-empty ones).
+fn ident_config(git: &Git) -> Vec<(String, String)> {
+    let pattern = r"^(user|author|committer)\.(name|email)$";
+    let mut cmd = git.command(["config", "-z", "--get-regexp", pattern]);
+    let Ok(out) = git::run(&mut cmd) else { return Vec::new() };
+    out.stdout
+        .split(|&b| b == 0)
+        .filter_map(|rec| {
+            let (key, value) = rec.split_once_str("\n")?;
+            let value = value.to_str().ok()?.trim();
+            (!value.is_empty()).then(|| (key.to_str_lossy().to_lowercase(), value.to_string()))
+        })
+        .collect()
+}
