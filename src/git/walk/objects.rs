@@ -1,0 +1,177 @@
+//! Object access for the walk: loose objects inflated only as far as needed (the loose directories
+//! scanned once per walk), packed objects through the repository's pack handles.
+
+use super::trees::{Entry, find_entry};
+use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
+use gix::objs::Find;
+
+/// Reads objects for the walk: loose ones with plain file reads, packed ones through gix. (gix
+/// maps every loose object into memory and unmaps it again, and with two threads reading, each
+/// unmap stalls both: a push's new commits are usually loose.)
+pub(super) struct Objects {
+    pub(super) repo: gix::Repository,
+    pub(super) loose: Loose,
+    pub(super) inflate: gix::zlib::Inflate,
+    pub(super) file: Vec<u8>,
+    pub(super) prefix: Vec<u8>,
+}
+
+/// The objects directory, and which of its fan-out directories exist; `None` when there are no
+/// loose objects, or when replace refs apply (gix honours them, these reads would not).
+pub(super) type Loose = Option<std::sync::Arc<(std::path::PathBuf, [bool; 256])>>;
+
+pub(super) fn loose_objects(repo: &gix::Repository) -> Loose {
+    let store = repo.objects.store_ref();
+    if store.replacements().next().is_some() {
+        return None;
+    }
+    let root = store.path().to_path_buf();
+    let mut fanout = [false; 256];
+    for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str().filter(|n| n.len() == 2) else { continue };
+        if let Ok(byte) = u8::from_str_radix(name, 16) {
+            fanout[usize::from(byte)] = true;
+        }
+    }
+    fanout.iter().any(|&d| d).then(|| std::sync::Arc::new((root, fanout)))
+}
+
+/// A loose object opened, its header read and its start inflated.
+pub(super) struct LooseStart {
+    pub(super) path: std::path::PathBuf,
+    pub(super) kind: gix::object::Kind,
+    pub(super) size: usize,
+    pub(super) header_size: usize,
+    /// How much of the file the start took.
+    pub(super) consumed_in: usize,
+    /// The start is the whole object.
+    pub(super) whole: bool,
+}
+
+impl Objects {
+    /// How much of a loose object is inflated first: its header and, for a tree, the entries
+    /// that usually decide a lookup.
+    const PREFIX: usize = 256;
+
+    pub(super) fn new(repo: &gix::Repository, loose: Loose) -> Objects {
+        let (inflate, file, prefix) = Default::default();
+        Objects { repo: repo.clone(), loose, inflate, file, prefix }
+    }
+
+    /// Reads the object `id` into `out` and returns its kind.
+    pub(super) fn read(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<gix::object::Kind> {
+        if let Some(kind) = self.read_loose(id, out)? {
+            return Ok(kind);
+        }
+        let data = self
+            .repo
+            .objects
+            .try_find(&id, out)
+            .map_err(|e| anyhow!("{e}"))?
+            .ok_or_else(|| anyhow!("object {id} is missing from the object database"))?;
+        Ok(data.kind)
+    }
+
+    /// The loose object `id`, if there is one in the repository's own objects directory.
+    pub(super) fn read_loose(
+        &mut self,
+        id: ObjectId,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<gix::object::Kind>> {
+        let Some(start) = self.open_loose(id)? else { return Ok(None) };
+        self.finish_loose(&start, out)?;
+        Ok(Some(start.kind))
+    }
+
+    /// The entry called `name` in the tree `id`. A loose tree is inflated only as far as the
+    /// search needs: entries are sorted by name, so the first few usually decide it.
+    pub(super) fn find_in_tree(
+        &mut self,
+        id: ObjectId,
+        name: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Entry> {
+        let malformed = || anyhow!("tree {id} cannot be parsed: an entry is malformed");
+        let kind = match self.open_loose(id)? {
+            Some(start) => {
+                if start.kind == gix::object::Kind::Tree {
+                    let content = &self.prefix[start.header_size..];
+                    // An entry cut short at the end of the prefix leaves the search undecided.
+                    if let Some(entry) = find_entry(content, name, id.kind(), start.whole) {
+                        return Ok(entry);
+                    }
+                    if start.whole {
+                        return Err(malformed());
+                    }
+                }
+                self.finish_loose(&start, out)?;
+                start.kind
+            }
+            None => self.read(id, out)?,
+        };
+        if kind != gix::object::Kind::Tree {
+            bail!("object {id} is a {kind}, not a tree");
+        }
+        find_entry(out, name, id.kind(), true).ok_or_else(malformed)
+    }
+
+    /// Opens the loose object `id` and inflates its start into `self.prefix`; `None` when it is
+    /// not loose here.
+    pub(super) fn open_loose(&mut self, id: ObjectId) -> Result<Option<LooseStart>> {
+        let Some(loose) = &self.loose else { return Ok(None) };
+        let (root, fanout) = &**loose;
+        if !fanout[usize::from(id.as_bytes()[0])] {
+            return Ok(None);
+        }
+        let hex = id.to_hex().to_string();
+        let path = root.join(&hex[..2]).join(&hex[2..]);
+        self.file.clear();
+        match std::fs::File::open(&path) {
+            Ok(mut file) => {
+                use std::io::Read as _;
+                file.read_to_end(&mut self.file)
+                    .with_context(|| format!("reading {}", path.display()))?;
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(err).with_context(|| format!("opening {}", path.display())),
+        }
+        let corrupt = || format!("the loose object {} is corrupt", path.display());
+        self.prefix.resize(Self::PREFIX, 0);
+        self.inflate.reset();
+        let (status, consumed_in, consumed_out) = self
+            .inflate
+            .prefix(&self.file, &mut self.prefix)
+            .map_err(|e| anyhow!("{e}"))
+            .with_context(corrupt)?;
+        self.prefix.truncate(consumed_out);
+        let (kind, size, header_size) = gix::objs::decode::loose_header(&self.prefix)
+            .map_err(|e| anyhow!("{e}"))
+            .with_context(corrupt)?;
+        let size = usize::try_from(size).with_context(corrupt)?;
+        let whole = status == gix::zlib::Status::StreamEnd;
+        if whole && consumed_out - header_size != size {
+            bail!(
+                "{}: its header says {size} bytes, its content is {}",
+                corrupt(),
+                consumed_out - header_size
+            );
+        }
+        Ok(Some(LooseStart { path, kind, size, header_size, consumed_in, whole }))
+    }
+
+    /// Inflates the rest of the loose object `open_loose` started into `out`.
+    pub(super) fn finish_loose(&mut self, start: &LooseStart, out: &mut Vec<u8>) -> Result<()> {
+        let corrupt = || format!("the loose object {} is corrupt", start.path.display());
+        let n = self
+            .inflate
+            .rest(&self.file[start.consumed_in..], &self.prefix, start.header_size, out, start.size)
+            .map_err(|e| anyhow!("{e}"))
+            .with_context(corrupt)?;
+        if n != start.size {
+            bail!("{}: its header says {} bytes, its content is {n}", corrupt(), start.size);
+        }
+        Ok(())
+    }
+}

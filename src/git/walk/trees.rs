@@ -1,0 +1,239 @@
+//! Which commits touch the note directory: tree lookups on a second thread, each tree read only as
+//! far as the search needs (it stops at the first entry sorting after the name, as git's
+//! `find_tree_entry` does), in the direction the delta chains run.
+
+use super::delta_cache::DeltaBaseCache;
+use super::objects::{Loose, Objects};
+use anyhow::{Context, Result};
+use gix::ObjectId;
+use gix::objs::tree::EntryMode;
+
+/// The mode and id of the entry at the path, if the tree has one.
+pub(super) type Entry = Option<(EntryMode, ObjectId)>;
+
+/// The trees whose entry at the path is wanted: the walk adds them as it parses commits (newest
+/// first), and a second thread looks them up a chunk at a time.
+#[derive(Default)]
+pub(super) struct TreeWork {
+    pub(super) state: std::sync::Mutex<TreeQueue>,
+    pub(super) added: std::sync::Condvar,
+}
+
+#[derive(Default)]
+pub(super) struct TreeQueue {
+    pub(super) trees: Vec<ObjectId>,
+    /// Where the next chunk starts.
+    pub(super) next: usize,
+    /// No more trees will come.
+    pub(super) finished: bool,
+    /// The lookup thread waits for a chunk to fill.
+    pub(super) waiting: bool,
+}
+
+impl TreeWork {
+    const CHUNK: usize = 64;
+
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, TreeQueue> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(super) fn push(&self, tree: ObjectId) {
+        let mut queue = self.lock();
+        queue.trees.push(tree);
+        // The waiting thread is woken for a whole chunk: a wake-up costs more than a lookup.
+        if queue.waiting && queue.trees.len() - queue.next >= Self::CHUNK {
+            queue.waiting = false;
+            drop(queue);
+            self.added.notify_one();
+        }
+    }
+
+    pub(super) fn finish(&self) {
+        self.lock().finished = true;
+        self.added.notify_one();
+    }
+
+    /// The next chunk of trees, or `None` once every tree has been handed out.
+    pub(super) fn take(&self) -> Option<Vec<ObjectId>> {
+        let mut queue = self.lock();
+        loop {
+            let available = queue.trees.len() - queue.next;
+            if available >= Self::CHUNK || (queue.finished && available > 0) {
+                let start = queue.next;
+                queue.next += available.min(Self::CHUNK);
+                return Some(queue.trees[start..queue.next].to_vec());
+            }
+            if queue.finished {
+                return None;
+            }
+            queue.waiting = true;
+            queue = self.added.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+
+    /// Looks the path up in every tree handed out, until the walk is done; stops early (leaving
+    /// the rest unlooked-up) on the first error.
+    pub(super) fn run(
+        &self,
+        repo: &gix::Repository,
+        loose: &Loose,
+        path: &str,
+    ) -> Result<gix::hashtable::HashMap<ObjectId, Entry>> {
+        let mut entries = gix::hashtable::HashMap::default();
+        // Which way the pack's delta chains run: git's repacks keep the newest tree whole and
+        // store older ones against newer ones, so trees are best read newest first, the walk's
+        // order; `git fast-import` stores each tree against its parent's, so parents first is
+        // best. gix caches the objects it was asked for, not the chain below them, so reading
+        // against the chains' direction resolves whole chains, up to 50 deltas a tree.
+        let mut parents_first = false;
+        let mut lookup = None;
+        while let Some(mut chunk) = self.take() {
+            let lookup = lookup.get_or_insert_with(|| TreeLookup::new(repo, loose.clone(), path));
+            entries.reserve(chunk.len());
+            let mut look_up = |tree: ObjectId, lookup: &mut TreeLookup| -> Result<()> {
+                if let gix::hashtable::hash_map::Entry::Vacant(slot) = entries.entry(tree) {
+                    slot.insert(lookup.entry(tree)?);
+                }
+                Ok(())
+            };
+            let mut next = 0;
+            // Newest first until two trees in a row cost more than a couple of deltas each: their
+            // bases are older trees. (One such tree may just follow a tree read out of order.)
+            let mut costly = 0;
+            while !parents_first && next < chunk.len() {
+                let deltas = lookup.deltas();
+                look_up(chunk[next], lookup)?;
+                next += 1;
+                costly = if lookup.deltas() - deltas > 2 { costly + 1 } else { 0 };
+                parents_first = costly == 2;
+            }
+            let rest = &mut chunk[next..];
+            rest.reverse();
+            let deltas_before = lookup.deltas();
+            for &tree in rest.iter() {
+                look_up(tree, lookup)?;
+            }
+            // Back to newest first when parents first costs more than a couple of deltas a tree
+            // (the first tree read parents first resolves its whole chain, up to 50 deltas).
+            if lookup.deltas() - deltas_before > 50 + 2 * rest.len() {
+                parents_first = false;
+            }
+        }
+        Ok(entries)
+    }
+}
+
+/// Looks up one path in trees, remembering what it read: the trees along the path rarely change
+/// from one commit to the next.
+pub(super) struct TreeLookup {
+    pub(super) objects: Objects,
+    /// How many deltas the cache did not have.
+    pub(super) misses: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    pub(super) components: Vec<Vec<u8>>,
+    /// For each depth below the root, tree id to the entry of the next path component in it.
+    pub(super) memo: Vec<gix::hashtable::HashMap<ObjectId, Entry>>,
+    pub(super) buf: Vec<u8>,
+}
+
+impl TreeLookup {
+    pub(super) fn new(repo: &gix::Repository, loose: Loose, path: &str) -> Self {
+        let components =
+            path.split('/').filter(|c| !c.is_empty()).map(|c| c.as_bytes().to_vec()).collect();
+        let misses = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut cached = repo.clone();
+        let counter = misses.clone();
+        cached.objects.set_pack_cache(move || {
+            Box::new(DeltaBaseCache { misses: Some(counter.clone()), ..Default::default() })
+        });
+        TreeLookup {
+            objects: Objects::new(&cached, loose),
+            misses,
+            components,
+            memo: Vec::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// How many deltas were resolved so far (delta-base cache misses).
+    pub(super) fn deltas(&self) -> usize {
+        self.misses.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The type and id of the entry at the path in `tree`, if there is one.
+    pub(super) fn entry(&mut self, tree: ObjectId) -> Result<Entry> {
+        let mut at = tree;
+        for depth in 0..self.components.len() {
+            // Each root tree is looked up once (the caller keeps what it found); the trees below
+            // it rarely change from one commit to the next, and are remembered.
+            let entry = if depth == 0 {
+                self.find(at, depth)?
+            } else {
+                if self.memo.len() < depth {
+                    self.memo.resize_with(depth, Default::default);
+                }
+                match self.memo[depth - 1].get(&at) {
+                    Some(entry) => *entry,
+                    None => {
+                        let entry = self.find(at, depth)?;
+                        self.memo[depth - 1].insert(at, entry);
+                        entry
+                    }
+                }
+            };
+            match entry {
+                None => return Ok(None),
+                Some(found) if depth + 1 == self.components.len() => return Ok(Some(found)),
+                Some((mode, id)) if mode.is_tree() => at = id,
+                Some(_) => return Ok(None),
+            }
+        }
+        // An empty path names the whole tree.
+        Ok(Some((EntryMode::from(gix::objs::tree::EntryKind::Tree), tree)))
+    }
+
+    pub(super) fn find(&mut self, tree: ObjectId, depth: usize) -> Result<Entry> {
+        self.objects
+            .find_in_tree(tree, &self.components[depth], &mut self.buf)
+            .with_context(|| format!("reading tree {tree}"))
+    }
+}
+
+/// The entry called `name` in the raw tree `data`, as git's `find_tree_entry` finds it: entries
+/// are sorted by name, a directory's name read with a `/` after it, so the search stops at the
+/// first entry that sorts after `name/`. `None` when an entry before that point is malformed or
+/// cut short, or when `data` is only the start of the tree (not `whole`) and ends before that
+/// point: the search is then undecided.
+pub(super) fn find_entry(
+    data: &[u8],
+    name: &[u8],
+    hash: gix::hash::Kind,
+    whole: bool,
+) -> Option<Entry> {
+    let id_len = hash.len_in_bytes();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let space = rest.iter().position(|&b| b == b' ')?;
+        let mode = EntryMode::from_bytes(&rest[..=space])?;
+        let after = &rest[space + 1..];
+        let nul = after.iter().position(|&b| b == 0)?;
+        let entry = &after[..nul];
+        let id = after.get(nul + 1..nul + 1 + id_len)?;
+        rest = &after[nul + 1 + id_len..];
+        if entry == name {
+            return Some(Some((mode, ObjectId::from_bytes_or_panic(id))));
+        }
+        // A directory sorts as its name and a `/`: once an entry sorts after `name/`, neither a
+        // file nor a directory called `name` can follow.
+        if sorts_after(entry, mode.is_tree(), name) {
+            return Some(None);
+        }
+    }
+    whole.then_some(None)
+}
+
+/// Whether the tree entry `entry` (a directory when `is_tree`) sorts after `name/` in git's tree
+/// order.
+pub(super) fn sorts_after(entry: &[u8], is_tree: bool, name: &[u8]) -> bool {
+    let slash: &[u8] = if is_tree { b"/" } else { b"" };
+    entry.iter().chain(slash).cmp(name.iter().chain(b"/")) == std::cmp::Ordering::Greater
+}
