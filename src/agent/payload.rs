@@ -16,15 +16,23 @@
 //!
 //! An event keeps only short facts: no tool output, every string redacted and capped.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
 
 use crate::agent::events::{Event, FORMAT, Kind};
 use crate::model::redact::Redactor;
+use fields::{bool_field, exit_code_of_response, obj_field, str_field, type_name, wrong_type};
+use paths::patch_paths;
 
 /// Caps, in characters.
+mod fields;
+mod paths;
+
+pub use fields::{capped, exit_code_in};
+pub use paths::repo_relative;
+
 const CAP_COMMAND: usize = 1000;
 const CAP_TARGET: usize = 300;
 const CAP_ERROR: usize = 300;
@@ -384,162 +392,6 @@ fn command_text(input: &Map<String, Value>) -> Result<Option<String>> {
         }
     }
     Ok(None)
-}
-
-/// The files a Codex `apply_patch` envelope adds, updates, deletes or moves to.
-fn patch_paths(patch: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in patch.lines() {
-        let line = line.trim_end();
-        for prefix in ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "]
-        {
-            if let Some(path) = line.strip_prefix(prefix) {
-                let path = path.trim().to_string();
-                if !path.is_empty() && !out.contains(&path) {
-                    out.push(path);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// `Exit code N` at the start of a tool error (Claude Code's Bash failures).
-pub fn exit_code_in(text: &str) -> Option<i64> {
-    let rest = text.trim_start().strip_prefix("Exit code")?;
-    let rest = rest.trim_start_matches([':', ' ']);
-    let digits: String =
-        rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').take(12).collect();
-    digits.parse().ok()
-}
-
-/// An exit code in a tool response: `exit_code`/`exitCode` (also under `metadata`), or a text
-/// response that starts `Exit code: N` (Codex), or such an object encoded as a JSON string.
-fn exit_code_of_response(response: &Value) -> Option<i64> {
-    match response {
-        Value::Object(map) => ["exit_code", "exitCode", "returncode"]
-            .iter()
-            .find_map(|key| map.get(*key).and_then(Value::as_i64))
-            .or_else(|| map.get("metadata").and_then(exit_code_of_response)),
-        Value::String(text) => {
-            let trimmed = text.trim_start();
-            let parsed = (trimmed.starts_with('{') && trimmed.len() < (1 << 20))
-                .then(|| serde_json::from_str::<Value>(trimmed).ok())
-                .flatten();
-            if let Some(value) = parsed {
-                return exit_code_of_response(&value);
-            }
-            exit_code_in(trimmed)
-        }
-        _ => None,
-    }
-}
-
-/// `raw` (absolute, or relative to the session's directory) relative to the top of the work tree;
-/// `None` for paths outside it or inside `.git`.
-pub fn repo_relative(raw: &str, place: &Place<'_>) -> Option<String> {
-    if raw.is_empty() {
-        return None;
-    }
-    let path = Path::new(raw);
-    let absolute = if path.is_absolute() { path.to_path_buf() } else { place.cwd.join(path) };
-    let absolute = lexical(&absolute);
-    let rel = match absolute.strip_prefix(place.top) {
-        Ok(rel) => rel.to_path_buf(),
-        // The session may name the repository through a symlink (/tmp -> /private/tmp).
-        Err(_) => canonical_prefix(&absolute)?.strip_prefix(place.top).ok()?.to_path_buf(),
-    };
-    let mut parts = Vec::new();
-    for component in rel.components() {
-        match component {
-            Component::Normal(part) => parts.push(part.to_str()?),
-            _ => return None,
-        }
-    }
-    if parts.is_empty() || parts[0] == ".git" {
-        return None;
-    }
-    Some(parts.join("/"))
-}
-
-/// Resolves `.` and `..` without touching the file system.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Canonicalizes the longest existing ancestor of `path` and appends the rest.
-fn canonical_prefix(path: &Path) -> Option<PathBuf> {
-    let mut existing = path;
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            let mut out = real;
-            out.extend(rest.iter().rev());
-            return Some(out);
-        }
-        rest.push(existing.file_name()?);
-        existing = existing.parent()?;
-    }
-}
-
-/// Cuts `text` to at most `cap` characters, marking the cut with `…`.
-pub fn capped(text: &str, cap: usize) -> String {
-    match text.char_indices().nth(cap) {
-        None => text.to_string(),
-        Some((end, _)) => {
-            let cut = text[..end].char_indices().nth(cap.saturating_sub(1)).map_or(end, |(i, _)| i);
-            format!("{}…", &text[..cut])
-        }
-    }
-}
-
-fn str_field<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(wrong_type(key, other, "a string")),
-    }
-}
-
-fn bool_field(map: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(other) => Err(wrong_type(key, other, "true or false")),
-    }
-}
-
-fn obj_field<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a Map<String, Value>>> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(obj)) => Ok(Some(obj)),
-        Some(other) => Err(wrong_type(key, other, "an object")),
-    }
-}
-
-fn wrong_type(key: &str, value: &Value, expected: &str) -> anyhow::Error {
-    anyhow!("payload field `{key}` is {}, expected {expected}", type_name(value))
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,89 @@
+//! Reading payload fields by type with errors that name the field, capping text, and finding a
+//! command's exit code in a tool response.
+
+use anyhow::{Result, anyhow};
+use serde_json::{Map, Value};
+
+/// `Exit code N` at the start of a tool error (Claude Code's Bash failures).
+pub fn exit_code_in(text: &str) -> Option<i64> {
+    let rest = text.trim_start().strip_prefix("Exit code")?;
+    let rest = rest.trim_start_matches([':', ' ']);
+    let digits: String =
+        rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').take(12).collect();
+    digits.parse().ok()
+}
+
+/// An exit code in a tool response: `exit_code`/`exitCode` (also under `metadata`), or a text
+/// response that starts `Exit code: N` (Codex), or such an object encoded as a JSON string.
+pub(super) fn exit_code_of_response(response: &Value) -> Option<i64> {
+    match response {
+        Value::Object(map) => ["exit_code", "exitCode", "returncode"]
+            .iter()
+            .find_map(|key| map.get(*key).and_then(Value::as_i64))
+            .or_else(|| map.get("metadata").and_then(exit_code_of_response)),
+        Value::String(text) => {
+            let trimmed = text.trim_start();
+            let parsed = (trimmed.starts_with('{') && trimmed.len() < (1 << 20))
+                .then(|| serde_json::from_str::<Value>(trimmed).ok())
+                .flatten();
+            if let Some(value) = parsed {
+                return exit_code_of_response(&value);
+            }
+            exit_code_in(trimmed)
+        }
+        _ => None,
+    }
+}
+
+/// Cuts `text` to at most `cap` characters, marking the cut with `…`.
+pub fn capped(text: &str, cap: usize) -> String {
+    match text.char_indices().nth(cap) {
+        None => text.to_string(),
+        Some((end, _)) => {
+            let cut = text[..end].char_indices().nth(cap.saturating_sub(1)).map_or(end, |(i, _)| i);
+            format!("{}…", &text[..cut])
+        }
+    }
+}
+
+pub(super) fn str_field<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(other) => Err(wrong_type(key, other, "a string")),
+    }
+}
+
+pub(super) fn bool_field(map: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(wrong_type(key, other, "true or false")),
+    }
+}
+
+pub(super) fn obj_field<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a Map<String, Value>>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(obj)) => Ok(Some(obj)),
+        Some(other) => Err(wrong_type(key, other, "an object")),
+    }
+}
+
+pub(super) fn wrong_type(key: &str, value: &Value, expected: &str) -> anyhow::Error {
+    anyhow!("payload field `{key}` is {}, expected {expected}", type_name(value))
+}
+
+pub(super) fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
