@@ -19,6 +19,9 @@
 //! left out), and a failure is reported as the chain's.
 
 use crate::model::config::Config;
+use shell::{Op, Simple, split};
+
+mod shell;
 
 /// The configured check commands, split into words once.
 #[derive(Debug, Clone)]
@@ -36,24 +39,6 @@ pub struct CheckRun {
     /// When commands before the check may fail the call instead (`cargo build && cargo test`):
     /// them and the check, joined by ` && `. A failure is then the chain's, a pass the check's.
     pub chain: Option<String>,
-}
-
-/// How a simple command is joined to the one after it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    And,
-    Or,
-    Seq,
-    Pipe,
-    Background,
-    End,
-}
-
-#[derive(Debug)]
-struct Simple {
-    words: Vec<String>,
-    /// The operator after this command.
-    next: Op,
 }
 
 impl Checks {
@@ -240,154 +225,6 @@ fn is_assignment(word: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// Splits shell text into simple commands and the operators between them. Quotes, escapes,
-/// `$(...)` and backticks stay inside words; parentheses and braces of groups are dropped;
-/// redirections (`2>&1`, `&>`) are not operators; `#` comments run to the end of the line.
-fn split(shell: &str) -> Vec<Simple> {
-    let mut out = Vec::new();
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let chars: Vec<char> = shell.chars().collect();
-    let mut i = 0;
-    let finish_word = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
-        if *in_word {
-            words.push(std::mem::take(word));
-            *in_word = false;
-        }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\'' => {
-                in_word = true;
-                i += 1;
-                while i < chars.len() && chars[i] != '\'' {
-                    word.push(chars[i]);
-                    i += 1;
-                }
-            }
-            '"' => {
-                in_word = true;
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    if chars[i] == '\\' && i + 1 < chars.len() {
-                        i += 1;
-                    }
-                    word.push(chars[i]);
-                    i += 1;
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if i + 1 < chars.len() && chars[i + 1] != '\n' {
-                    word.push(chars[i + 1]);
-                }
-                i += 1;
-            }
-            '$' if chars.get(i + 1) == Some(&'(') => {
-                in_word = true;
-                let end = matching_paren(&chars, i + 1);
-                word.extend(&chars[i..end]);
-                i = end.saturating_sub(1);
-            }
-            '`' => {
-                in_word = true;
-                let mut j = i + 1;
-                while j < chars.len() && chars[j] != '`' {
-                    j += 1;
-                }
-                word.extend(&chars[i..(j + 1).min(chars.len())]);
-                i = j;
-            }
-            '#' if !in_word => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            ' ' | '\t' => finish_word(&mut word, &mut in_word, &mut words),
-            '(' | ')' if !in_word || c == ')' => finish_word(&mut word, &mut in_word, &mut words),
-            '{' | '}' if !in_word => {}
-            '>' | '<' => {
-                // A redirection: its operator and target are not command words.
-                finish_word(&mut word, &mut in_word, &mut words);
-                while i + 1 < chars.len() && matches!(chars[i + 1], '>' | '&' | '|') {
-                    i += 1;
-                }
-                while i + 1 < chars.len() && chars[i + 1] == ' ' {
-                    i += 1;
-                }
-                while i + 1 < chars.len()
-                    && !matches!(chars[i + 1], ' ' | '\t' | '\n' | ';' | '|' | '&')
-                {
-                    i += 1;
-                }
-            }
-            '&' if chars.get(i + 1) == Some(&'>') => {
-                finish_word(&mut word, &mut in_word, &mut words);
-                i += 1;
-                continue;
-            }
-            '&' | '|' | ';' | '\n' => {
-                let (op, len) = match (c, chars.get(i + 1)) {
-                    ('&', Some('&')) => (Op::And, 2),
-                    ('|', Some('|')) => (Op::Or, 2),
-                    ('|', Some('&')) => (Op::Pipe, 2),
-                    (';', Some(';')) => (Op::Seq, 2),
-                    ('&', _) => (Op::Background, 1),
-                    ('|', _) => (Op::Pipe, 1),
-                    _ => (Op::Seq, 1),
-                };
-                finish_word(&mut word, &mut in_word, &mut words);
-                if words.is_empty() && op == Op::Seq {
-                    // A blank line or `;` after nothing separates nothing.
-                    i += len;
-                    continue;
-                }
-                out.push(Simple { words: std::mem::take(&mut words), next: op });
-                i += len;
-                continue;
-            }
-            _ => {
-                // A digit right before `>` is a file descriptor, not a word.
-                if c.is_ascii_digit() && !in_word && matches!(chars.get(i + 1), Some('>' | '<')) {
-                    i += 1;
-                    continue;
-                }
-                in_word = true;
-                word.push(c);
-            }
-        }
-        i += 1;
-    }
-    finish_word(&mut word, &mut in_word, &mut words);
-    if !words.is_empty() {
-        out.push(Simple { words, next: Op::End });
-    } else if let Some(last) = out.last_mut().filter(|last| last.next == Op::Seq) {
-        last.next = Op::End;
-    }
-    out
-}
-
-/// The index just past the `)` that closes the `(` at `open`.
-fn matching_paren(chars: &[char], open: usize) -> usize {
-    let mut depth = 0;
-    for (j, &c) in chars.iter().enumerate().skip(open) {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    chars.len()
 }
 
 #[cfg(test)]
