@@ -2,9 +2,10 @@
 //! repository's `user.*`, else a documented fallback identity, so seal and note commits work
 //! without a configured identity.
 
-use crate::git::{self, Git};
 use anyhow::Result;
 use gix::bstr::ByteSlice;
+
+use crate::git::{self, Git};
 
 /// The author and committer name used when git has none configured.
 pub const FALLBACK_NAME: &str = "git-handoff";

@@ -1,12 +1,14 @@
 //! Commit plumbing: `git commit-tree` without hooks or signing, and moving HEAD with a
 //! compare-and-swap `git update-ref` (and undoing that move).
 
-use crate::git::{self, Git};
+use std::io::{self, Write};
+use std::process::{Command, Stdio};
+
 use anyhow::{Context, Result};
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
-use std::io::{self, Write};
-use std::process::{Command, Stdio};
+
+use crate::git::{self, Git};
 
 /// `git commit-tree`: no hooks, no signing, the message verbatim.
 pub fn commit_tree(

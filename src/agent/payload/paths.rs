@@ -1,8 +1,9 @@
 //! Paths from payloads made repository-relative: lexically, then through the canonical prefix when
 //! the agent names a path through a symlink; paths outside the repository are dropped.
 
-use super::Place;
 use std::path::{Component, Path, PathBuf};
+
+use super::Place;
 
 /// The files a Codex `apply_patch` envelope adds, updates, deletes or moves to.
 pub(super) fn patch_paths(patch: &str) -> Vec<String> {

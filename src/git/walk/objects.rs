@@ -1,10 +1,11 @@
 //! Object access for the walk: loose objects inflated only as far as needed (the loose directories
 //! scanned once per walk), packed objects through the repository's pack handles.
 
-use super::trees::{Entry, find_entry};
 use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use gix::objs::Find;
+
+use super::trees::{Entry, find_entry};
 
 /// Reads objects for the walk: loose ones with plain file reads, packed ones through gix. (gix
 /// maps every loose object into memory and unmaps it again, and with two threads reading, each

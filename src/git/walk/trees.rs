@@ -2,11 +2,12 @@
 //! far as the search needs (it stops at the first entry sorting after the name, as git's
 //! `find_tree_entry` does), in the direction the delta chains run.
 
-use super::delta_cache::DeltaBaseCache;
-use super::objects::{Loose, Objects};
 use anyhow::{Context, Result};
 use gix::ObjectId;
 use gix::objs::tree::EntryMode;
+
+use super::delta_cache::DeltaBaseCache;
+use super::objects::{Loose, Objects};
 
 /// The mode and id of the entry at the path, if the tree has one.
 pub(super) type Entry = Option<(EntryMode, ObjectId)>;

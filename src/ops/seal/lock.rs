@@ -1,12 +1,14 @@
 //! The index lock seal holds from start to end (taken as git takes it, O_CREAT|O_EXCL), the private
 //! index beside it, and the refusal to seal in the middle of a merge, rebase or other operation.
 
-use crate::git::repo::Repo;
-use anyhow::{Context, Result, anyhow, bail};
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use crate::git::repo::Repo;
 
 /// The index file git uses here: `GIT_INDEX_FILE`, else `<git dir>/index`.
 pub(super) fn index_path(repo: &Repo) -> Result<PathBuf> {

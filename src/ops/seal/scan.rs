@@ -1,13 +1,16 @@
 //! The secret scan: the blobs seal would commit, streamed from one `git cat-file --batch`, each
 //! checked by the [`Guard`](super::Guard) for secret-looking names and content.
 
-use super::stage::Change;
-use super::{Guard, Skipped};
-use crate::git::{self, Git};
-use anyhow::{Context, Result, bail};
-use gix::bstr::ByteSlice;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::Stdio;
+
+use anyhow::{Context, Result, bail};
+use gix::bstr::ByteSlice;
+
+use crate::git::{self, Git};
+
+use super::stage::Change;
+use super::{Guard, Skipped};
 
 /// The changed files the guard holds back: by name, else by the content of the staged blob.
 pub(super) fn find_secrets(git: &Git, guard: &Guard, changes: &[Change]) -> Result<Vec<Skipped>> {

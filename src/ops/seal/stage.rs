@@ -1,16 +1,19 @@
 //! Staging on the private index: `git add -A` there, the changes it made against HEAD read from
 //! `git diff-index --cached --raw`, and skipped paths put back to HEAD's entry.
 
-use super::lock::copy_mtime;
-use crate::git::plumbing::run_with_input;
-use crate::git::{self, Git};
-use anyhow::{Context, Result, anyhow, bail};
-use gix::ObjectId;
-use gix::bstr::ByteSlice;
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+
+use crate::git::plumbing::run_with_input;
+use crate::git::{self, Git};
+
+use super::lock::copy_mtime;
 
 /// Refuses an index with unmerged entries: sealing would record one side of a conflict. The
 /// index is read in-process; one that gix cannot read is left to `git ls-files --unmerged`.

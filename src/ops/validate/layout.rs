@@ -1,12 +1,14 @@
 //! The layout rules for one note commit: it changes only its note, its `last_work_commit` is its
 //! first parent, and above it stands at most one seal commit that does not touch the note.
 
-use super::trees::{changed_paths, entry_id, read_blob};
-use super::{Class, Commit, History, NoteReport, Odb, Problem, short};
-use crate::model::config::Config;
-use crate::model::note::{self, Kind, Note};
 use anyhow::Result;
 use gix::ObjectId;
+
+use crate::model::config::Config;
+use crate::model::note::{self, Kind, Note};
+
+use super::trees::{changed_paths, entry_id, read_blob};
+use super::{Class, Commit, History, NoteReport, Odb, Problem, short};
 
 /// Collects the problems of one note commit.
 pub(super) struct Finding<'a> {

@@ -1,9 +1,10 @@
 //! Tree reading for the layout checks: which paths a commit changed, and a file's blob at a commit.
 
-use super::Odb;
 use anyhow::{Context, Result, bail};
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
+
+use super::Odb;
 
 pub(super) type Entries =
     std::collections::BTreeMap<Vec<u8>, (gix::object::tree::EntryMode, ObjectId)>;

@@ -1,7 +1,11 @@
 //! The agent's note: read from the work tree, a Markdown file or a TOML summary, its header
 //! filled in, its claims checked against the digest and tagged, then committed and recorded.
 
-use super::{Attempt, Outcome, Source, base_record, commit_note, evidence, head_commit, note_path};
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+
 use crate::agent::digest::{self, Digest};
 use crate::git::repo::Repo;
 use crate::model::claims::{self, Evidence};
@@ -9,9 +13,8 @@ use crate::model::config::Config;
 use crate::model::note::{Header, Note};
 use crate::model::redact::Redactor;
 use crate::ops::record_store::{self, Record, Summary, Tag};
-use anyhow::{Context, Result, anyhow};
-use gix::ObjectId;
-use std::path::Path;
+
+use super::{Attempt, Outcome, Source, base_record, commit_note, evidence, head_commit, note_path};
 
 /// The agent's note: checked, tagged, committed alone, validated, recorded.
 pub fn agent_note(

@@ -1,14 +1,16 @@
 //! The digest-only handoff: the digest stored as a record on HEAD when the agent wrote no note,
 //! so the next session at least knows which files changed.
 
-use super::{Attempt, Outcome, existing_note, plan_items};
+use anyhow::Result;
+use gix::ObjectId;
+
 use crate::agent::digest::{self, Digest};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::ops::record_store::{self, Record};
 use crate::util::time;
-use anyhow::Result;
-use gix::ObjectId;
+
+use super::{Attempt, Outcome, existing_note, plan_items};
 
 /// The digest stored as a record on HEAD, for a session that ended without a note.
 pub fn digest_only(

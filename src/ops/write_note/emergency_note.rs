@@ -1,10 +1,8 @@
 //! The emergency note: written from the event log and the runtime's facts when the agent wrote
 //! none, and never over a note the agent did write.
 
-use super::{
-    Attempt, Outcome, Source, agent_note, base_record, commit_note, existing_note, head_commit,
-    note_path,
-};
+use anyhow::{Result, bail};
+
 use crate::agent::digest::{self};
 use crate::agent::progress::Store;
 use crate::git::repo::Repo;
@@ -15,7 +13,11 @@ use crate::model::redact::Redactor;
 use crate::ops::record_store::{self, Record, Summary};
 use crate::ops::validate::{self};
 use crate::util::time;
-use anyhow::{Result, bail};
+
+use super::{
+    Attempt, Outcome, Source, agent_note, base_record, commit_note, existing_note, head_commit,
+    note_path,
+};
 
 /// The emergency note, unless the attempt already has a note.
 pub fn emergency_note(
