@@ -2,3 +2,5 @@
 
 pub mod agent_settings;
 pub mod git_hooks;
+pub mod json_edit;
+pub mod managers;
