@@ -39,9 +39,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
-            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL on stdout.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -60,12 +61,12 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         }
         'git-handoff;snapshot' {
             [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Lines kept from each git output [default: caps.snapshot_lines, 40]')
-            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'The reason written into the note header')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'The reason written into the note header')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -90,7 +91,6 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;note' {
-            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why the handoff happens [default: the note header''s, else agent_request]')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take the note from this Markdown file instead of the note path')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Render the note from this TOML summary')
             [CompletionResult]::new('--facts', '--facts', [CompletionResultType]::ParameterName, 'Facts from the runtime for the emergency note (JSON)')
@@ -99,6 +99,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why the handoff happens [default: the note header''s, else agent_request]')
             [CompletionResult]::new('--emergency', '--emergency', [CompletionResultType]::ParameterName, 'Write the emergency note (the agent wrote none); needs --reason')
             [CompletionResult]::new('--digest-only', '--digest-only', [CompletionResultType]::ParameterName, 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
@@ -261,7 +262,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install git-handoff''s hooks, keeping what is there')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Undo what `hooks install` did: all of it, or the parts picked with the flags')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what git-handoff has installed where, and whether it runs')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -271,7 +273,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--pre-push', '--pre-push', [CompletionResultType]::ParameterName, 'Install the pre-push check')
             [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Install Claude Code hooks into .claude/settings.json')
             [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Install Codex hooks into .codex/hooks.json')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what the agent settings would become (a diff) and write nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change (paths and diffs) and write nothing')
             [CompletionResult]::new('--push-notes', '--push-notes', [CompletionResultType]::ParameterName, 'Also push the handoff records with every push (a failed notes push only warns)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -283,7 +285,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;hooks;uninstall' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
-            [CompletionResult]::new('--pre-push', '--pre-push', [CompletionResultType]::ParameterName, 'Remove the pre-push check [default: every hook git-handoff installs]')
+            [CompletionResult]::new('--pre-push', '--pre-push', [CompletionResultType]::ParameterName, 'Remove the pre-push check (and the notes ref from notes.rewriteRef)')
+            [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Remove the Claude Code hooks and the unchanged handoff skill')
+            [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Remove the Codex hooks')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'git-handoff;hooks;status' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -293,7 +308,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         }
         'git-handoff;hooks;help' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install git-handoff''s hooks, keeping what is there')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Undo what `hooks install` did: all of it, or the parts picked with the flags')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what git-handoff has installed where, and whether it runs')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -301,6 +317,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;hooks;help;uninstall' {
+            break
+        }
+        'git-handoff;hooks;help;status' {
             break
         }
         'git-handoff;hooks;help;help' {
@@ -327,6 +346,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-handoff;completions' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;help' {
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Begin an attempt: its issue, base and start time, and a fresh event log')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Print the repository state for a prompt, with a pre-filled note header')
@@ -339,9 +368,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
-            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there')
+            [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script for SHELL on stdout.')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -392,7 +422,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         }
         'git-handoff;help;hooks' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install git-handoff''s hooks, keeping what is there')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Undo what `hooks install` did: all of it, or the parts picked with the flags')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show what git-handoff has installed where, and whether it runs')
             break
         }
         'git-handoff;help;hooks;install' {
@@ -401,10 +432,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;help;hooks;uninstall' {
             break
         }
+        'git-handoff;help;hooks;status' {
+            break
+        }
         'git-handoff;help;demo' {
             break
         }
         'git-handoff;help;install-man' {
+            break
+        }
+        'git-handoff;help;completions' {
             break
         }
         'git-handoff;help;help' {

@@ -16,6 +16,9 @@ _git__handoff() {
             ",$1")
                 cmd="git__handoff"
                 ;;
+            git__handoff,completions)
+                cmd="git__handoff__subcmd__completions"
+                ;;
             git__handoff,demo)
                 cmd="git__handoff__subcmd__demo"
                 ;;
@@ -60,6 +63,9 @@ _git__handoff() {
                 ;;
             git__handoff,validate)
                 cmd="git__handoff__subcmd__validate"
+                ;;
+            git__handoff__subcmd__help,completions)
+                cmd="git__handoff__subcmd__help__subcmd__completions"
                 ;;
             git__handoff__subcmd__help,demo)
                 cmd="git__handoff__subcmd__help__subcmd__demo"
@@ -109,6 +115,9 @@ _git__handoff() {
             git__handoff__subcmd__help__subcmd__hooks,install)
                 cmd="git__handoff__subcmd__help__subcmd__hooks__subcmd__install"
                 ;;
+            git__handoff__subcmd__help__subcmd__hooks,status)
+                cmd="git__handoff__subcmd__help__subcmd__hooks__subcmd__status"
+                ;;
             git__handoff__subcmd__help__subcmd__hooks,uninstall)
                 cmd="git__handoff__subcmd__help__subcmd__hooks__subcmd__uninstall"
                 ;;
@@ -127,6 +136,9 @@ _git__handoff() {
             git__handoff__subcmd__hooks,install)
                 cmd="git__handoff__subcmd__hooks__subcmd__install"
                 ;;
+            git__handoff__subcmd__hooks,status)
+                cmd="git__handoff__subcmd__hooks__subcmd__status"
+                ;;
             git__handoff__subcmd__hooks,uninstall)
                 cmd="git__handoff__subcmd__hooks__subcmd__uninstall"
                 ;;
@@ -135,6 +147,9 @@ _git__handoff() {
                 ;;
             git__handoff__subcmd__hooks__subcmd__help,install)
                 cmd="git__handoff__subcmd__hooks__subcmd__help__subcmd__install"
+                ;;
+            git__handoff__subcmd__hooks__subcmd__help,status)
+                cmd="git__handoff__subcmd__hooks__subcmd__help__subcmd__status"
                 ;;
             git__handoff__subcmd__hooks__subcmd__help,uninstall)
                 cmd="git__handoff__subcmd__hooks__subcmd__help__subcmd__uninstall"
@@ -170,7 +185,7 @@ _git__handoff() {
 
     case "${cmd}" in
         git__handoff)
-            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show hooks demo install-man help"
+            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,7 +206,29 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__demo)
+        git__handoff__subcmd__completions)
+            opts="-C -h -V --json --color --help --version bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__demo)
             opts="-C -h -V --keep --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -213,7 +250,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__digest)
+        git__handoff__subcmd__digest)
             opts="-C -h -V --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -235,8 +272,8 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help)
-            opts="start snapshot seal note progress record digest validate sync recall show hooks demo install-man help"
+        git__handoff__subcmd__help)
+            opts="start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -249,7 +286,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__demo)
+        git__handoff__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -263,7 +300,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__digest)
+        git__handoff__subcmd__help__subcmd__demo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -277,7 +314,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__help)
+        git__handoff__subcmd__help__subcmd__digest)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -291,8 +328,8 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__hooks)
-            opts="install uninstall"
+        git__handoff__subcmd__help__subcmd__help)
+            opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,7 +342,21 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__hooks__subcmd__install)
+        git__handoff__subcmd__help__subcmd__hooks)
+            opts="install uninstall status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__help__subcmd__hooks__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -319,7 +370,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__hooks__subcmd__uninstall)
+        git__handoff__subcmd__help__subcmd__hooks__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -333,7 +384,21 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__install__subcmd__man)
+        git__handoff__subcmd__help__subcmd__hooks__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__help__subcmd__install__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -347,7 +412,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__note)
+        git__handoff__subcmd__help__subcmd__note)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -361,7 +426,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__progress)
+        git__handoff__subcmd__help__subcmd__progress)
             opts="plan set show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -375,7 +440,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__progress__subcmd__plan)
+        git__handoff__subcmd__help__subcmd__progress__subcmd__plan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -389,7 +454,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__progress__subcmd__set)
+        git__handoff__subcmd__help__subcmd__progress__subcmd__set)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -403,7 +468,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__progress__subcmd__show)
+        git__handoff__subcmd__help__subcmd__progress__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -417,7 +482,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__recall)
+        git__handoff__subcmd__help__subcmd__recall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -431,7 +496,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__record)
+        git__handoff__subcmd__help__subcmd__record)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -445,7 +510,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__seal)
+        git__handoff__subcmd__help__subcmd__seal)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -459,7 +524,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__show)
+        git__handoff__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -473,7 +538,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__snapshot)
+        git__handoff__subcmd__help__subcmd__snapshot)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -487,7 +552,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__start)
+        git__handoff__subcmd__help__subcmd__start)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -501,7 +566,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__sync)
+        git__handoff__subcmd__help__subcmd__sync)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -515,7 +580,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__help__subcmd__validate)
+        git__handoff__subcmd__help__subcmd__validate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -529,8 +594,8 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks)
-            opts="-C -h -V --json --color --help --version install uninstall help"
+        git__handoff__subcmd__hooks)
+            opts="-C -h -V --json --color --help --version install uninstall status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -551,8 +616,8 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks__subcmd__help)
-            opts="install uninstall help"
+        git__handoff__subcmd__hooks__subcmd__help)
+            opts="install uninstall status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -565,7 +630,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks__subcmd__help__subcmd__help)
+        git__handoff__subcmd__hooks__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -579,7 +644,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks__subcmd__help__subcmd__install)
+        git__handoff__subcmd__hooks__subcmd__help__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -593,7 +658,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks__subcmd__help__subcmd__uninstall)
+        git__handoff__subcmd__hooks__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -607,7 +672,21 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks__subcmd__install)
+        git__handoff__subcmd__hooks__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__hooks__subcmd__install)
             opts="-C -h -V --pre-push --claude --codex --dry-run --push-notes --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -629,8 +708,8 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__hooks__subcmd__uninstall)
-            opts="-C -h -V --pre-push --json --color --help --version"
+        git__handoff__subcmd__hooks__subcmd__status)
+            opts="-C -h -V --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -651,7 +730,29 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__install__subcmd__man)
+        git__handoff__subcmd__hooks__subcmd__uninstall)
+            opts="-C -h -V --pre-push --claude --codex --dry-run --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__install__subcmd__man)
             opts="-C -h -V --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -673,17 +774,13 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__note)
-            opts="-C -h -V --reason --from --summary --emergency --facts --digest-only --issue --base --started-at --json --color --help --version"
+        git__handoff__subcmd__note)
+            opts="-C -h -V --from --summary --emergency --facts --digest-only --issue --base --started-at --json --color --help --version --reason"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --reason)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -701,7 +798,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -716,6 +813,10 @@ _git__handoff() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --reason)
+                    COMPREPLY=($(compgen -W "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -723,7 +824,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress)
+        git__handoff__subcmd__progress)
             opts="-C -h -V --json --color --help --version plan set show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -745,7 +846,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__help)
+        git__handoff__subcmd__progress__subcmd__help)
             opts="plan set show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -759,7 +860,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__help__subcmd__help)
+        git__handoff__subcmd__progress__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -773,7 +874,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__help__subcmd__plan)
+        git__handoff__subcmd__progress__subcmd__help__subcmd__plan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -787,7 +888,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__help__subcmd__set)
+        git__handoff__subcmd__progress__subcmd__help__subcmd__set)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -801,7 +902,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__help__subcmd__show)
+        git__handoff__subcmd__progress__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -815,7 +916,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__plan)
+        git__handoff__subcmd__progress__subcmd__plan)
             opts="-C -h -V --findings --force --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -837,7 +938,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__set)
+        git__handoff__subcmd__progress__subcmd__set)
             opts="-C -h -V --note --files --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -867,7 +968,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__progress__subcmd__show)
+        git__handoff__subcmd__progress__subcmd__show)
             opts="-C -h -V --write --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -883,7 +984,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -905,7 +1006,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__recall)
+        git__handoff__subcmd__recall)
             opts="-C -h -V --max-lines --source --hook --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -929,7 +1030,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -951,7 +1052,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__record)
+        git__handoff__subcmd__record)
             opts="-C -h -V --agent --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -977,7 +1078,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__seal)
+        git__handoff__subcmd__seal)
             opts="-m -C -h -V --message --allow-secrets --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -997,7 +1098,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -1019,10 +1120,10 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__show)
+        git__handoff__subcmd__show)
             opts="-C -h -V --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
@@ -1031,7 +1132,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -1050,11 +1151,11 @@ _git__handoff() {
                     COMPREPLY=()
                     ;;
             esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__snapshot)
-            opts="-C -h -V --max-lines --reason --issue --base --started-at --json --color --help --version"
+        git__handoff__subcmd__snapshot)
+            opts="-C -h -V --max-lines --issue --base --started-at --json --color --help --version --reason"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1064,16 +1165,12 @@ _git__handoff() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --reason)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --issue)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -1088,6 +1185,10 @@ _git__handoff() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --reason)
+                    COMPREPLY=($(compgen -W "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1095,7 +1196,7 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__start)
+        git__handoff__subcmd__start)
             opts="-C -h -V --issue --base --started-at --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1107,7 +1208,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --started-at)
@@ -1129,10 +1230,10 @@ _git__handoff() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__sync)
+        git__handoff__subcmd__sync)
             opts="-C -h -V --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_remotes)" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
@@ -1148,18 +1249,18 @@ _git__handoff() {
                     COMPREPLY=()
                     ;;
             esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_remotes)" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handoff__subcmd__validate)
+        git__handoff__subcmd__validate)
             opts="-C -h -V --base --issue --pre-push --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --base)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(__git_handoff_refs)" -- "${cur}"))
                     return 0
                     ;;
                 --issue)
@@ -1178,7 +1279,7 @@ _git__handoff() {
                     COMPREPLY=()
                     ;;
             esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
             return 0
             ;;
     esac
@@ -1190,77 +1291,277 @@ else
     complete -F _git__handoff -o bashdefault -o default git-handoff
 fi
 
+# REV and --base complete refs, REMOTE the remotes, as git's own commands do.
+__git_handoff_refs ()
+{
+	git for-each-ref --format='%(refname:short)' refs/heads refs/tags refs/remotes 2>/dev/null
+	echo HEAD
+}
+
+__git_handoff_remotes ()
+{
+	git remote 2>/dev/null
+}
+
 # git's bash completion calls this for `git handoff <TAB>` (load git's completion first).
 _git_handoff ()
 {
-	local subcommands="start snapshot seal note progress record digest validate sync recall show hooks demo install-man"
+	local subcommands="start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions"
 	local subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
-		-*) __gitcomp "--color= --help --json --version" ;;
-		*) __gitcomp "$subcommands" ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --version"; return ;;
 		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		__gitcomp "$subcommands"
 		return
 	fi
-	case "$subcommand,$cur" in
-	start,-*)
-		__gitcomp "--base= --color= --help --issue= --json --started-at= --version"
+	case "$subcommand" in
+	start)
+		case "$cur" in
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--base= --color= --help --issue= --json --started-at= --version"; return ;;
+		esac
+		case "$prev" in
+		--issue) :; return ;;
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
-	snapshot,-*)
-		__gitcomp "--base= --color= --help --issue= --json --max-lines= --reason= --started-at= --version"
+	snapshot)
+		case "$cur" in
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		--reason=*) __gitcomp "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" "" "${cur##--reason=}"; return ;;
+		-*) __gitcomp "--base= --color= --help --issue= --json --max-lines= --reason= --started-at= --version"; return ;;
+		esac
+		case "$prev" in
+		--max-lines) :; return ;;
+		--issue) :; return ;;
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		--reason) __gitcomp "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" "" "$cur"; return ;;
+		esac
 		;;
-	seal,-*)
-		__gitcomp "--allow-secrets --base= --color= --help --issue= --json --message= --started-at= --version"
+	seal)
+		case "$cur" in
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--allow-secrets --base= --color= --help --issue= --json --message= --started-at= --version"; return ;;
+		esac
+		case "$prev" in
+		--message) :; return ;;
+		--issue) :; return ;;
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
-	note,-*)
-		__gitcomp "--base= --color= --digest-only --emergency --facts= --from= --help --issue= --json --reason= --started-at= --summary= --version"
+	note)
+		case "$cur" in
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		--reason=*) __gitcomp "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" "" "${cur##--reason=}"; return ;;
+		-*) __gitcomp "--base= --color= --digest-only --emergency --facts= --from= --help --issue= --json --reason= --started-at= --summary= --version"; return ;;
+		esac
+		case "$prev" in
+		--from) :; return ;;
+		--summary) :; return ;;
+		--facts) :; return ;;
+		--issue) :; return ;;
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		--reason) __gitcomp "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" "" "$cur"; return ;;
+		esac
 		;;
-	progress,*)
+	progress)
 		local nested="$(__git_find_on_cmdline "plan set show")"
 		if [ -z "$nested" ]; then
 			__gitcomp "plan set show"
 			return
 		fi
 		case "$nested" in
-		plan) __gitcomp "--color= --findings --force --help --json --version" ;;
-		set) __gitcomp "--color= --files= --help --json --note= --version" ;;
-		show) __gitcomp "--base= --color= --help --issue= --json --started-at= --version --write=" ;;
+		plan)
+			case "$cur" in
+			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+			-*) __gitcomp "--color= --findings --force --help --json --version"; return ;;
+			esac
+			case "$prev" in
+			--color) __gitcomp "auto always never" "" "$cur"; return ;;
+			esac
+			;;
+		set)
+			case "$cur" in
+			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+			-*) __gitcomp "--color= --files= --help --json --note= --version"; return ;;
+			esac
+			case "$prev" in
+			--note) :; return ;;
+			--files) :; return ;;
+			--color) __gitcomp "auto always never" "" "$cur"; return ;;
+			esac
+			;;
+		show)
+			case "$cur" in
+			--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+			-*) __gitcomp "--base= --color= --help --issue= --json --started-at= --version --write="; return ;;
+			esac
+			case "$prev" in
+			--write) :; return ;;
+			--issue) :; return ;;
+			--base) __git_complete_refs --cur="$cur"; return ;;
+			--started-at) :; return ;;
+			--color) __gitcomp "auto always never" "" "$cur"; return ;;
+			esac
+			;;
 		esac
 		;;
-	record,-*)
-		__gitcomp "--agent= --color= --help --json --version"
+	record)
+		case "$cur" in
+		--agent=*) __gitcomp "claude codex generic" "" "${cur##--agent=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--agent= --color= --help --json --version"; return ;;
+		esac
+		case "$prev" in
+		--agent) __gitcomp "claude codex generic" "" "$cur"; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
-	digest,-*)
-		__gitcomp "--color= --help --json --version"
+	digest)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --version"; return ;;
+		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
-	validate,-*)
-		__gitcomp "--base= --color= --help --issue= --json --pre-push --version"
+	validate)
+		case "$cur" in
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--base= --color= --help --issue= --json --pre-push --version"; return ;;
+		esac
+		case "$prev" in
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--issue) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		__git_complete_refs --cur="$cur"
 		;;
-	sync,-*)
-		__gitcomp "--color= --help --json --version"
+	sync)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --version"; return ;;
+		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		__gitcomp_nl "$(__git_remotes)" "" "$cur"
 		;;
-	recall,-*)
-		__gitcomp "--base= --color= --help --hook= --issue= --json --max-lines= --source= --started-at= --version"
+	recall)
+		case "$cur" in
+		--source=*) __gitcomp "startup resume clear compact fork" "" "${cur##--source=}"; return ;;
+		--hook=*) __gitcomp "claude codex" "" "${cur##--hook=}"; return ;;
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--base= --color= --help --hook= --issue= --json --max-lines= --source= --started-at= --version"; return ;;
+		esac
+		case "$prev" in
+		--max-lines) :; return ;;
+		--source) __gitcomp "startup resume clear compact fork" "" "$cur"; return ;;
+		--hook) __gitcomp "claude codex" "" "$cur"; return ;;
+		--issue) :; return ;;
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
-	show,-*)
-		__gitcomp "--base= --color= --help --issue= --json --started-at= --version"
+	show)
+		case "$cur" in
+		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--base= --color= --help --issue= --json --started-at= --version"; return ;;
+		esac
+		case "$prev" in
+		--issue) :; return ;;
+		--base) __git_complete_refs --cur="$cur"; return ;;
+		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		__git_complete_refs --cur="$cur"
 		;;
-	hooks,*)
-		local nested="$(__git_find_on_cmdline "install uninstall")"
+	hooks)
+		local nested="$(__git_find_on_cmdline "install uninstall status")"
 		if [ -z "$nested" ]; then
-			__gitcomp "install uninstall"
+			__gitcomp "install uninstall status"
 			return
 		fi
 		case "$nested" in
-		install) __gitcomp "--claude --codex --color= --dry-run --help --json --pre-push --push-notes --version" ;;
-		uninstall) __gitcomp "--color= --help --json --pre-push --version" ;;
+		install)
+			case "$cur" in
+			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+			-*) __gitcomp "--claude --codex --color= --dry-run --help --json --pre-push --push-notes --version"; return ;;
+			esac
+			case "$prev" in
+			--color) __gitcomp "auto always never" "" "$cur"; return ;;
+			esac
+			;;
+		uninstall)
+			case "$cur" in
+			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+			-*) __gitcomp "--claude --codex --color= --dry-run --help --json --pre-push --version"; return ;;
+			esac
+			case "$prev" in
+			--color) __gitcomp "auto always never" "" "$cur"; return ;;
+			esac
+			;;
+		status)
+			case "$cur" in
+			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+			-*) __gitcomp "--color= --help --json --version"; return ;;
+			esac
+			case "$prev" in
+			--color) __gitcomp "auto always never" "" "$cur"; return ;;
+			esac
+			;;
 		esac
 		;;
-	demo,-*)
-		__gitcomp "--color= --help --json --keep --version"
+	demo)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --keep --version"; return ;;
+		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
-	install-man,-*)
-		__gitcomp "--color= --help --json --version"
+	install-man)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --version"; return ;;
+		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		;;
+	completions)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --version"; return ;;
+		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		__gitcomp "bash elvish fish powershell zsh" "" "$cur"
 		;;
 	esac
 }

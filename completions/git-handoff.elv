@@ -36,9 +36,10 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand sync 'Exchange handoff records with a remote, losing none from either side'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
-            cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
+            cand hooks 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there'
             cand demo 'Play a whole interrupted attempt in a throwaway repository, printing each step'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+            cand completions 'Print the shell completion script for SHELL on stdout.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;start'= {
@@ -55,12 +56,12 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         }
         &'git-handoff;snapshot'= {
             cand --max-lines 'Lines kept from each git output [default: caps.snapshot_lines, 40]'
-            cand --reason 'The reason written into the note header'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
+            cand --reason 'The reason written into the note header'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -83,7 +84,6 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;note'= {
-            cand --reason 'Why the handoff happens [default: the note header''s, else agent_request]'
             cand --from 'Take the note from this Markdown file instead of the note path'
             cand --summary 'Render the note from this TOML summary'
             cand --facts 'Facts from the runtime for the emergency note (JSON)'
@@ -92,6 +92,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
+            cand --reason 'Why the handoff happens [default: the note header''s, else agent_request]'
             cand --emergency 'Write the emergency note (the agent wrote none); needs --reason'
             cand --digest-only 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)'
             cand --json 'Print one JSON document on stdout instead of text'
@@ -238,7 +239,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand install 'Install git-handoff''s hooks, keeping what is there'
-            cand uninstall 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was'
+            cand uninstall 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
+            cand status 'Show what git-handoff has installed where, and whether it runs'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;hooks;install'= {
@@ -247,7 +249,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --pre-push 'Install the pre-push check'
             cand --claude 'Install Claude Code hooks into .claude/settings.json'
             cand --codex 'Install Codex hooks into .codex/hooks.json'
-            cand --dry-run 'Print what the agent settings would become (a diff) and write nothing'
+            cand --dry-run 'Show what would change (paths and diffs) and write nothing'
             cand --push-notes 'Also push the handoff records with every push (a failed notes push only warns)'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
@@ -258,7 +260,19 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;hooks;uninstall'= {
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
-            cand --pre-push 'Remove the pre-push check [default: every hook git-handoff installs]'
+            cand --pre-push 'Remove the pre-push check (and the notes ref from notes.rewriteRef)'
+            cand --claude 'Remove the Claude Code hooks and the unchanged handoff skill'
+            cand --codex 'Remove the Codex hooks'
+            cand --dry-run 'Show what would change and write nothing'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'git-handoff;hooks;status'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -267,12 +281,15 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         }
         &'git-handoff;hooks;help'= {
             cand install 'Install git-handoff''s hooks, keeping what is there'
-            cand uninstall 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was'
+            cand uninstall 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
+            cand status 'Show what git-handoff has installed where, and whether it runs'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;hooks;help;install'= {
         }
         &'git-handoff;hooks;help;uninstall'= {
+        }
+        &'git-handoff;hooks;help;status'= {
         }
         &'git-handoff;hooks;help;help'= {
         }
@@ -295,6 +312,15 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-handoff;completions'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;help'= {
             cand start 'Begin an attempt: its issue, base and start time, and a fresh event log'
             cand snapshot 'Print the repository state for a prompt, with a pre-filled note header'
@@ -307,9 +333,10 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand sync 'Exchange handoff records with a remote, losing none from either side'
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff (or the one on REV) for a person picking up the branch'
-            cand hooks 'Install or remove git-handoff''s hooks (the pre-push check), keeping what is there'
+            cand hooks 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there'
             cand demo 'Play a whole interrupted attempt in a throwaway repository, printing each step'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+            cand completions 'Print the shell completion script for SHELL on stdout.'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;help;start'= {
@@ -345,15 +372,20 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         }
         &'git-handoff;help;hooks'= {
             cand install 'Install git-handoff''s hooks, keeping what is there'
-            cand uninstall 'Remove git-handoff''s block from the hooks, leaving the rest of each hook as it was'
+            cand uninstall 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
+            cand status 'Show what git-handoff has installed where, and whether it runs'
         }
         &'git-handoff;help;hooks;install'= {
         }
         &'git-handoff;help;hooks;uninstall'= {
         }
+        &'git-handoff;help;hooks;status'= {
+        }
         &'git-handoff;help;demo'= {
         }
         &'git-handoff;help;install-man'= {
+        }
+        &'git-handoff;help;completions'= {
         }
         &'git-handoff;help;help'= {
         }

@@ -42,9 +42,10 @@ complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "validate" -
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "sync" -d 'Exchange handoff records with a remote, losing none from either side'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
-complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "hooks" -d 'Install or remove git-handoff\'s hooks (the pre-push check), keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "hooks" -d 'Install, remove or show git-handoff\'s hooks (pre-push check, agent hooks), keeping what is there'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "demo" -d 'Play a whole interrupted attempt in a throwaway repository, printing each step'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "completions" -d 'Print the shell completion script for SHELL on stdout.'
 complete -c git-handoff -n "__fish_git_handoff_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -l issue -d 'The issue number the attempt works on' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -l base -d 'The base revision [default: HEAD]' -r
@@ -57,7 +58,6 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -l json -
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand start" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l max-lines -d 'Lines kept from each git output [default: caps.snapshot_lines, 40]' -r
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l reason -d 'The reason written into the note header' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
@@ -65,6 +65,13 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s C -
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l reason -d 'The reason written into the note header' -r -f -a "token_soft_threshold\t''
+token_hard_limit\t''
+turn_limit\t''
+time_limit\t''
+cost_hard_limit\t''
+operator_request\t''
+agent_request\t''"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s V -l version -d 'Print version'
@@ -80,7 +87,6 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l allow-s
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l reason -d 'Why the handoff happens [default: the note header\'s, else agent_request]' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l from -d 'Take the note from this Markdown file instead of the note path' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l summary -d 'Render the note from this TOML summary' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l facts -d 'Facts from the runtime for the emergency note (JSON)' -r -F
@@ -91,6 +97,13 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -s C -d 'R
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l reason -d 'Why the handoff happens [default: the note header\'s, else agent_request]' -r -f -a "token_soft_threshold\t''
+token_hard_limit\t''
+turn_limit\t''
+time_limit\t''
+cost_hard_limit\t''
+operator_request\t''
+agent_request\t''"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l emergency -d 'Write the emergency note (the agent wrote none); needs --reason'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l digest-only -d 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l json -d 'Print one JSON document on stdout instead of text'
@@ -202,16 +215,17 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand show" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -l json -d 'Print one JSON document on stdout instead of text'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "uninstall" -d 'Remove git-handoff\'s block from the hooks, leaving the rest of each hook as it was'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -f -a "uninstall" -d 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -f -a "status" -d 'Show what git-handoff has installed where, and whether it runs'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
@@ -219,7 +233,7 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l pre-push -d 'Install the pre-push check'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l claude -d 'Install Claude Code hooks into .claude/settings.json'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l codex -d 'Install Codex hooks into .codex/hooks.json'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l dry-run -d 'Print what the agent settings would become (a diff) and write nothing'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l dry-run -d 'Show what would change (paths and diffs) and write nothing'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l push-notes -d 'Also push the handoff records with every push (a failed notes push only warns)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -228,12 +242,23 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fis
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l pre-push -d 'Remove the pre-push check [default: every hook git-handoff installs]'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l pre-push -d 'Remove the pre-push check (and the notes ref from notes.rewriteRef)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l claude -d 'Remove the Claude Code hooks and the unchanged handoff skill'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l codex -d 'Remove the Codex hooks'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l dry-run -d 'Show what would change and write nothing'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Remove git-handoff\'s block from the hooks, leaving the rest of each hook as it was'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show what git-handoff has installed where, and whether it runs'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand demo" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
@@ -250,23 +275,44 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand install-man" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "seal" -d 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "note" -d 'Check the agent\'s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "progress" -d 'Keep a progress plan that survives interruption'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "record" -d 'Record one agent hook payload (JSON on stdin) in the attempt\'s event log.'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "digest" -d 'Print the digest of the attempt\'s event log: files edited, tool calls, errors and the last check'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "validate" -d 'Check the handoff notes in BASE..REV and their layout'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "sync" -d 'Exchange handoff records with a remote, losing none from either side'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "hooks" -d 'Install or remove git-handoff\'s hooks (the pre-push check), keeping what is there'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "demo" -d 'Play a whole interrupted attempt in a throwaway repository, printing each step'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand completions" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand completions" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand completions" -l json -d 'Print one JSON document on stdout instead of text'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "start" -d 'Begin an attempt: its issue, base and start time, and a fresh event log'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "snapshot" -d 'Print the repository state for a prompt, with a pre-filled note header'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "seal" -d 'Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would stage it (never ignored files), and print its id and files'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "note" -d 'Check the agent\'s handoff note against the event log, tag what it cannot support, commit it alone, and store its record'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "progress" -d 'Keep a progress plan that survives interruption'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "record" -d 'Record one agent hook payload (JSON on stdin) in the attempt\'s event log.'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "digest" -d 'Print the digest of the attempt\'s event log: files edited, tool calls, errors and the last check'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "validate" -d 'Check the handoff notes in BASE..REV and their layout'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "sync" -d 'Exchange handoff records with a remote, losing none from either side'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "recall" -d 'Print the last handoff for the next session, before its first turn'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "show" -d 'Show the latest handoff (or the one on REV) for a person picking up the branch'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "hooks" -d 'Install, remove or show git-handoff\'s hooks (pre-push check, agent hooks), keeping what is there'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "demo" -d 'Play a whole interrupted attempt in a throwaway repository, printing each step'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "install-man" -d 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "completions" -d 'Print the shell completion script for SHELL on stdout.'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "plan" -d 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "uninstall" -d 'Remove git-handoff\'s block from the hooks, leaving the rest of each hook as it was'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "uninstall" -d 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "status" -d 'Show what git-handoff has installed where, and whether it runs'
+
+# `git handoff <TAB>`: the words after `handoff`, completed as `git-handoff` completes them.
+function __fish_git_handoff_wrapped
+    set -l tokens (commandline -opc)
+    set -l at (contains -i -- handoff $tokens)
+    set -l rest
+    if test (count $tokens) -gt $at
+        set rest $tokens[(math $at + 1)..-1]
+    end
+    complete -C (string join ' ' -- git-handoff (string escape -- $rest) (commandline -ct))
+end
+complete -c git -f -n '__fish_seen_subcommand_from handoff' -a '(__fish_git_handoff_wrapped)'

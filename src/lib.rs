@@ -19,21 +19,24 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// Parses `args`, runs the command and returns the process exit code. Never panics on input.
+///
+/// Under `--json` an error is also one JSON document on stdout, `{"error": ..., "exit": 2}`, so a
+/// runtime that parses stdout always gets a document; the error line still goes to stderr.
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let cli = match cli::Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let json = cli::output::wants_json(&args);
+    let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(err) => {
-            let code = if err.use_stderr() { 2 } else { 0 };
-            // Printing help to a closed pipe is not worth a second error.
-            let _ = err.print();
-            return ExitCode::from(code);
-        }
+        Err(err) => return cli::output::parse_failure(err, json),
     };
     match cli::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.is::<util::error::CheckFailed>() => ExitCode::from(1),
         Err(err) if util::error::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
+            if json {
+                cli::output::json_error(&format!("{err:#}"), 2);
+            }
             eprintln!("{}", cli::output::paint_error(&util::error::render(&err)));
             ExitCode::from(2)
         }

@@ -62,11 +62,13 @@ pub enum Command {
     Sync(commands::sync::Args),
     Recall(commands::recall::Args),
     Show(commands::show::Args),
-    /// Install or remove git-handoff's hooks (the pre-push check), keeping what is there.
+    /// Install, remove or show git-handoff's hooks (pre-push check, agent hooks), keeping what
+    /// is there.
     #[command(subcommand)]
     Hooks(commands::hooks::Command),
     Demo(commands::demo::Args),
     InstallMan(commands::install_man::Args),
+    Completions(commands::completions::Args),
 }
 
 /// Overrides of the attempt state, so a runtime can stay stateless.

@@ -1,11 +1,21 @@
 //! Generated documentation: man pages (clap_mangen) and shell completions (clap_complete), made
 //! from the same clap definitions as `--help`, so the three cannot drift apart. The committed
-//! copies under `man/` and `completions/` are checked by `tests/generated.rs`.
+//! copies under `man/` and `completions/` are checked by `tests/it/generated.rs`.
+//!
+//! The man pages follow git's own: a `GIT-HANDOFF-<COMMAND>(1)` header over "Git Manual", the
+//! version and date in the footer, and a synopsis that names every option's value
+//! (`-C <PATH>`), which clap_mangen leaves out.
+
+pub mod completions;
+mod git_bash;
 
 use clap::CommandFactory;
-use clap_complete::Shell;
 
 use crate::cli::Cli;
+
+/// The date the man pages carry in their footer: the date of this version. Bump it with the
+/// version in Cargo.toml.
+pub const MAN_DATE: &str = "2026-11-30";
 
 /// The command tree as the installed binary is named.
 fn command() -> clap::Command {
@@ -16,7 +26,8 @@ fn command() -> clap::Command {
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
     let mut cmd = command();
     cmd.build();
-    let mut pages = vec![("git-handoff.1".to_string(), render_man(cmd.clone()))];
+    let mut pages =
+        vec![("git-handoff.1".to_string(), render_man(cmd.clone().bin_name("git handoff")))];
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         let name = format!("git-handoff-{}", sub.get_name());
         let words = format!("git handoff {}", sub.get_name());
@@ -33,94 +44,86 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
 }
 
 fn render_man(cmd: clap::Command) -> Vec<u8> {
+    let synopsis = synopsis(&cmd);
     let mut out = Vec::new();
-    clap_mangen::Man::new(cmd)
+    clap_mangen::Man::new(cmd.clone())
+        .title(cmd.get_name().to_uppercase())
+        .date(MAN_DATE)
         .source(format!("git-handoff {}", env!("CARGO_PKG_VERSION")))
         .manual("Git Manual")
         .render(&mut out)
         .expect("rendering to memory cannot fail");
-    out
+    let text = String::from_utf8(out).expect("clap_mangen writes UTF-8");
+    replace_synopsis(&text, &synopsis).into_bytes()
+}
+
+/// Puts `synopsis` in place of the line clap_mangen wrote under `.SH SYNOPSIS`.
+fn replace_synopsis(page: &str, synopsis: &str) -> String {
+    const HEADING: &str = ".SH SYNOPSIS\n";
+    let Some(start) = page.find(HEADING).map(|i| i + HEADING.len()) else { return page.into() };
+    let end = page[start..].find('\n').map_or(page.len(), |i| start + i);
+    format!("{}{synopsis}{}", &page[..start], &page[end..])
+}
+
+/// The synopsis as roff: `git handoff validate [--base <B>] [-C <PATH>]... [REV]`.
+fn synopsis(cmd: &clap::Command) -> String {
+    let name = cmd.get_bin_name().unwrap_or_else(|| cmd.get_name());
+    let mut words = vec![bold(name)];
+    for arg in cmd.get_arguments().filter(|a| !a.is_hide_set() && !a.is_positional()) {
+        let flag = match (arg.get_short(), arg.get_long()) {
+            (Some(short), Some(long)) => {
+                format!("{}|{}", bold(&format!("-{short}")), bold(&format!("--{long}")))
+            }
+            (Some(short), None) => bold(&format!("-{short}")),
+            (None, Some(long)) => bold(&format!("--{long}")),
+            (None, None) => continue,
+        };
+        let value = match arg.get_value_names() {
+            Some(names) if arg.get_action().takes_values() => {
+                names.iter().map(|n| format!(" {}", italic(&format!("<{n}>")))).collect::<String>()
+            }
+            _ if arg.get_action().takes_values() => {
+                format!(" {}", italic(&format!("<{}>", arg.get_id().as_str().to_uppercase())))
+            }
+            _ => String::new(),
+        };
+        let repeat = if matches!(arg.get_action(), clap::ArgAction::Append) { "..." } else { "" };
+        words.push(if arg.is_required_set() {
+            format!("{flag}{value}{repeat}")
+        } else {
+            format!("[{flag}{value}]{repeat}")
+        });
+    }
+    for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        let names = arg.get_value_names().map(|n| n.join(" "));
+        let value = italic(&names.unwrap_or_else(|| arg.get_id().as_str().to_uppercase()));
+        let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
+        let repeat = if many { "..." } else { "" };
+        words.push(if arg.is_required_set() {
+            format!("{value}{repeat}")
+        } else {
+            format!("[{value}]{repeat}")
+        });
+    }
+    if cmd.has_subcommands() {
+        words.push(format!("<{}>", italic("command")));
+    }
+    words.join(" ")
+}
+
+fn bold(text: &str) -> String {
+    format!("\\fB{}\\fR", escape(text))
+}
+
+fn italic(text: &str) -> String {
+    format!("\\fI{}\\fR", escape(text))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('-', "\\-")
 }
 
 /// Every completion script, by file name.
 pub fn completions() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for (shell, file) in [
-        (Shell::Bash, "git-handoff.bash"),
-        (Shell::Zsh, "_git-handoff"),
-        (Shell::Fish, "git-handoff.fish"),
-        (Shell::Elvish, "git-handoff.elv"),
-        (Shell::PowerShell, "_git-handoff.ps1"),
-    ] {
-        let mut bytes = Vec::new();
-        clap_complete::generate(shell, &mut command(), "git-handoff", &mut bytes);
-        if shell == Shell::Bash {
-            bytes.extend_from_slice(git_completion().as_bytes());
-        }
-        out.push((file.to_string(), bytes));
-    }
-    out
-}
-
-/// `_git_handoff`, which git's own bash completion calls for `git handoff <TAB>`.
-fn git_completion() -> String {
-    let mut cmd = command();
-    cmd.build();
-    let subs: Vec<&clap::Command> =
-        cmd.get_subcommands().filter(|s| s.get_name() != "help").collect();
-    let names: Vec<&str> = subs.iter().map(|s| s.get_name()).collect();
-    let mut arms = String::new();
-    for sub in &subs {
-        let nested: Vec<&str> =
-            sub.get_subcommands().map(|s| s.get_name()).filter(|n| *n != "help").collect();
-        if !nested.is_empty() {
-            arms.push_str(&format!(
-                "\t{name},*)\n\t\tlocal nested=\"$(__git_find_on_cmdline \"{list}\")\"\n\
-                 \t\tif [ -z \"$nested\" ]; then\n\t\t\t__gitcomp \"{list}\"\n\t\t\treturn\n\t\tfi\n\
-                 \t\tcase \"$nested\" in\n",
-                name = sub.get_name(),
-                list = nested.join(" ")
-            ));
-            for inner in sub.get_subcommands().filter(|s| s.get_name() != "help") {
-                arms.push_str(&format!(
-                    "\t\t{}) __gitcomp \"{}\" ;;\n",
-                    inner.get_name(),
-                    long_flags(inner)
-                ));
-            }
-            arms.push_str("\t\tesac\n\t\t;;\n");
-        } else {
-            arms.push_str(&format!(
-                "\t{},-*)\n\t\t__gitcomp \"{}\"\n\t\t;;\n",
-                sub.get_name(),
-                long_flags(sub)
-            ));
-        }
-    }
-    format!(
-        "\n# git's bash completion calls this for `git handoff <TAB>` (load git's completion first).\n\
-         _git_handoff ()\n{{\n\tlocal subcommands=\"{subs}\"\n\
-         \tlocal subcommand=\"$(__git_find_on_cmdline \"$subcommands\")\"\n\
-         \tif [ -z \"$subcommand\" ]; then\n\t\tcase \"$cur\" in\n\
-         \t\t-*) __gitcomp \"{global}\" ;;\n\t\t*) __gitcomp \"$subcommands\" ;;\n\t\tesac\n\
-         \t\treturn\n\tfi\n\tcase \"$subcommand,$cur\" in\n{arms}\tesac\n}}\n",
-        subs = names.join(" "),
-        global = long_flags(&cmd),
-    )
-}
-
-/// `--issue= --json ...`: the long flags of a command, `=` marking those that take a value.
-fn long_flags(cmd: &clap::Command) -> String {
-    let mut flags: Vec<String> = cmd
-        .get_arguments()
-        .filter(|a| !a.is_hide_set())
-        .filter_map(|a| {
-            let long = a.get_long()?;
-            let takes_value = a.get_action().takes_values();
-            Some(if takes_value { format!("--{long}=") } else { format!("--{long}") })
-        })
-        .collect();
-    flags.sort();
-    flags.dedup();
-    flags.join(" ")
+    completions::all()
 }

@@ -1,14 +1,23 @@
 //! Where output goes and how it looks: colour decisions (`--color`, `NO_COLOR`, terminals) and the
 //! JSON writer. Data goes to stdout, status and warnings to stderr.
 
+use std::ffi::OsString;
 use std::io::{self, Write};
+use std::process::ExitCode;
 
 use serde::Serialize;
 
 use crate::cli::ColorChoice;
 
-/// Decides colour once for the process, for stdout and stderr alike.
-pub fn init_color(choice: ColorChoice) {
+/// Decides colour once for the process, for stdout and stderr alike. `--color always|never` wins;
+/// with `auto`, NO_COLOR and CLICOLOR_FORCE decide when set, else git's `color.handoff` (falling
+/// back to `color.ui`), as git's own commands do, else whether the stream is a terminal.
+pub fn init_color(choice: ColorChoice, git_config: impl FnOnce() -> Option<ColorChoice>) {
+    let env_decides = ["NO_COLOR", "CLICOLOR_FORCE"].iter().any(|k| std::env::var_os(k).is_some());
+    let choice = match choice {
+        ColorChoice::Auto if !env_decides => git_config().unwrap_or(ColorChoice::Auto),
+        other => other,
+    };
     match choice {
         ColorChoice::Always => {
             console::set_colors_enabled(true);
@@ -21,6 +30,38 @@ pub fn init_color(choice: ColorChoice) {
         // console's defaults already honour terminals, NO_COLOR, CLICOLOR(_FORCE) and TERM=dumb.
         ColorChoice::Auto => {}
     }
+}
+
+/// git's colour setting for git-handoff: `color.handoff`, else `color.ui` (`None` when neither is
+/// set, or git cannot tell).
+pub fn git_color_config() -> Option<ColorChoice> {
+    let out = std::process::Command::new("git")
+        .args(["config", "--get-regexp", r"^color\.(ui|handoff)$"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    parse_git_color(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Reads `git config --get-regexp` lines: `always`, `never` (and git's false words), else auto
+/// (`auto`, `true` and a bare key alike, as git reads them).
+fn parse_git_color(listing: &str) -> Option<ColorChoice> {
+    let (mut ui, mut handoff) = (None, None);
+    for line in listing.lines() {
+        let (key, value) = line.split_once(' ').unwrap_or((line, "true"));
+        let choice = match value.trim().to_ascii_lowercase().as_str() {
+            "always" => ColorChoice::Always,
+            "never" | "false" | "no" | "off" | "0" => ColorChoice::Never,
+            _ => ColorChoice::Auto,
+        };
+        match key {
+            "color.ui" => ui = Some(choice),
+            "color.handoff" => handoff = Some(choice),
+            _ => {}
+        }
+    }
+    handoff.or(ui)
 }
 
 /// Writes `value` as one JSON document and a newline.
@@ -60,5 +101,52 @@ pub fn short_id(id: &str) -> &str {
     match id.char_indices().nth(12) {
         Some((end, _)) => &id[..end],
         None => id,
+    }
+}
+
+/// True when `--json` is among the arguments (before a `--`): decided before parsing, so that a
+/// command line clap refuses still gets its error as JSON.
+pub fn wants_json(args: &[OsString]) -> bool {
+    args.iter().skip(1).take_while(|a| *a != "--").any(|a| a == "--json")
+}
+
+/// Prints `{"error": message, "exit": code}` on stdout (best effort: stdout may be closed).
+pub fn json_error(message: &str, code: u8) {
+    let doc = serde_json::json!({"error": message, "exit": code});
+    let _ = write_json(&mut io::stdout().lock(), &doc);
+}
+
+/// What a command line clap could not parse becomes: help and version on stdout (exit 0; with
+/// `--json`, the version as `{"name", "version"}`), usage errors on stderr (exit 2; with `--json`,
+/// also as a JSON error on stdout).
+pub fn parse_failure(err: clap::Error, json: bool) -> ExitCode {
+    use clap::error::ErrorKind;
+    if json && err.kind() == ErrorKind::DisplayVersion {
+        let doc = serde_json::json!({"name": "git-handoff", "version": env!("CARGO_PKG_VERSION")});
+        let _ = write_json(&mut io::stdout().lock(), &doc);
+        return ExitCode::SUCCESS;
+    }
+    let code = if err.use_stderr() { 2 } else { 0 };
+    if json && code == 2 {
+        let text = err.render().to_string();
+        let message = text.lines().next().unwrap_or("").trim_start_matches("error: ");
+        json_error(message, code);
+    }
+    // Printing help to a closed pipe is not worth a second error.
+    let _ = err.print();
+    ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_color_settings_read_as_git_reads_them() {
+        assert_eq!(parse_git_color(""), None);
+        assert_eq!(parse_git_color("color.ui always\n"), Some(ColorChoice::Always));
+        assert_eq!(parse_git_color("color.ui\n"), Some(ColorChoice::Auto));
+        let both = "color.ui always\ncolor.handoff false\n";
+        assert_eq!(parse_git_color(both), Some(ColorChoice::Never));
     }
 }

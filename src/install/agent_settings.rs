@@ -4,12 +4,16 @@
 //!
 //! The merge keeps every existing setting and key order, adds only the hook entries that are not
 //! there yet (matched by command), and leaves the file untouched when nothing is missing, so
-//! installing twice changes nothing.
+//! installing twice changes nothing. The entries are spliced into the user's text
+//! ([`json_edit`]), so their indentation, spacing and compact arrays stay as they were.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value, json};
+
+use crate::install::change::{FileChange, read_text};
+use crate::install::json_edit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
@@ -94,7 +98,7 @@ pub fn merge(existing: Option<&str>, agent: Agent, origin: &str) -> Result<Optio
     let Some(hooks) = hooks.as_object_mut() else {
         bail!("{origin}: \"hooks\" is not an object; fix the file, then run the install again");
     };
-    let mut changed = false;
+    let mut added: Vec<(&str, Value)> = Vec::new();
     for wanted in agent.wanted() {
         let groups = hooks.entry(wanted.event).or_insert_with(|| json!([]));
         let Some(groups) = groups.as_array_mut() else {
@@ -114,18 +118,31 @@ pub fn merge(existing: Option<&str>, agent: Agent, origin: &str) -> Result<Optio
             "hooks".into(),
             json!([{"type": "command", "command": wanted.command, "timeout": wanted.timeout}]),
         );
-        groups.push(Value::Object(group));
-        changed = true;
+        groups.push(Value::Object(group.clone()));
+        added.push((wanted.event, Value::Object(group)));
     }
-    if !changed {
+    if added.is_empty() {
         return Ok(None);
     }
-    let mut text = serde_json::to_string_pretty(&root)?;
-    text.push('\n');
-    Ok(Some(text))
+    let mut pretty = serde_json::to_string_pretty(&root)?;
+    pretty.push('\n');
+    match existing.filter(|text| !text.trim().is_empty()) {
+        Some(text) => Ok(Some(splice(text, &added, &root).unwrap_or(pretty))),
+        None => Ok(Some(pretty)),
+    }
 }
 
-fn has_command(group: &Value, command: &str) -> bool {
+/// The user's text with the groups appended in place, when that reads back as exactly the merged
+/// settings (else the caller falls back to writing the merged value out).
+fn splice(text: &str, added: &[(&str, Value)], merged: &Value) -> Option<String> {
+    let mut out = text.to_string();
+    for (event, group) in added {
+        out = json_edit::append(&out, &["hooks", event], group)?;
+    }
+    (serde_json::from_str::<Value>(&out).ok()? == *merged).then_some(out)
+}
+
+pub fn has_command(group: &Value, command: &str) -> bool {
     group.get("hooks").and_then(Value::as_array).is_some_and(|hooks| {
         hooks.iter().any(|h| h.get("command").and_then(Value::as_str) == Some(command))
     })
@@ -142,51 +159,23 @@ pub const SKILL: &str = include_str!("../../skills/handoff/SKILL.md");
 /// Where Claude Code looks for project skills.
 pub const CLAUDE_SKILL_PATH: &str = ".claude/skills/handoff/SKILL.md";
 
-/// Puts the handoff skill where Claude Code finds it, unless a file is there already (a skill the
-/// user edited is theirs). Returns the path when it wrote one.
-pub fn install_skill(top: &Path, dry_run: bool) -> Result<Option<PathBuf>> {
+/// Plans putting the handoff skill where Claude Code finds it, unless a file is there already (a
+/// skill the user edited is theirs).
+pub fn plan_skill_install(top: &Path) -> Option<FileChange> {
     let path = top.join(CLAUDE_SKILL_PATH);
-    if path.exists() {
-        return Ok(None);
+    if path.exists() || path.is_symlink() {
+        return None;
     }
-    if !dry_run {
-        crate::agent::attempt::write_atomic(&path, SKILL.as_bytes())?;
-    }
-    Ok(Some(path))
+    Some(FileChange { path, before: None, after: Some(SKILL.to_string()), executable: false })
 }
 
-/// What an install did (or, in a dry run, would do): the file, whether it existed, and the diff.
-pub struct Installed {
-    pub path: PathBuf,
-    pub existed: bool,
-    /// `None` when everything was installed already.
-    pub diff: Option<String>,
-}
-
-/// Merges the agent's hooks into its settings file under `top`; writes nothing when `dry_run`.
-pub fn install(top: &Path, agent: Agent, dry_run: bool) -> Result<Installed> {
+/// Plans merging the agent's hooks into its settings file under `top` (unchanged when everything
+/// is installed already).
+pub fn plan_install(top: &Path, agent: Agent) -> Result<FileChange> {
     let path = path(top, agent);
-    let existing = match std::fs::read(&path) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| {
-            anyhow!("{}: not UTF-8 text; fix the file, then run the install again", path.display())
-        })?),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => bail!("{}: cannot read: {err}", path.display()),
-    };
-    let origin = agent.settings_path();
-    let Some(merged) = merge(existing.as_deref(), agent, origin)? else {
-        return Ok(Installed { path, existed: existing.is_some(), diff: None });
-    };
-    let old = existing.clone().unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(old.as_str(), merged.as_str())
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{origin}"), &format!("b/{origin}"))
-        .to_string();
-    if !dry_run {
-        crate::agent::attempt::write_atomic(&path, merged.as_bytes())?;
-    }
-    Ok(Installed { path, existed: existing.is_some(), diff: Some(diff) })
+    let before = read_text(&path)?;
+    let after = merge(before.as_deref(), agent, agent.settings_path())?.or_else(|| before.clone());
+    Ok(FileChange { path, before, after, executable: false })
 }
 
 #[cfg(test)]

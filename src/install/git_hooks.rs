@@ -24,10 +24,13 @@
 //! other values are kept), so records follow `commit --amend` and rebase.
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde::Serialize;
 
 use crate::git::repo::Repo;
+use crate::install::Action;
+use crate::install::change::{self, FileChange};
+use crate::install::managers::{self, Evidence, Manager};
 
 pub const BEGIN: &str = "# >>> git-handoff >>>";
 pub const END: &str = "# <<< git-handoff <<<";
@@ -77,73 +80,6 @@ const PUSH_NOTES: [&str; 5] = [
     "\tfi",
 ];
 
-/// `notes.rewriteRef` and whether installing added the notes ref to it.
-#[derive(Debug, Clone, Serialize)]
-pub struct RewriteRef {
-    pub key: &'static str,
-    pub value: String,
-    pub action: Action,
-}
-
-/// Makes `git commit --amend` and `git rebase` carry records along: adds `notes_ref` to the
-/// multi-valued `notes.rewriteRef` unless a value (or a glob such as `refs/notes/*`) covers it.
-pub fn ensure_rewrite_ref(repo: &Repo, notes_ref: &str) -> Result<RewriteRef> {
-    const KEY: &str = "notes.rewriteRef";
-    let mut cmd = repo.git().command(["config", "--get-all", KEY]);
-    let output = crate::git::run(&mut cmd)?;
-    let values = match output.status.code() {
-        Some(0) => String::from_utf8_lossy(&output.stdout).into_owned(),
-        Some(1) => String::new(), // not set
-        _ => {
-            crate::git::checked(&cmd, output)?;
-            String::new()
-        }
-    };
-    let covered = values.lines().map(str::trim).any(|value| match value.strip_suffix('*') {
-        Some(prefix) => notes_ref.starts_with(prefix),
-        None => value == notes_ref,
-    });
-    let action = if covered {
-        Action::Unchanged
-    } else {
-        repo.git().output(["config", "--add", KEY, notes_ref]).with_context(|| {
-            format!(
-                "adding {notes_ref} to {KEY}; set it by hand: git config --add {KEY} {notes_ref}"
-            )
-        })?;
-        Action::Added
-    };
-    Ok(RewriteRef { key: KEY, value: notes_ref.to_string(), action })
-}
-
-/// What installing or uninstalling did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    /// A new hook file was written.
-    Created,
-    /// The block was added to an existing hook.
-    Added,
-    /// An older block was replaced.
-    Updated,
-    /// The block was there already, as it is.
-    Unchanged,
-    /// The block was removed; the rest of the hook stays.
-    Removed,
-    /// The block was removed and nothing else was left, so the file went too.
-    RemovedFile,
-    /// There was no block to remove.
-    NotInstalled,
-}
-
-/// One hook file and what happened to it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    pub hook: &'static str,
-    pub path: PathBuf,
-    pub action: Action,
-}
-
 /// Where git runs hooks from for this repository.
 pub fn hooks_dir(repo: &Repo) -> Result<PathBuf> {
     let out = repo.git().text(["rev-parse", "--git-path", "hooks"])?;
@@ -152,54 +88,119 @@ pub fn hooks_dir(repo: &Repo) -> Result<PathBuf> {
     Ok(if path.is_absolute() { path } else { base.join(path) })
 }
 
-/// Installs (or refreshes) the pre-push block; `push_notes` makes it push the records too. The
-/// block always matches the latest install: installing without `push_notes` takes it out again.
-pub fn install_pre_push(repo: &Repo, push_notes: bool) -> Result<Outcome> {
-    let path = hooks_dir(repo)?.join("pre-push");
+/// What installing the pre-push block does: a file change, or nothing because a hook manager owns
+/// the hook (then the manager's snippet is the way in).
+#[derive(Debug)]
+pub struct PrePushPlan {
+    pub path: PathBuf,
+    pub action: Action,
+    pub change: Option<FileChange>,
+    pub manager: Option<(Manager, Evidence)>,
+}
+
+/// Plans installing (or refreshing) the pre-push block; `push_notes` makes it push the records too.
+/// The block always matches the latest install: installing without `push_notes` takes it out again.
+pub fn plan_install(repo: &Repo, push_notes: bool) -> Result<PrePushPlan> {
+    let dir = hooks_dir(repo)?;
+    let path = dir.join("pre-push");
     let existing = read_hook(&path)?;
+    if let Some(found) = managers::detect(repo.top().ok(), &dir, &path, existing.as_deref()) {
+        return Ok(PrePushPlan {
+            path,
+            action: Action::Managed,
+            change: None,
+            manager: Some(found),
+        });
+    }
     let (text, action) = match &existing {
         None => (format!("{SHEBANG}\n{}", pre_push_block(push_notes)), Action::Created),
         Some(text) => with_block(text, &path, push_notes)?,
     };
-    if action != Action::Unchanged {
-        let dir = path.parent().context("a hook path has a parent directory")?;
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
-    }
-    make_executable(&path)?;
-    Ok(Outcome { hook: "pre-push", path, action })
+    let change =
+        FileChange { path: path.clone(), before: existing, after: Some(text), executable: true };
+    Ok(PrePushPlan { path, action, change: Some(change), manager: None })
 }
 
-/// Removes the pre-push block, and the file when only the shebang we wrote would be left.
-pub fn uninstall_pre_push(repo: &Repo) -> Result<Outcome> {
+/// Plans removing the pre-push block: from the hook, and from the copies hook managers moved aside
+/// (`pre-push.legacy`, `pre-push.old`) when they still hold it. A file left with nothing but the
+/// shebang we wrote goes.
+pub fn plan_uninstall(repo: &Repo) -> Result<Vec<(FileChange, Action)>> {
     let path = hooks_dir(repo)?.join("pre-push");
-    let Some(text) = read_hook(&path)? else {
-        return Ok(Outcome { hook: "pre-push", path, action: Action::NotInstalled });
-    };
-    let Some((before, after)) = split_block(&text, &path)? else {
-        return Ok(Outcome { hook: "pre-push", path, action: Action::NotInstalled });
-    };
-    let rest = format!("{before}{after}");
-    if rest.trim().is_empty() || rest.trim() == SHEBANG {
-        std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
-        return Ok(Outcome { hook: "pre-push", path, action: Action::RemovedFile });
+    let mut plans = Vec::new();
+    let aside = managers::moved_aside(&path).map(|(p, _)| p);
+    for candidate in std::iter::once(path.clone()).chain(aside) {
+        let Some(text) = read_hook(&candidate)? else { continue };
+        let Some((before, after)) = split_block(&text, &candidate)? else { continue };
+        let rest = format!("{before}{after}");
+        let (after, action) = if rest.trim().is_empty() || rest.trim() == SHEBANG {
+            (None, Action::RemovedFile)
+        } else {
+            (Some(rest), Action::Removed)
+        };
+        let change = FileChange { path: candidate, before: Some(text), after, executable: false };
+        plans.push((change, action));
     }
-    std::fs::write(&path, rest).with_context(|| format!("writing {}", path.display()))?;
-    Ok(Outcome { hook: "pre-push", path, action: Action::Removed })
+    if plans.is_empty() {
+        let change = FileChange { path, before: None, after: None, executable: false };
+        plans.push((change, Action::NotInstalled));
+    }
+    Ok(plans)
+}
+
+/// Where the pre-push block is, and whether git runs it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PrePushStatus {
+    /// The hook git runs.
+    pub path: PathBuf,
+    /// Our block is in that hook.
+    pub installed: bool,
+    /// A hook manager owns the hook or will take it over.
+    pub manager: Option<Manager>,
+    pub evidence: Option<Evidence>,
+    /// Other files holding the block, and whether git runs them (pre-commit runs
+    /// `pre-push.legacy`; lefthook's `pre-push.old` and a hooks dir git no longer uses never run).
+    pub elsewhere: Vec<Elsewhere>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Elsewhere {
+    pub path: PathBuf,
+    pub runs: bool,
+}
+
+pub fn status(repo: &Repo) -> Result<PrePushStatus> {
+    let dir = hooks_dir(repo)?;
+    let path = dir.join("pre-push");
+    let text = read_hook(&path)?;
+    let has_block =
+        |text: &str, path: &Path| split_block(text, path).map(|b| b.is_some()).unwrap_or(true);
+    let installed = text.as_deref().is_some_and(|t| has_block(t, &path));
+    let found = managers::detect(repo.top().ok(), &dir, &path, text.as_deref());
+    let owner = text.as_deref().and_then(managers::owner_of);
+    let mut elsewhere = Vec::new();
+    for (aside, runs) in managers::moved_aside(&path) {
+        if read_hook(&aside)?.is_some_and(|t| has_block(&t, &aside)) {
+            // pre-commit runs the legacy hook only while its own hook is in place.
+            let runs = runs && owner == Some(Manager::PreCommit);
+            elsewhere.push(Elsewhere { path: aside, runs });
+        }
+    }
+    let default = repo.common_dir.join("hooks/pre-push");
+    if default != path && read_hook(&default)?.is_some_and(|t| has_block(&t, &default)) {
+        elsewhere.push(Elsewhere { path: default, runs: false });
+    }
+    let (manager, evidence) = found.map_or((None, None), |(m, e)| (Some(m), Some(e)));
+    Ok(PrePushStatus { path, installed, manager, evidence, elsewhere })
 }
 
 fn read_hook(path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
-            anyhow::anyhow!(
-                "{}: the existing hook is not UTF-8 text; add `git handoff validate --pre-push \
-                 \"$@\"` to it by hand",
-                path.display()
-            )
-        }),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(err) => bail!("{}: cannot read the hook: {err}", path.display()),
-    }
+    change::read_text(path).map_err(|_| {
+        anyhow::anyhow!(
+            "{}: the existing hook is not UTF-8 text (or cannot be read); add `git handoff \
+             validate --pre-push \"$@\"` to it by hand",
+            path.display()
+        )
+    })
 }
 
 /// The hook text with our block in place, and what that changed.
@@ -263,19 +264,6 @@ fn is_posix_shell(shebang: &str) -> bool {
     };
     let name = program.rsplit('/').next().unwrap_or(program);
     matches!(name, "sh" | "bash" | "dash" | "ksh" | "zsh" | "ash" | "mksh" | "busybox")
-}
-
-fn make_executable(path: &Path) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
-    let mode = meta.permissions().mode();
-    // Execute wherever there is read permission (like chmod +x under a usual umask).
-    let wanted = mode | ((mode & 0o444) >> 2) | 0o100;
-    if wanted != mode {
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(wanted))
-            .with_context(|| format!("making {} executable", path.display()))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

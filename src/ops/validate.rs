@@ -319,6 +319,27 @@ pub mod pre_push {
         Ok(Some(range))
     }
 
+    /// The range of a push the pre-commit framework describes without FROM/TO: a first push (the
+    /// remote has no ref yet, the root commit is included). pre-commit then passes only the local
+    /// branch, and its hooks get an empty stdin; what the push adds is the local branch less what
+    /// `remote` already has (`<local> --not --remotes=<remote>`), as the plain hook computes it.
+    pub fn range_from_local_branch(
+        repo: &Repo,
+        remote: Option<&str>,
+        local: &str,
+    ) -> Result<Range> {
+        let local = local.trim();
+        let id = repo.resolve_commit(local).with_context(|| {
+            format!(
+                "PRE_COMMIT_LOCAL_BRANCH names {local:?}, which is not a commit here; run this \
+                 from the pre-commit framework's pre-push stage"
+            )
+        })?;
+        let mut range = Range { include: vec![id], ..Range::default() };
+        exclude_remote(repo, remote, &mut range);
+        Ok(range)
+    }
+
     fn exclude_remote(repo: &Repo, remote: Option<&str>, range: &mut Range) {
         if range.include.is_empty() {
             return;

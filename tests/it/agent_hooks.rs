@@ -67,7 +67,7 @@ fn claude_settings_keep_other_hooks_and_permissions_and_install_once() {
     let dry = stdout_ok(
         repo.handoff().args(["hooks", "install", "--claude", "--dry-run"]).output().unwrap(),
     );
-    assert!(dry.is_empty(), "{dry}");
+    assert!(!dry.contains("would"), "{dry}");
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn codex_hooks_are_created_and_broken_settings_are_refused() {
     let env = Env::new();
     let repo = env.repo("r");
     let out = stdout_ok(repo.handoff().args(["hooks", "install", "--codex"]).output().unwrap());
-    assert!(out.contains("codex_hooks = true"), "{out}");
+    assert!(out.contains("approve them in its hook review"), "{out}");
     let settings: Value = serde_json::from_slice(&repo.read(".codex/hooks.json")).unwrap();
     assert_eq!(
         settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],

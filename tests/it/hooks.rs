@@ -137,11 +137,11 @@ fn hooks_path_and_linked_worktrees_are_honoured() {
     let repo = env.repo("r");
     repo.write("README", "x\n");
     repo.commit_all("base");
-    repo.git(["config", "core.hooksPath", ".husky/_"]);
+    repo.git(["config", "core.hooksPath", ".githooks"]);
     std::fs::create_dir_all(repo.path.join("sub")).unwrap();
     let sub = repo.at(repo.path.join("sub"));
     ok(install(&sub));
-    assert!(repo.path.join(".husky/_/pre-push").is_file());
+    assert!(repo.path.join(".githooks/pre-push").is_file());
     assert!(!hook_path(&repo).exists());
     repo.git(["config", "--unset", "core.hooksPath"]);
 

@@ -4,10 +4,13 @@
 mod common;
 
 mod agent_hooks;
+mod completions;
 mod digest;
 mod docs;
 mod generated;
+mod hook_managers;
 mod hooks;
+mod json;
 mod note;
 mod progress;
 mod recall;
@@ -16,5 +19,6 @@ mod seal;
 mod skill;
 mod snapshot;
 mod sync;
+mod uninstall;
 mod validate;
 mod walk;

@@ -571,7 +571,8 @@ fn assert_refused(repo: &Repo, expect: &[&str]) {
     for word in expect {
         assert!(err.contains(word), "{word:?} not in {err}");
     }
-    assert!(out.stdout.is_empty());
+    // Under --json the error is the one document on stdout.
+    assert_eq!(json(&out)["exit"], 2);
     assert_eq!(state(repo), before, "the repository changed");
 }
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
+use serde::Serialize;
 
 use crate::cli::commands::Ctx;
 use crate::cli::output;
@@ -14,7 +15,11 @@ use crate::cli::output;
 ///
 /// start, hook events with a failing test, an agent summary claiming success, the checked note,
 /// seal, validate, an emergency note on a second attempt, and recall. Nothing outside a temporary
-/// directory is touched; it is removed at the end (pass --keep to look around).
+/// directory is touched; it is removed at the end (pass --keep to look around). Each command is
+/// printed as it can be copied and run in that directory (hook payloads piped in with printf).
+///
+/// --json prints {"dir": <kept directory or null>, "steps": [{"title", "commands": [{"command",
+/// "stdout", "stderr", "exit"}]}]}.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Keep the throwaway repository and print where it is.
@@ -26,9 +31,25 @@ struct Demo<'a, W: Write> {
     dir: PathBuf,
     exe: PathBuf,
     out: &'a mut W,
+    /// With --json, the steps are collected here and printed at the end.
+    steps: Option<Vec<Step>>,
 }
 
-pub fn run(_ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+#[derive(Serialize)]
+struct Step {
+    title: String,
+    commands: Vec<Ran>,
+}
+
+#[derive(Serialize)]
+struct Ran {
+    command: String,
+    stdout: String,
+    stderr: String,
+    exit: i32,
+}
+
+pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let tmp = tempfile::Builder::new()
         .prefix("git-handoff-demo")
         .tempdir()
@@ -36,8 +57,14 @@ pub fn run(_ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let dir = tmp.path().join("project");
     std::fs::create_dir_all(&dir)?;
     let exe = std::env::current_exe().context("finding this binary")?;
-    let mut demo = Demo { dir: dir.clone(), exe, out };
+    let steps = ctx.json.then(Vec::new);
+    let mut demo = Demo { dir: dir.clone(), exe, out, steps };
     demo.play()?;
+    if let Some(steps) = demo.steps.take() {
+        let kept = args.keep.then(|| tmp.keep().join("project"));
+        let report = serde_json::json!({"dir": kept, "steps": steps});
+        return Ok(output::write_json(demo.out, &report)?);
+    }
     if args.keep {
         let kept = tmp.keep();
         writeln!(demo.out, "\nThe repository is kept in {}", kept.join("project").display())?;
@@ -49,6 +76,9 @@ pub fn run(_ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 
 impl<W: Write> Demo<'_, W> {
     fn play(&mut self) -> Result<()> {
+        if self.steps.is_none() {
+            writeln!(self.out, "$ cd {}", shell_quote(&self.dir.display().to_string()))?;
+        }
         self.say("A project with one commit")?;
         self.git(&["init", "-q", "-b", "main"])?;
         self.write(
@@ -133,7 +163,23 @@ impl<W: Write> Demo<'_, W> {
     }
 
     fn say(&mut self, text: &str) -> Result<()> {
-        writeln!(self.out, "\n{}", output::heading(&format!("== {text}")))?;
+        match &mut self.steps {
+            Some(steps) => steps.push(Step { title: text.to_string(), commands: Vec::new() }),
+            None => writeln!(self.out, "\n{}", output::heading(&format!("== {text}")))?,
+        }
+        Ok(())
+    }
+
+    /// Shows a command and what it printed, or keeps them for --json.
+    fn show(&mut self, command: String, stdout: &[u8], stderr: &[u8], exit: i32) -> Result<()> {
+        if let Some(step) = self.steps.as_mut().and_then(|s| s.last_mut()) {
+            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            step.commands.push(Ran { command, stdout: text(stdout), stderr: text(stderr), exit });
+            return Ok(());
+        }
+        writeln!(self.out, "$ {command}")?;
+        self.out.write_all(stdout)?;
+        self.out.write_all(stderr)?;
         Ok(())
     }
 
@@ -158,34 +204,28 @@ impl<W: Write> Demo<'_, W> {
         cmd
     }
 
-    fn git(&self, args: &[&str]) -> Result<()> {
-        let status = self.command(Path::new("git")).args(args).stdout(Stdio::null()).status()?;
-        if !status.success() {
+    fn git(&mut self, args: &[&str]) -> Result<()> {
+        let output = self.command(Path::new("git")).args(args).output()?;
+        if !output.status.success() {
             bail!("demo step `git {}` failed", args.join(" "));
         }
-        Ok(())
+        self.show(format!("git {}", quote_all(args)), &[], &[], 0)
     }
 
     fn git_show(&mut self, args: &[&str]) -> Result<()> {
-        writeln!(self.out, "$ git {}", args.join(" "))?;
         let output = self.command(Path::new("git")).args(args).output()?;
-        self.out.write_all(&output.stdout)?;
-        Ok(())
+        let command = format!("git {}", quote_all(args));
+        self.show(command, &output.stdout, &[], output.status.code().unwrap_or(-1))
     }
 
     /// Runs `git handoff ARGS` (this binary), shows it and its output, and checks its exit code.
     fn handoff(&mut self, args: &[&str], stdin: Option<&str>, expect: i32) -> Result<()> {
-        let shown = match stdin {
+        let command = match stdin {
             Some(payload) => {
-                let event = serde_json::from_str::<serde_json::Value>(payload)
-                    .ok()
-                    .and_then(|v| v["hook_event_name"].as_str().map(str::to_string))
-                    .unwrap_or_default();
-                format!("$ git handoff {}   # {event} payload on stdin", args.join(" "))
+                format!("printf '%s\\n' {} | git handoff {}", shell_quote(payload), quote_all(args))
             }
-            None => format!("$ git handoff {}", args.join(" ")),
+            None => format!("git handoff {}", quote_all(args)),
         };
-        writeln!(self.out, "{shown}")?;
         let exe = self.exe.clone();
         let mut cmd = self.command(&exe);
         cmd.args(args).arg("--color=never").stdin(if stdin.is_some() {
@@ -199,9 +239,8 @@ impl<W: Write> Demo<'_, W> {
             pipe.write_all(payload.as_bytes())?;
         }
         let output = child.wait_with_output()?;
-        self.out.write_all(&output.stdout)?;
-        self.out.write_all(&output.stderr)?;
         let code = output.status.code().unwrap_or(-1);
+        self.show(command, &output.stdout, &output.stderr, code)?;
         if code != expect {
             bail!(
                 "demo step `git handoff {}` exited with {code}, expected {expect}",
@@ -209,5 +248,31 @@ impl<W: Write> Demo<'_, W> {
             );
         }
         Ok(())
+    }
+}
+
+/// `args` joined for a POSIX shell, each quoted only where it needs to be.
+fn quote_all(args: &[&str]) -> String {
+    args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
+}
+
+/// One word for a POSIX shell: as it is when it is plain, else in single quotes.
+fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_for_the_shell() {
+        assert_eq!(quote_all(&["show", "--format=%h %s", "HEAD"]), "show '--format=%h %s' HEAD");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote(""), "''");
     }
 }

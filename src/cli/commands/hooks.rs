@@ -1,169 +1,146 @@
-//! `git handoff hooks install|uninstall`: the pre-push check in git's hooks (agent hook settings
-//! join this group later).
+//! `git handoff hooks install|uninstall|status`: the pre-push check in git's hooks (or the snippet
+//! for the hook manager that owns them), the agents' hook settings and skill, `notes.rewriteRef`.
+
+mod install;
+mod status;
+mod uninstall;
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
 use serde::Serialize;
 
 use crate::cli::commands::Ctx;
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::install::agent_settings::{self, Agent};
-use crate::install::git_hooks::{self, Action, Outcome, RewriteRef};
-use crate::model::config::Config;
+use crate::install::rewrite_ref::RewriteRef;
+use crate::install::{Action, Outcome};
+
+pub use install::InstallArgs;
+pub use status::StatusArgs;
+pub use uninstall::UninstallArgs;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     Install(InstallArgs),
     Uninstall(UninstallArgs),
+    Status(StatusArgs),
 }
 
-/// Install git-handoff's hooks, keeping what is there.
-///
-/// --pre-push adds a marked block (`# >>> git-handoff >>>` ... `# <<< git-handoff <<<`) to the
-/// pre-push hook where git looks for it (`core.hooksPath`, else the common git dir's hooks/),
-/// creating the hook if there is none. The block runs `git-handoff validate --pre-push` (the
-/// binary itself, sparing the push a git start) and then the rest of the existing hook, each with
-/// git's full stdin, and refuses the push if either fails. Installing again leaves one block. With
-/// no flag, installs the pre-push hook.
-///
-/// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
-/// that make handoffs automatic: tool results and Stop → `record`, SessionStart → `recall`,
-/// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
-/// `.claude/skills/handoff/SKILL.md` when there is none. Every existing setting is kept;
-/// installing again changes nothing; --dry-run prints the diff instead of writing.
-///
-/// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
-/// running `git-handoff sync <remote>` once the checks pass; when that fails it warns and the push
-/// goes on. Installing again without --push-notes takes it out.
-///
-/// Installing also adds the notes ref to `notes.rewriteRef` (keeping the values already there),
-/// so records follow `git commit --amend` and `git rebase`.
-#[derive(Debug, clap::Args)]
-pub struct InstallArgs {
-    /// Install the pre-push check.
-    #[arg(long)]
-    pub pre_push: bool,
-
-    /// Install Claude Code hooks into .claude/settings.json.
-    #[arg(long)]
-    pub claude: bool,
-
-    /// Install Codex hooks into .codex/hooks.json.
-    #[arg(long)]
-    pub codex: bool,
-
-    /// Print what the agent settings would become (a diff) and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-
-    /// Also push the handoff records with every push (a failed notes push only warns).
-    #[arg(long)]
-    pub push_notes: bool,
+pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
+    match command {
+        Command::Install(args) => install::run(ctx, args, out),
+        Command::Uninstall(args) => uninstall::run(ctx, args, out),
+        Command::Status(args) => status::run(ctx, args, out),
+    }
 }
 
-/// Remove git-handoff's block from the hooks, leaving the rest of each hook as it was.
-///
-/// A hook file that held nothing but git-handoff's block is removed.
-#[derive(Debug, clap::Args)]
-pub struct UninstallArgs {
-    /// Remove the pre-push check [default: every hook git-handoff installs].
-    #[arg(long)]
-    pub pre_push: bool,
-}
-
+/// What install and uninstall print with --json.
 #[derive(Serialize)]
 struct Report {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    dry_run: bool,
     hooks: Vec<Outcome>,
-    /// `notes.rewriteRef` after an install.
     #[serde(skip_serializing_if = "Option::is_none")]
     rewrite_ref: Option<RewriteRef>,
 }
 
-pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let (outcomes, rewrite_ref) = match command {
-        Command::Install(args) => {
-            let agents: Vec<Agent> = [(args.claude, Agent::Claude), (args.codex, Agent::Codex)]
-                .into_iter()
-                .filter_map(|(wanted, agent)| wanted.then_some(agent))
-                .collect();
-            let mut outcomes = Vec::new();
-            let mut rewrite_ref = None;
-            if (args.pre_push || args.push_notes || agents.is_empty()) && !args.dry_run {
-                outcomes.push(git_hooks::install_pre_push(&repo, args.push_notes)?);
-                let config = Config::load(repo.top().ok())?;
-                rewrite_ref = Some(git_hooks::ensure_rewrite_ref(&repo, &config.notes_ref)?);
-            }
-            for agent in agents {
-                if agent == Agent::Claude
-                    && let Some(path) = agent_settings::install_skill(repo.top()?, args.dry_run)?
-                {
-                    let verb = if args.dry_run { "would add" } else { "added" };
-                    let line = format!("{verb} the handoff skill {}", path.display());
-                    if !ctx.json {
-                        writeln!(out, "{}", output::dim(&line))?;
-                    }
-                }
-                let installed = agent_settings::install(repo.top()?, agent, args.dry_run)?;
-                if args.dry_run {
-                    if let Some(diff) = &installed.diff {
-                        write!(out, "{diff}")?;
-                    }
-                    continue;
-                }
-                let action = match (&installed.diff, installed.existed) {
-                    (None, _) => Action::Unchanged,
-                    (Some(_), true) => Action::Added,
-                    (Some(_), false) => Action::Created,
-                };
-                let hook = match agent {
-                    Agent::Claude => "Claude Code",
-                    Agent::Codex => "Codex",
-                };
-                outcomes.push(Outcome { hook, path: installed.path, action });
-            }
-            if args.dry_run {
-                return Ok(());
-            }
-            (outcomes, rewrite_ref)
-        }
-        Command::Uninstall(_args) => (vec![git_hooks::uninstall_pre_push(&repo)?], None),
-    };
+fn print(ctx: &Ctx, report: &Report, top: Option<&Path>, out: &mut impl Write) -> Result<()> {
     if ctx.json {
-        return Ok(output::write_json(out, &Report { hooks: outcomes, rewrite_ref })?);
+        return Ok(output::write_json(out, report)?);
     }
-    for outcome in &outcomes {
-        let path = outcome.path.display();
-        let what = match outcome.action {
-            Action::Created => format!("created the {} hook {path}", outcome.hook),
-            Action::Added => {
-                format!("added the git-handoff block to the {} hook {path}", outcome.hook)
-            }
-            Action::Updated => format!("updated the git-handoff block in {path}"),
-            Action::Unchanged => format!("the {} hook {path} is already installed", outcome.hook),
-            Action::Removed => format!("removed the git-handoff block from {path}"),
-            Action::RemovedFile => format!("removed {path} (it held only the git-handoff block)"),
-            Action::NotInstalled => {
-                format!("no git-handoff block in the {} hook {path}", outcome.hook)
-            }
+    for outcome in &report.hooks {
+        print_outcome(outcome, report.dry_run, top, out)?;
+    }
+    if let Some(rewrite) = &report.rewrite_ref {
+        let would = if report.dry_run { "would be " } else { "" };
+        let line = match rewrite.action {
+            Action::Added => format!(
+                "{} {would}added to {}, so records follow amend and rebase",
+                rewrite.value, rewrite.key
+            ),
+            Action::Removed => format!("{} {would}removed from {}", rewrite.value, rewrite.key),
+            _ => return Ok(()),
         };
-        writeln!(out, "{what}")?;
-        if outcome.hook == "Codex" && outcome.action != Action::Unchanged {
-            let hint =
-                "Codex runs hooks only with `[features] codex_hooks = true` in .codex/config.toml";
-            writeln!(out, "{}", output::dim(hint))?;
-        }
-    }
-    if let Some(rewrite) = &rewrite_ref
-        && rewrite.action == Action::Added
-    {
-        writeln!(
-            out,
-            "added {} to {}, so records follow amend and rebase",
-            rewrite.value, rewrite.key
-        )?;
+        writeln!(out, "{line}")?;
     }
     Ok(())
+}
+
+fn print_outcome(
+    outcome: &Outcome,
+    dry_run: bool,
+    top: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let path = shown(&outcome.path, top);
+    let what = outcome.hook;
+    let noun = if what == "pre-push" { "block" } else { "hooks" };
+    let ours = format!("the git-handoff {noun}");
+    let line = match (outcome.action, dry_run) {
+        (Action::Managed, _) => return print_managed(outcome, &path, out),
+        (Action::Created, _) if what == "handoff skill" => {
+            let verb = if dry_run { "would add" } else { "added" };
+            format!("{verb} the handoff skill {path}")
+        }
+        (Action::Created, false) => format!("created the {what} hook {path}"),
+        (Action::Created, true) => format!("would create the {what} hook {path}:"),
+        (Action::Added, false) => format!("added {ours} to {path}"),
+        (Action::Added, true) => format!("would add {ours} to {path}:"),
+        (Action::Updated, false) => format!("updated {ours} in {path}"),
+        (Action::Updated, true) => format!("would update {ours} in {path}:"),
+        (Action::Unchanged, _) => format!("the {what} hook {path} is already installed"),
+        (Action::Removed, false) => format!("removed {ours} from {path}"),
+        (Action::Removed, true) => format!("would remove {ours} from {path}:"),
+        (Action::RemovedFile, false) if what == "handoff skill" => {
+            format!("removed the handoff skill {path}")
+        }
+        (Action::RemovedFile, true) if what == "handoff skill" => {
+            format!("would remove the handoff skill {path}")
+        }
+        (Action::RemovedFile, false) => format!("removed {path} (it held only git-handoff's part)"),
+        (Action::RemovedFile, true) => {
+            format!("would remove {path} (it holds only git-handoff's part)")
+        }
+        (Action::NotInstalled, _) if what == "handoff skill" => {
+            format!("no handoff skill at {path}")
+        }
+        (Action::NotInstalled, _) => format!("no git-handoff {noun} in the {what} hook {path}"),
+        (Action::Kept, _) => format!("kept {path}: it was edited after git-handoff installed it"),
+    };
+    writeln!(out, "{line}")?;
+    if let Some(diff) = &outcome.diff {
+        write!(out, "{diff}")?;
+    }
+    if what == "Codex" && matches!(outcome.action, Action::Created | Action::Added) && !dry_run {
+        writeln!(out, "{}", output::dim(CODEX_REVIEW))?;
+    }
+    Ok(())
+}
+
+/// Codex 0.171 runs a new or changed hook only once the user has approved it.
+const CODEX_REVIEW: &str = "Codex runs new hooks only after you approve them in its hook review: \
+    start `codex` in this repository and approve the git-handoff hooks when it lists them.";
+
+fn print_managed(outcome: &Outcome, path: &str, out: &mut impl Write) -> Result<()> {
+    let Some(manager) = outcome.manager else { return Ok(()) };
+    writeln!(
+        out,
+        "{} manages the pre-push hook ({path}), so git-handoff leaves it alone (the manager would \
+         overwrite a block). Add this to {}, then run `{}`:",
+        manager.name(),
+        manager.config_file(),
+        manager.install_command()
+    )?;
+    writeln!(out)?;
+    for line in manager.snippet().lines() {
+        writeln!(out, "    {line}")?;
+    }
+    Ok(())
+}
+
+/// A path as the user knows it: relative to the top of the work tree when it is inside.
+fn shown(path: &Path, top: Option<&Path>) -> String {
+    top.and_then(|top| path.strip_prefix(top).ok())
+        .map_or_else(|| path.display().to_string(), |rel| rel.display().to_string())
 }

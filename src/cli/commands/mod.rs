@@ -2,6 +2,7 @@
 //! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
 //! context every command shares.
 
+pub mod completions;
 pub mod demo;
 pub mod digest;
 pub mod hooks;
@@ -31,7 +32,6 @@ pub struct Ctx {
 
 /// Applies the global options, then runs the command.
 pub fn run(cli: Cli) -> Result<()> {
-    output::init_color(cli.global.color);
     for dir in &cli.global.chdir {
         std::env::set_current_dir(dir).map_err(|err| {
             anyhow::anyhow!(
@@ -40,6 +40,9 @@ pub fn run(cli: Cli) -> Result<()> {
             )
         })?;
     }
+    // `record` prints nothing to colour, and runs on every tool call: no git start for it.
+    let record = matches!(cli.command, Command::Record(_));
+    output::init_color(cli.global.color, || if record { None } else { output::git_color_config() });
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -58,6 +61,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Hooks(command) => hooks::run(&ctx, command, &mut out)?,
         Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
         Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
+        Command::Completions(args) => completions::run(&ctx, args, &mut out)?,
     }
     out.flush()?;
     Ok(())

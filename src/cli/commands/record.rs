@@ -35,8 +35,9 @@ pub const MAX_PAYLOAD: usize = 2 << 20;
 /// with `event` one of tool_start, tool, stop, subagent_stop, session_start, session_end, compact,
 /// prompt. The repository is the one at the payload's `cwd` (unless -C or GIT_DIR say otherwise).
 /// Secrets are redacted and strings capped before anything is written; tool outputs are never
-/// kept. With no attempt started, an implicit one is begun. Prints nothing on success; a payload
-/// that cannot be read (over 2 MiB, not JSON, wrong field types) is exit 2 with the log unchanged.
+/// kept. With no attempt started, an implicit one is begun. Prints nothing on success (with
+/// --json: {"recorded": <the event as written>, "log": <path>}); a payload that cannot be read
+/// (over 2 MiB, not JSON, wrong field types) is exit 2 with the log unchanged.
 #[derive(Debug, clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -53,11 +54,20 @@ pub enum AgentArg {
 }
 
 /// `chdir_given`: `-C` was passed, so the payload's `cwd` does not choose the repository.
-pub fn run(_ctx: &Ctx, args: Args, chdir_given: bool, _out: &mut impl Write) -> Result<()> {
-    record_stdin(args, chdir_given).map_err(|err| anyhow!("record: {err:#}; nothing was recorded"))
+pub fn run(ctx: &Ctx, args: Args, chdir_given: bool, out: &mut impl Write) -> Result<()> {
+    let (line, log) = record_stdin(args, chdir_given)
+        .map_err(|err| anyhow!("record: {err:#}; nothing was recorded"))?;
+    if ctx.json {
+        // The event as it was written (redacted), for a runtime that asks.
+        let event: serde_json::Value = serde_json::from_slice(&line)?;
+        let report = serde_json::json!({"recorded": event, "log": log});
+        crate::cli::output::write_json(out, &report)?;
+    }
+    Ok(())
 }
 
-fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
+/// Reads, normalises and appends the payload; returns the line written and the log's path.
+fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let bytes = events::read_bounded(std::io::stdin().lock(), MAX_PAYLOAD)
         .context("reading the payload from stdin")?;
     let Some(bytes) = bytes else {
@@ -92,7 +102,8 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
     let dir = git_dir.join("handoff");
     let log = dir.join(EVENTS_FILE);
     if dir.join(STATE_FILE).is_file() {
-        return events::append(&log, &line);
+        events::append(&log, &line)?;
+        return Ok((line, log));
     }
     // No attempt yet: begin an implicit one, under the log's lock so concurrent hooks agree.
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -100,7 +111,8 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<()> {
     if !dir.join(STATE_FILE).is_file() {
         begin_implicit()?;
     }
-    events::append_locked(&file, &log, &line)
+    events::append_locked(&file, &log, &line)?;
+    Ok((line, log))
 }
 
 /// The git dir and the top of the work tree, cheaply when git's environment does not steer.

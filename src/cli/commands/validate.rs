@@ -29,9 +29,12 @@ use crate::util::error::CheckFailed;
 ///
 /// With --pre-push (as git's pre-push hook, `git handoff hooks install --pre-push`), reads git's
 /// stdin lines `<local ref> <local oid> <remote ref> <remote oid>` and checks only the commits the
-/// push would add; deletions pass; a new branch is compared with the remote's other refs. The
-/// pre-commit framework's PRE_COMMIT_FROM_REF/PRE_COMMIT_TO_REF are used instead when set. Problems
-/// go to stderr there, and nothing is printed on success.
+/// push would add; deletions pass; a new branch is compared with the remote's other refs. Under
+/// the pre-commit framework (its hook `git-handoff-validate`), PRE_COMMIT_FROM_REF/TO_REF give the
+/// range instead, and on a first push, when pre-commit gives only PRE_COMMIT_LOCAL_BRANCH, that
+/// branch is checked less what the remote (PRE_COMMIT_REMOTE_NAME) already has. pre-commit hands
+/// over only the first branch of a push of several: `hooks install --pre-push` checks them all.
+/// Problems go to stderr there, and nothing is printed on success.
 ///
 /// --json prints one document: {"ok": bool, "commits": N, "notes": [{"commit", "path", "issue",
 /// "kind": "agent"|"emergency"|null, "seal": id|null, "problems": N}], "problems": [{"location",
@@ -113,6 +116,12 @@ fn pushed_range(repo: &Repo, args: &Args) -> Result<Range> {
     let Ok(input) = String::from_utf8(input) else {
         bail!("the pre-push input on stdin is not text; run this as git's pre-push hook");
     };
+    // pre-commit's first push: no FROM/TO, an empty stdin, only the local branch.
+    if input.trim().is_empty()
+        && let Some(local) = env("PRE_COMMIT_LOCAL_BRANCH").filter(|l| !l.trim().is_empty())
+    {
+        return pre_push::range_from_local_branch(repo, remote.as_deref(), &local);
+    }
     pre_push::range_from_stdin(repo, remote.as_deref(), &input)
 }
 

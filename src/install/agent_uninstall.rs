@@ -1,0 +1,185 @@
+//! Taking git-handoff out of the agents' settings again: only the hook entries it installs (matched
+//! by their exact command), and the containers that held nothing else; every other key, hook and
+//! byte of formatting stays. Also what `hooks status` reports for the agents: which of our entries
+//! are in place, and whether the installed skill is still the one we shipped.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, anyhow};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::install::Action;
+use crate::install::agent_settings::{self, Agent, CLAUDE_SKILL_PATH, SKILL};
+use crate::install::change::{FileChange, read_text};
+use crate::install::json_edit::{self, Step};
+
+/// Plans removing our entries from the agent's settings. A file left as `{}` is removed (install
+/// created it, or it held nothing before).
+pub fn plan_uninstall(top: &Path, agent: Agent) -> Result<(FileChange, Action)> {
+    let path = agent_settings::path(top, agent);
+    let before = read_text(&path)?;
+    let unchanged = |action| {
+        let change = FileChange {
+            path: path.clone(),
+            before: before.clone(),
+            after: before.clone(),
+            executable: false,
+        };
+        Ok((change, action))
+    };
+    let Some(text) = before.as_deref().filter(|t| !t.trim().is_empty()) else {
+        return unchanged(Action::NotInstalled);
+    };
+    let origin = agent.settings_path();
+    let Some(after) = unmerge(text, agent, origin)? else { return unchanged(Action::NotInstalled) };
+    let empty =
+        serde_json::from_str::<Value>(&after).is_ok_and(|v| v == Value::Object(Default::default()));
+    let (after, action) =
+        if empty { (None, Action::RemovedFile) } else { (Some(after), Action::Removed) };
+    Ok((FileChange { path, before, after, executable: false }, action))
+}
+
+/// The settings text without our hook entries; `None` when it holds none.
+pub fn unmerge(text: &str, agent: Agent, origin: &str) -> Result<Option<String>> {
+    let ours: Vec<&str> = agent.wanted().iter().map(|w| w.command).collect();
+    let mut text = text.to_string();
+    let mut removed = false;
+    loop {
+        let root: Value = serde_json::from_str(&text).map_err(|err| {
+            anyhow!("{origin}:{}: not valid JSON ({err}); fix the file, then run again", err.line())
+        })?;
+        let Some(path) = find_ours(&root, &ours) else { break };
+        let steps: Vec<Step> = path.iter().map(Owned::step).collect();
+        text = json_edit::remove(&text, &steps).ok_or_else(|| {
+            anyhow!("{origin}: could not take out a git-handoff hook; remove it by hand")
+        })?;
+        removed = true;
+    }
+    Ok(removed.then_some(text))
+}
+
+enum Owned {
+    Key(String),
+    Index(usize),
+}
+
+impl Owned {
+    fn step(&self) -> Step<'_> {
+        match self {
+            Owned::Key(key) => Step::Key(key),
+            Owned::Index(i) => Step::Index(*i),
+        }
+    }
+}
+
+/// The path to remove for the first hook entry of ours: the entry, or the group, event list or
+/// `hooks` object that would hold nothing else without it.
+fn find_ours(root: &Value, ours: &[&str]) -> Option<Vec<Owned>> {
+    let hooks = root.get("hooks")?.as_object()?;
+    for (event, groups) in hooks {
+        let Some(groups) = groups.as_array() else { continue };
+        for (gi, group) in groups.iter().enumerate() {
+            let Some(entries) = group.get("hooks").and_then(Value::as_array) else { continue };
+            let found = entries.iter().position(|h| {
+                h.get("command").and_then(Value::as_str).is_some_and(|c| ours.contains(&c))
+            });
+            let Some(hi) = found else { continue };
+            let mut path = vec![Owned::Key("hooks".into())];
+            if entries.len() > 1 {
+                path.extend([
+                    Owned::Key(event.clone()),
+                    Owned::Index(gi),
+                    Owned::Key("hooks".into()),
+                    Owned::Index(hi),
+                ]);
+            } else if groups.len() > 1 {
+                path.extend([Owned::Key(event.clone()), Owned::Index(gi)]);
+            } else if hooks.len() > 1 {
+                path.push(Owned::Key(event.clone()));
+            }
+            return Some(path);
+        }
+    }
+    None
+}
+
+/// Which of our entries an agent's settings hold.
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentStatus {
+    pub path: PathBuf,
+    pub exists: bool,
+    /// Events whose git-handoff hook is in place.
+    pub installed: Vec<&'static str>,
+    /// Events whose git-handoff hook is missing.
+    pub missing: Vec<&'static str>,
+    /// Why the file could not be read, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
+    let path = agent_settings::path(top, agent);
+    let text = read_text(&path)?;
+    let mut status = AgentStatus {
+        path,
+        exists: text.is_some(),
+        installed: Vec::new(),
+        missing: Vec::new(),
+        problem: None,
+    };
+    let root = match text.as_deref().filter(|t| !t.trim().is_empty()) {
+        None => Value::Null,
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(root) => root,
+            Err(err) => {
+                status.problem = Some(format!("line {}: not valid JSON ({err})", err.line()));
+                Value::Null
+            }
+        },
+    };
+    for wanted in agent.wanted() {
+        let present = root["hooks"][wanted.event].as_array().is_some_and(|groups| {
+            groups.iter().any(|g| agent_settings::has_command(g, wanted.command))
+        });
+        if present {
+            status.installed.push(wanted.event)
+        } else {
+            status.missing.push(wanted.event)
+        }
+    }
+    Ok(status)
+}
+
+/// Whether the installed skill is there, and still the one git-handoff ships.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillState {
+    Absent,
+    Unchanged,
+    Modified,
+}
+
+pub fn skill_state(top: &Path) -> Result<SkillState> {
+    let path = top.join(CLAUDE_SKILL_PATH);
+    Ok(match std::fs::read(&path) {
+        Ok(bytes) if bytes == SKILL.as_bytes() => SkillState::Unchanged,
+        Ok(_) => SkillState::Modified,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => SkillState::Absent,
+        Err(err) => return Err(anyhow!("{}: cannot read: {err}", path.display())),
+    })
+}
+
+/// Plans removing the installed skill, only when it is byte for byte the one we ship (an edited
+/// skill is the user's and stays).
+pub fn plan_skill_uninstall(top: &Path) -> Result<(FileChange, Action)> {
+    let path = top.join(CLAUDE_SKILL_PATH);
+    let state = skill_state(top)?;
+    let before = (state != SkillState::Absent).then(|| SKILL.to_string());
+    let (after, action) = match state {
+        SkillState::Unchanged => (None, Action::RemovedFile),
+        SkillState::Modified => (before.clone(), Action::Kept),
+        SkillState::Absent => (None, Action::NotInstalled),
+    };
+    Ok((FileChange { path, before, after, executable: false }, action))
+}

@@ -1,0 +1,129 @@
+//! `hooks uninstall` undoes `hooks install` (the user's files back byte for byte, no file left that
+//! was not there), parts can be picked, an invalid settings file makes install change nothing,
+//! and `hooks status` / `--dry-run` tell what is where.
+
+use crate::common;
+
+use common::{Env, stdout_ok};
+use serde_json::Value;
+
+/// A user's Claude settings in their own style: 4-space indent, compact arrays, their own hooks.
+const CLAUDE: &str = r#"{
+    "permissions": {"allow": ["Bash(npm test)"], "deny": []},
+    "hooks": {
+        "PostToolUse": [
+            {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]
+    },
+    "env": {"FOO": "1"}
+}
+"#;
+
+fn run(repo: &common::Repo, args: &[&str]) -> String {
+    stdout_ok(repo.handoff().args(args).output().unwrap())
+}
+
+#[test]
+fn uninstall_gives_back_every_file_as_it_was() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".claude/settings.json", CLAUDE);
+    repo.git(["config", "--add", "notes.rewriteRef", "refs/notes/commits"]);
+    run(&repo, &["hooks", "install", "--claude", "--codex", "--pre-push"]);
+    let merged = String::from_utf8(repo.read(".claude/settings.json")).unwrap();
+    assert!(merged.starts_with(r#"{
+    "permissions": {"allow": ["Bash(npm test)"], "deny": []},
+    "hooks": {
+        "PostToolUse": [
+            {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write"}]},
+            {
+                "matcher": "*","#), "the user's formatting is kept: {merged}");
+    assert!(repo.path.join(".codex/hooks.json").is_file());
+    assert!(repo.path.join(".claude/skills/handoff/SKILL.md").is_file());
+
+    let out = run(&repo, &["hooks", "uninstall"]);
+    assert_eq!(String::from_utf8(repo.read(".claude/settings.json")).unwrap(), CLAUDE, "{out}");
+    assert!(!repo.path.join(".codex").exists(), "{out}");
+    assert!(!repo.path.join(".claude/skills").exists(), "{out}");
+    assert!(!repo.path.join(".git/hooks/pre-push").exists());
+    assert_eq!(repo.git_text(["config", "--get-all", "notes.rewriteRef"]), "refs/notes/commits");
+}
+
+#[test]
+fn parts_are_picked_and_an_edited_skill_is_kept() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    run(&repo, &["hooks", "install", "--claude", "--codex"]);
+    repo.write(".claude/skills/handoff/SKILL.md", "my edits\n");
+    let json: Value =
+        serde_json::from_str(&run(&repo, &["hooks", "uninstall", "--codex", "--json"])).unwrap();
+    assert_eq!(json["hooks"].as_array().unwrap().len(), 1, "{json}");
+    assert_eq!(json["hooks"][0]["action"], "removed_file");
+    assert!(repo.path.join(".claude/settings.json").is_file());
+    let json: Value =
+        serde_json::from_str(&run(&repo, &["hooks", "uninstall", "--claude", "--json"])).unwrap();
+    assert_eq!(json["hooks"][1]["action"], "kept", "{json}");
+    assert_eq!(repo.read(".claude/skills/handoff/SKILL.md"), b"my edits\n");
+    assert!(!repo.path.join(".claude/settings.json").exists());
+}
+
+#[test]
+fn an_invalid_settings_file_makes_install_change_nothing() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".codex/hooks.json", "{\n  \"hooks\": [,]\n}\n");
+    let out = repo.handoff().args(["hooks", "install", "--claude", "--codex"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".codex/hooks.json:2"));
+    assert!(!repo.path.join(".claude").exists(), "nothing is written when one file is bad");
+}
+
+#[test]
+fn dry_run_and_status_tell_what_is_where() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let out = run(&repo, &["hooks", "install", "--pre-push", "--dry-run"]);
+    assert!(out.contains("would create the pre-push hook .git/hooks/pre-push"), "{out}");
+    assert!(
+        out.contains("+# >>> git-handoff >>>")
+            && out.contains("+\tgit-handoff validate --pre-push"),
+        "{out}"
+    );
+    assert!(out.contains("refs/notes/handoff would be added to notes.rewriteRef"), "{out}");
+    assert!(!repo.path.join(".git/hooks/pre-push").exists());
+    let json: Value =
+        serde_json::from_str(&run(&repo, &["hooks", "install", "--claude", "--dry-run", "--json"]))
+            .unwrap();
+    assert_eq!(json["dry_run"], true);
+    assert!(
+        json["hooks"][1]["diff"].as_str().unwrap().contains("git handoff record --agent claude"),
+        "{json}"
+    );
+    assert!(!repo.path.join(".claude").exists());
+
+    run(&repo, &["hooks", "install", "--claude"]);
+    let status: Value = serde_json::from_str(&run(&repo, &["hooks", "status", "--json"])).unwrap();
+    assert_eq!(status["pre_push"]["installed"], false);
+    assert_eq!(status["claude"]["missing"].as_array().unwrap().len(), 0, "{status}");
+    assert_eq!(status["codex"]["exists"], false);
+    assert_eq!(status["skill"]["state"], "unchanged");
+    assert_eq!(status["rewrite_ref"]["set"], false);
+    let text = run(&repo, &["hooks", "status"]);
+    assert!(
+        text.contains(".claude/settings.json all ") && text.contains(" git-handoff hooks"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'), "no colour in a pipe: {text:?}");
+
+    // git's colour settings count, as for git's own commands: color.handoff over color.ui.
+    let status = |config: &[&str]| {
+        let mut args: Vec<&str> = config.iter().flat_map(|c| ["-c", *c]).collect();
+        args.extend(["handoff", "hooks", "status"]);
+        let mut cmd = repo.git_cmd(args);
+        stdout_ok(cmd.env("PATH", common::path_with_binary()).output().unwrap())
+    };
+    assert!(status(&["color.ui=always"]).contains('\x1b'));
+    assert!(!status(&["color.ui=always", "color.handoff=never"]).contains('\x1b'));
+    assert!(status(&["color.ui=never", "color.handoff=always"]).contains('\x1b'));
+}
