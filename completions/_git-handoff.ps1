@@ -38,7 +38,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff on the branch (or at or below REV) for a person picking up the work')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List every attempt''s handoff on the branch, newest first, like `git log` for handoffs')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
@@ -253,6 +254,18 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-handoff;log' {
+            [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'Only this issue''s handoffs')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--oneline', '--oneline', [CompletionResultType]::ParameterName, 'One line per handoff')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;hooks' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -367,7 +380,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check the handoff notes in BASE..REV and their layout')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange handoff records with a remote, losing none from either side')
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff (or the one on REV) for a person picking up the branch')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff on the branch (or at or below REV) for a person picking up the work')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List every attempt''s handoff on the branch, newest first, like `git log` for handoffs')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
@@ -418,6 +432,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;help;show' {
+            break
+        }
+        'git-handoff;help;log' {
             break
         }
         'git-handoff;help;hooks' {

@@ -34,6 +34,9 @@ _git__handoff() {
             git__handoff,install-man)
                 cmd="git__handoff__subcmd__install__subcmd__man"
                 ;;
+            git__handoff,log)
+                cmd="git__handoff__subcmd__log"
+                ;;
             git__handoff,note)
                 cmd="git__handoff__subcmd__note"
                 ;;
@@ -81,6 +84,9 @@ _git__handoff() {
                 ;;
             git__handoff__subcmd__help,install-man)
                 cmd="git__handoff__subcmd__help__subcmd__install__subcmd__man"
+                ;;
+            git__handoff__subcmd__help,log)
+                cmd="git__handoff__subcmd__help__subcmd__log"
                 ;;
             git__handoff__subcmd__help,note)
                 cmd="git__handoff__subcmd__help__subcmd__note"
@@ -185,7 +191,7 @@ _git__handoff() {
 
     case "${cmd}" in
         git__handoff)
-            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help"
+            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,7 +279,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__help)
-            opts="start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions help"
+            opts="start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -399,6 +405,20 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__help__subcmd__install__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__help__subcmd__log)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -772,6 +792,32 @@ _git__handoff() {
                     ;;
             esac
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__log)
+            opts="-C -h -V --issue --oneline --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --issue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
             return 0
             ;;
         git__handoff__subcmd__note)
@@ -1306,7 +1352,7 @@ __git_handoff_remotes ()
 # git's bash completion calls this for `git handoff <TAB>` (load git's completion first).
 _git_handoff ()
 {
-	local subcommands="start snapshot seal note progress record digest validate sync recall show hooks demo install-man completions"
+	local subcommands="start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions"
 	local subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
@@ -1495,6 +1541,17 @@ _git_handoff ()
 		--issue) :; return ;;
 		--base) __git_complete_refs --cur="$cur"; return ;;
 		--started-at) :; return ;;
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
+		__git_complete_refs --cur="$cur"
+		;;
+	log)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --issue= --json --oneline --version"; return ;;
+		esac
+		case "$prev" in
+		--issue) :; return ;;
 		--color) __gitcomp "auto always never" "" "$cur"; return ;;
 		esac
 		__git_complete_refs --cur="$cur"

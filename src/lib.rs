@@ -32,6 +32,13 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     match cli::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.is::<util::error::CheckFailed>() => ExitCode::from(1),
+        Err(err) if err.is::<util::error::Refused>() => {
+            if json {
+                cli::output::json_error(&format!("{err}"), 1);
+            }
+            eprintln!("{}", cli::output::paint_error(&format!("error: {err}")));
+            ExitCode::from(1)
+        }
         Err(err) if util::error::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             if json {

@@ -62,6 +62,7 @@ pub enum Command {
     Sync(commands::sync::Args),
     Recall(commands::recall::Args),
     Show(commands::show::Args),
+    Log(commands::log::Args),
     /// Install, remove or show git-handoff's hooks (pre-push check, agent hooks), keeping what
     /// is there.
     #[command(subcommand)]

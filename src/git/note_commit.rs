@@ -23,6 +23,20 @@ use crate::util::interrupt::Interrupt;
 /// work-tree copy and the index entry brought up to date; should either fail, the error says the
 /// note is committed and how to bring them in line.
 pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Result<ObjectId> {
+    let head = repo.head()?.id;
+    commit_file_on(repo, rel, content, message, head)
+}
+
+/// Like [`commit_file`], but the new commit goes on `parent` (its tree plus the file) instead of
+/// on HEAD, and HEAD moves to it from wherever it is: with HEAD's own parent, the note commit at
+/// HEAD is replaced.
+pub fn commit_file_on(
+    repo: &Repo,
+    rel: &str,
+    content: &[u8],
+    message: &str,
+    parent: Option<ObjectId>,
+) -> Result<ObjectId> {
     // A signal must not kill us holding the private index: the steps fail and it is removed.
     let interrupt = Interrupt::catch();
     let top = repo.top()?;
@@ -51,8 +65,8 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
         let stdout = crate::git::checked(&cmd, out)?;
         Ok(String::from_utf8_lossy(&stdout).trim().to_string())
     };
-    match old {
-        Some(head) => with_index(&["read-tree", &head.to_string()])?,
+    match parent {
+        Some(parent) => with_index(&["read-tree", &parent.to_string()])?,
         None => with_index(&["read-tree", "--empty"])?,
     };
     with_index(&["update-index", "--add", "--cacheinfo", &cacheinfo])?;
@@ -60,9 +74,9 @@ pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Res
 
     let mut args = vec!["commit-tree".to_string(), "--no-gpg-sign".into(), tree, "-m".into()];
     args.push(message.to_string());
-    if let Some(head) = old {
+    if let Some(parent) = parent {
         args.push("-p".into());
-        args.push(head.to_string());
+        args.push(parent.to_string());
     }
     let mut cmd = git.command(&args);
     cmd.envs(crate::git::identity::identity_env(&git)?);

@@ -9,6 +9,7 @@
 //! snapshot_lines = 40                # lines per git output in `snapshot`
 //! seal_files = 40                    # files listed by `seal` (text form)
 //! recall_lines = 10
+//! recall_chars = 1200                # recall's character budget (tags are never cut)
 //! rules_lines = 40
 //! rules_chars = 2000
 //!
@@ -106,6 +107,9 @@ pub struct Caps {
     pub snapshot_lines: usize,
     pub seal_files: usize,
     pub recall_lines: usize,
+    /// Recall's character budget, newlines counted; untagged items are shortened first and an
+    /// `[unverified: ...]` tag is never cut.
+    pub recall_chars: usize,
     pub rules_lines: usize,
     pub rules_chars: usize,
 }
@@ -169,6 +173,7 @@ impl Default for Caps {
             snapshot_lines: 40,
             seal_files: 40,
             recall_lines: 10,
+            recall_chars: 1200,
             rules_lines: 40,
             rules_chars: 2000,
         }

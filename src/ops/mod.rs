@@ -1,6 +1,8 @@
-//! What each command does: write a note, seal, validate, snapshot, recall, sync, and the store of
-//! records in the notes ref.
+//! What each command does: write a note, seal, validate, snapshot, recall, sync, log, the store of
+//! records in the notes ref, and the one lookup of an attempt's handoff on the branch (`handoff`).
 
+pub mod handoff;
+pub mod log;
 pub mod recall;
 pub mod record_store;
 pub mod seal;

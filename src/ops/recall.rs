@@ -5,6 +5,8 @@
 //! `records`) in the local notes ref and its remote-tracking copies, never a history walk and
 //! never a status run, so it stays fast on any history.
 
+mod budget;
+
 use anyhow::Result;
 
 use crate::git::repo::Repo;
@@ -96,23 +98,49 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
                 lines.push(format!("{label}: {}", items.join("; ")));
             }
         }
-    } else if !record.tags.is_empty() {
-        let tags: Vec<String> =
-            record.tags.iter().map(|t| format!("{} [unverified: {}]", t.item, t.why)).collect();
-        lines.push(format!("Unverified: {}", tags.join("; ")));
+    }
+    // Every tag is said somewhere: those no line above carries (files touched, or every tag when
+    // the record has no summary) get a line of their own.
+    let said = lines.join("\n");
+    let unsaid: Vec<String> = record
+        .tags
+        .iter()
+        .map(|t| format!("{} [unverified: {}]", t.item, t.why))
+        .filter(|t| !said.contains(t.as_str()))
+        .collect();
+    if !unsaid.is_empty() {
+        lines.push(format!("Unverified: {}", unsaid.join("; ")));
     }
     if !record.progress.is_empty() {
         lines.push(format!("Progress: {}", progress_line(record)));
+    }
+    if let Some(seal) = &record.seal_commit {
+        lines.push(sealed_line(seal));
     }
     lines.extend(pointers.iter().cloned());
     fit(lines, req.max_lines, req.max_chars)
 }
 
+/// The first 12 characters of a commit id (records can come from other machines: any text).
+fn short_id(id: &str) -> String {
+    id.chars().take(12).collect()
+}
+
+/// The line that says the leftover work was sealed, and where.
+fn sealed_line(seal: &str) -> String {
+    let short = short_id(seal);
+    format!("Sealed: the leftover work is committed in {short} (`git show --stat {short}`)")
+}
+
 /// The one line on a fresh start.
 pub fn startup(record: &Record, prefix: &str) -> String {
+    let sealed = match &record.seal_commit {
+        Some(seal) => format!(", its leftover work sealed in {}", short_id(seal)),
+        None => String::new(),
+    };
     format!(
-        "{prefix} a handoff exists ({}); see it with `git handoff show`, or `git handoff recall \
-         --source resume` for the summary.",
+        "{prefix} a handoff exists ({}{sealed}); see it with `git handoff show`, or `git handoff \
+         recall --source resume` for the summary.",
         headline(record)
     )
 }
@@ -132,31 +160,10 @@ fn when(written_at: &str) -> String {
     }
 }
 
-/// Keeps at most `max_lines` lines, each on one line, cutting the longest until the total fits.
+/// Keeps at most `max_lines` lines, each on one line, within `max_chars` characters: untagged
+/// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
 pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String> {
-    let mut lines: Vec<String> = lines
-        .into_iter()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .take(max_lines)
-        .collect();
-    let total = |lines: &[String]| lines.iter().map(|l| l.chars().count() + 1).sum::<usize>();
-    while total(&lines) > max_chars {
-        let (index, len) = lines
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (i, l.chars().count()))
-            .max_by_key(|&(_, len)| len)
-            .unwrap_or((0, 0));
-        let excess = total(&lines) - max_chars;
-        let keep = len.saturating_sub(excess.max(1) + 1).max(20);
-        if keep >= len {
-            lines.pop();
-            continue;
-        }
-        let cut: String = lines[index].chars().take(keep).collect();
-        lines[index] = format!("{}…", cut.trim_end());
-    }
-    lines
+    budget::fit(lines, max_lines, max_chars)
 }
 
 /// The project rules block: `Rules:` then the file, capped. Returns the block and, when it was cut,
@@ -196,15 +203,6 @@ pub fn rules_block(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fit_caps_lines_and_characters() {
-        let lines: Vec<String> = (0..14).map(|i| format!("line {i} {}", "x".repeat(300))).collect();
-        let out = fit(lines, 10, 1200);
-        assert_eq!(out.len(), 10);
-        assert!(out.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= 1200);
-        assert!(out.iter().all(|l| l.starts_with("line ")));
-    }
 
     #[test]
     fn rules_over_the_cap_warn() {

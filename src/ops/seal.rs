@@ -62,6 +62,9 @@ pub struct Request {
     pub message: Option<String>,
     /// Seal secret-looking files too.
     pub allow_secrets: bool,
+    /// Paths the caller keeps out of the seal whatever they hold (a note change, see
+    /// `handoff::moves`), reported as skipped with their reason when they changed.
+    pub hold: Vec<Skipped>,
 }
 
 /// The outcome, in the shape of `seal --json`.
@@ -72,7 +75,7 @@ pub struct Sealed {
     /// The paths the seal commit changed, in git's path order.
     #[serde(serialize_with = "lossy_paths")]
     pub files: Vec<Vec<u8>>,
-    /// Files left out because they look like secrets.
+    /// Files left out because they look like secrets, or because the caller held them back.
     pub skipped: Vec<Skipped>,
 }
 
@@ -123,7 +126,8 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         (join(tree), listed)
     });
     let mut tree = tree?;
-    let (changes, skipped) = listed?;
+    let (changes, mut skipped) = listed?;
+    hold_back(&mut skipped, &req.hold, &changes);
     let held: HashSet<&[u8]> = skipped.iter().map(|s| s.path.as_slice()).collect();
     let files: Vec<Vec<u8>> = changes
         .iter()
@@ -161,6 +165,16 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         });
     }
     Ok(Sealed { commit: Some(commit), files, skipped })
+}
+
+/// Adds the paths the caller holds back to `skipped`, those that changed and are not there yet.
+fn hold_back(skipped: &mut Vec<Skipped>, hold: &[Skipped], changes: &[Change]) {
+    for held in hold {
+        let changed = changes.iter().any(|c| c.path == held.path);
+        if changed && !skipped.iter().any(|s| s.path == held.path) {
+            skipped.push(held.clone());
+        }
+    }
 }
 
 /// The result of a helper thread; a panic there (there should be none) is an error here.
@@ -207,6 +221,7 @@ mod tests {
             started_at: time::parse("2026-11-30T03:48:52Z").unwrap(),
             message: message.map(str::to_string),
             allow_secrets: false,
+            hold: Vec::new(),
         }
     }
 

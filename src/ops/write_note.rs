@@ -24,7 +24,7 @@ mod agent;
 mod digest_only;
 mod emergency_note;
 
-pub use agent::agent_note;
+pub use agent::{agent_note, summary_of};
 pub use digest_only::digest_only;
 pub use emergency_note::emergency_note;
 
@@ -94,46 +94,29 @@ fn head_commit(repo: &Repo) -> Result<ObjectId> {
     })
 }
 
-/// A note commit for this attempt's issue between the attempt's base and HEAD, if any.
-fn existing_note(
-    repo: &Repo,
-    config: &Config,
-    attempt: &Attempt,
-    head: ObjectId,
-) -> Result<Option<ObjectId>> {
-    let range = Range {
-        include: vec![head],
-        exclude: attempt.base.into_iter().collect(),
-        exclude_remotes: Vec::new(),
-    };
-    let found = validate::find_note_commits(repo, config, &range)?;
-    let rel = note_path(config, attempt.issue);
-    Ok(found
-        .iter()
-        .rev()
-        .find(|n| {
-            n.message_issue == Some(attempt.issue)
-                || (n.message_issue.is_none() && touches(repo, n.id, &rel))
-        })
-        .map(|n| n.id))
+/// This attempt's note commit on the branch (see [`crate::ops::handoff::attempt_note`]), if any.
+fn existing_note(repo: &Repo, attempt: &Attempt) -> Result<Option<ObjectId>> {
+    Ok(crate::ops::handoff::attempt_note(repo, attempt.issue, attempt.base)?.map(|n| n.commit))
 }
 
-fn touches(repo: &Repo, commit: ObjectId, rel: &str) -> bool {
-    repo.git()
-        .text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", &commit.to_string()])
-        .is_ok_and(|files| files.lines().any(|f| f == rel))
-}
-
-/// Commits the note file alone and validates the result; returns the commit and the problems.
+/// Commits the note file alone on `parent` (HEAD, or the parent of the note commit it replaces)
+/// and validates the result; returns the commit and the problems.
 fn commit_note(
     repo: &Repo,
     config: &Config,
     issue: u64,
     rel: &str,
     text: &str,
+    parent: ObjectId,
 ) -> Result<(ObjectId, Vec<String>)> {
     let message = note::commit_message(issue);
-    let commit = crate::git::note_commit::commit_file(repo, rel, text.as_bytes(), &message)?;
+    let commit = crate::git::note_commit::commit_file_on(
+        repo,
+        rel,
+        text.as_bytes(),
+        &message,
+        Some(parent),
+    )?;
     Ok((commit, validate_note(repo, config, commit, issue)?))
 }
 

@@ -3,7 +3,8 @@
 //! Any `anyhow::Error` is an error of the command (exit 2): bad arguments, bad input, not a
 //! repository, I/O. [`CheckFailed`] is different: the command worked, and what it checked does not
 //! pass (a note fails validation, seal refused a file). Its report has already been printed, so
-//! `main` only turns it into exit 1.
+//! `main` only turns it into exit 1. [`Refused`] is exit 1 too: the command would have broken
+//! something, so it changed nothing, and `main` prints why.
 
 use std::fmt;
 
@@ -18,6 +19,20 @@ impl fmt::Display for CheckFailed {
 }
 
 impl std::error::Error for CheckFailed {}
+
+/// The command refused to act because acting would break something (a sealed attempt's layout, a
+/// pushed commit): nothing changed, and the message says why and what to run instead. Exit 1, like
+/// a check that does not pass; `main` prints the message.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
 
 /// True when the error chain holds a broken pipe: the reader went away (`| head`), which is not an
 /// error of ours.

@@ -4,6 +4,7 @@
 mod common;
 
 mod agent_hooks;
+mod branch_truth;
 mod completions;
 mod digest;
 mod docs;
@@ -11,6 +12,7 @@ mod generated;
 mod hook_managers;
 mod hooks;
 mod json;
+mod lifecycle;
 mod note;
 mod progress;
 mod recall;

@@ -7,6 +7,7 @@ pub mod demo;
 pub mod digest;
 pub mod hooks;
 pub mod install_man;
+pub mod log;
 pub mod note;
 pub mod progress;
 pub mod recall;
@@ -58,6 +59,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Sync(args) => sync::run(&ctx, args, &mut out)?,
         Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
         Command::Show(args) => show::run(&ctx, args, &mut out)?,
+        Command::Log(args) => log::run(&ctx, args, &mut out)?,
         Command::Hooks(command) => hooks::run(&ctx, command, &mut out)?,
         Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
         Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,

@@ -24,9 +24,15 @@ use crate::util::time;
 /// next, files_touched). Claims the event log cannot support get ` [unverified: <why>]`; nothing
 /// is dropped. Other uncommitted work stays in the work tree for `git handoff seal`.
 ///
+/// Run again in the same attempt with the note commit at HEAD, it replaces that commit (same
+/// parent, the new text checked again, the record replaced). With a seal above the note, or the
+/// note commit already on a remote-tracking ref, it refuses and changes nothing (exit 1): `git
+/// handoff start` begins a new attempt.
+///
 /// With --emergency, the runtime writes the note from the event log and --facts when the agent
-/// wrote none (if a note for the attempt exists, nothing changes). With --digest-only (for a
-/// session-end hook), the digest is stored as a record on HEAD when the agent wrote no note.
+/// wrote none (if a note for the attempt exists on the branch, plain-git notes included, nothing
+/// changes). With --digest-only (for a session-end hook), the digest is stored as a record on HEAD
+/// when the agent wrote no note.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Why the handoff happens [default: the note header's, else agent_request].

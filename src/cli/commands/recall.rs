@@ -12,6 +12,7 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::ops::handoff::{self, Query};
 use crate::ops::recall::{self, Limits};
 use crate::ops::record_store::Record;
 
@@ -19,6 +20,11 @@ use crate::ops::record_store::Record;
 ///
 /// At most ten lines after compact, resume, clear or fork; one line on a fresh start; then the
 /// project rules as their own block.
+///
+/// The handoff is the latest note commit on the branch (of --issue N when given) with its record;
+/// a note committed with plain git is recalled from its file, its tags as written. Recall says
+/// when the work was sealed. Within the character budget (`[caps] recall_chars`, 1200) untagged
+/// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
 ///
 /// With `--hook claude` (or codex) it reads the SessionStart payload on stdin and prints the
 /// hook's JSON answer, so it can be installed as a SessionStart hook as it is.
@@ -80,12 +86,13 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         bail!("--max-lines must be at least 1 (the default is 10)");
     }
     let resolved = Attempt::resolve(&repo, &args.attempt)?;
-    let limits = Limits { prefix: &config.recall.prefix, max_lines, max_chars: 1200 };
+    let max_chars = config.caps.recall_chars;
+    let limits = Limits { prefix: &config.recall.prefix, max_lines, max_chars };
 
     let mut lines = Vec::new();
     let mut record = None;
     if config.recall.enabled {
-        record = recall::find_for_head(&repo, &config.notes_ref, resolved.issue)?;
+        record = find(&repo, &config, &args.attempt, &resolved)?;
         if let Some(found) = &record {
             lines = match source {
                 Source::Startup => vec![recall::startup(found, limits.prefix)],
@@ -102,7 +109,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                 None => lines.push(warning),
             }
         }
-        lines = recall::fit(lines, max_lines, 1200);
+        lines = recall::fit(lines, max_lines, max_chars);
     }
     let rules = rules(&repo, &config)?;
 
@@ -130,6 +137,23 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         None => writeln!(out, "{text}")?,
     }
     Ok(())
+}
+
+/// The latest handoff on the branch (of `--issue N` when given), as a record: see `ops::handoff`.
+fn find(
+    repo: &Repo,
+    config: &Config,
+    args: &AttemptArgs,
+    resolved: &crate::agent::attempt::Resolved,
+) -> Result<Option<Record>> {
+    let head = repo.head()?;
+    let query = Query {
+        start: None,
+        issue: args.issue,
+        attempt_issue: resolved.issue,
+        branch: head.ref_name.as_deref(),
+    };
+    Ok(handoff::find(repo, config, &query)?.map(|h| h.record))
 }
 
 /// The `source` of a SessionStart payload on stdin (bounded read; a bad payload is exit 2).

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use anyhow::Result;
 use gix::bstr::ByteSlice;
+use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
 use crate::cli::AttemptArgs;
@@ -11,7 +12,9 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::seal::{self, Request, Sealed};
+use crate::ops::handoff::moves;
+use crate::ops::seal::{Request, Sealed};
+use crate::ops::write_note::{self, Outcome};
 use crate::util::error::CheckFailed;
 use crate::util::time;
 
@@ -27,6 +30,13 @@ use crate::util::time;
 /// Files that look like secrets (`.env*`, private keys, credential files, provider tokens in the
 /// content, `[secrets]` in .handoff.toml) are left out, untouched in the work tree, and reported;
 /// the exit status is then 1.
+///
+/// The seal never changes the attempt's note. A note file edited since its note commit is
+/// committed as the note first (replacing the note commit, as `git handoff note` again would),
+/// then the rest is sealed on top; when the note commit is on a remote-tracking ref already, or
+/// the edited note does not pass its check, the change stays in the work tree, reported like a
+/// skipped file (exit 1). In an attempt that is sealed already (a seal above its note), seal
+/// refuses while there is work to seal (exit 1, nothing changed): `start` begins a new attempt.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The commit subject (and body) instead of "Seal leftover work: issue #N"; the
@@ -42,34 +52,83 @@ pub struct Args {
     pub attempt: AttemptArgs,
 }
 
+/// `seal --json`: the seal, and the note commit written first when the note had changed.
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    sealed: &'a Sealed,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a Outcome>,
+}
+
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
+    let mut repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
     let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let started_at = resolved.started_at.unwrap_or_else(time::now);
+    let issue = resolved.require_issue()?;
     let req = Request {
-        issue: resolved.require_issue()?,
-        started_at: resolved.started_at.unwrap_or_else(time::now),
+        issue,
+        started_at,
         message: args.message,
         allow_secrets: args.allow_secrets,
+        hold: Vec::new(),
     };
-    let sealed = seal::seal(&repo, &config, &req)?;
+    let attempt = write_note::Attempt {
+        issue,
+        started_at: time::format(started_at),
+        base: resolved.base.flatten(),
+    };
+    let done = moves::seal_attempt(&mut repo, &config, &attempt, req)?;
+    let (sealed, note) = (&done.sealed, done.note.as_ref());
     if ctx.json {
-        output::write_json(out, &sealed)?;
+        output::write_json(out, &Report { sealed, note })?;
     } else {
-        render(&sealed, config.caps.seal_files, out)?;
+        if let Some(note) = note {
+            render_note(note, out)?;
+        }
+        render(sealed, config.caps.seal_files, out)?;
     }
     out.flush()?;
+    let note_problems = note.is_some_and(|n| !n.problems.is_empty());
+    for problem in note.iter().flat_map(|n| &n.problems) {
+        eprintln!("{problem}");
+    }
     if sealed.skipped.is_empty() {
-        return Ok(());
+        return if note_problems { Err(CheckFailed.into()) } else { Ok(()) };
     }
     for skipped in &sealed.skipped {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
     }
-    eprintln!(
-        "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \
-         --allow-secrets` to seal them anyway"
-    );
+    let held_note = write_note::note_path(&config, issue);
+    if sealed.skipped.iter().any(|s| s.path != held_note.as_bytes()) {
+        eprintln!(
+            "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \
+             --allow-secrets` to seal them anyway"
+        );
+    }
     Err(CheckFailed.into())
+}
+
+/// The note commit that took the edited note before the seal.
+fn render_note(note: &Outcome, out: &mut impl Write) -> Result<()> {
+    let commit = note.commit.as_deref().map(output::short_id).unwrap_or("");
+    let path = note.path.as_deref().unwrap_or("");
+    writeln!(
+        out,
+        "{} {path} changed: committed as the note in {commit} first.",
+        output::heading("Note:")
+    )?;
+    for tag in &note.tags {
+        writeln!(
+            out,
+            "  {} {} — {}",
+            console::style("[unverified]").yellow().bold(),
+            tag.item,
+            tag.why
+        )?;
+    }
+    Ok(())
 }
 
 fn render(sealed: &Sealed, cap: usize, out: &mut impl Write) -> Result<()> {

@@ -11,16 +11,23 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::ops::handoff::{self, Handoff, Query, Seal, SealPosition, Source};
 use crate::ops::recall;
-use crate::ops::record_store::{self, Record};
+use crate::ops::record_store::Record;
 
-/// Show the latest handoff (or the one on REV) for a person picking up the branch.
+/// Show the latest handoff on the branch (or at or below REV) for a person picking up the work.
 ///
-/// Prints the note with its unverified claims highlighted, the record's digest, the progress plan
-/// as a checklist, the seal's files, and what to run next.
+/// The handoff is the newest note commit on the first-parent line (of --issue N when given), with
+/// the record stored on it; a note committed with plain git is read from its file. Prints the
+/// note with its unverified claims highlighted, the record's digest, the progress plan as a
+/// checklist, the seal of the attempt (its id and files, capped with `+N more`), and what to run
+/// next. When the branch holds no note, the latest record for the branch or issue is shown.
+///
+/// --json prints {"record", "source": "record"|"note_file"|"record_only", "note", "seal":
+/// {"commit", "files", "position": "above"|"below"}|null, "next"}.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A commit whose handoff record to show [default: the latest for this branch or issue].
+    /// Where to look for the handoff [default: HEAD].
     #[arg(value_name = "REV")]
     pub rev: Option<String>,
 
@@ -31,47 +38,66 @@ pub struct Args {
 #[derive(Serialize)]
 struct Report<'a> {
     record: &'a Record,
-    note: Option<String>,
+    source: Source,
+    note: Option<&'a str>,
+    seal: Option<&'a Seal>,
     next: Vec<String>,
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
-    let record = match &args.rev {
-        Some(rev) => {
-            let commit = repo.resolve_commit(rev)?;
-            let refs = record_store::readable_refs(&repo, &config.notes_ref)?;
-            record_store::latest_in(&repo, &refs, commit)?.with_context(|| {
-                format!("{rev} ({commit}) has no handoff record in {}", config.notes_ref)
-            })?
-        }
-        None => {
-            let resolved = Attempt::resolve(&repo, &args.attempt)?;
-            match recall::find_for_head(&repo, &config.notes_ref, resolved.issue)? {
-                Some(record) => record,
-                None => bail!(
-                    "no handoff found for this branch{}; `git handoff recall` and \
-                     `git notes --ref={} list` show what there is",
-                    resolved.issue.map(|i| format!(" or issue #{i}")).unwrap_or_default(),
-                    config.notes_ref.trim_start_matches("refs/notes/")
-                ),
-            }
-        }
+    let start = match &args.rev {
+        Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
+        None => None,
     };
-    let note = note_text(&repo, &record);
-    let next = next_steps(&record);
+    let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let head = repo.head()?;
+    let query = Query {
+        start,
+        issue: args.attempt.issue,
+        attempt_issue: resolved.issue,
+        branch: if start.is_none() { head.ref_name.as_deref() } else { None },
+    };
+    let Some(handoff) = handoff::find(&repo, &config, &query)? else {
+        let at = args.rev.as_deref().map(|r| format!(" at {r}")).unwrap_or_default();
+        bail!(
+            "no handoff found{at} for this branch{}: no note commit on it and no record; \
+             `git handoff log` lists the branch's handoffs and `git notes --ref={} list` the records",
+            query.issue.or(resolved.issue).map(|i| format!(" or issue #{i}")).unwrap_or_default(),
+            config.notes_ref.trim_start_matches("refs/notes/")
+        );
+    };
+    let next = next_steps(&handoff);
     if ctx.json {
-        return Ok(output::write_json(out, &Report { record: &record, note, next })?);
+        let report = Report {
+            record: &handoff.record,
+            source: handoff.source,
+            note: handoff.note.as_deref(),
+            seal: handoff.seal.as_ref(),
+            next,
+        };
+        return Ok(output::write_json(out, &report)?);
     }
+    render(&handoff, &next, config.caps.seal_files, out)
+}
 
-    writeln!(out, "{}", output::heading(&format!("Handoff: {}", recall::headline(&record))))?;
-    let commit = &record.commit;
+fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) -> Result<()> {
+    let record = &handoff.record;
+    writeln!(out, "{}", output::heading(&format!("Handoff: {}", recall::headline(record))))?;
     if let Some(path) = &record.note_path {
-        writeln!(out, "{}", output::dim(&format!("note {path} in commit {commit}")))?;
+        let from = match handoff.source {
+            Source::NoteFile => " (committed with plain git: read from the file)",
+            _ => "",
+        };
+        writeln!(
+            out,
+            "{}",
+            output::dim(&format!("note {path} in commit {}{from}", record.commit))
+        )?;
     }
-    if let Some(seal) = &record.seal_commit {
-        writeln!(out, "{}", output::dim(&format!("sealed leftover work in {seal}")))?;
+    if let Some(seal) = &handoff.seal {
+        render_seal(seal, cap, out)?;
     }
     if !record.tags.is_empty() {
         writeln!(out, "\n{}", output::heading("Unverified claims"))?;
@@ -98,37 +124,50 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  {mark} {} {} ({}){note}", item.id, item.title, item.status)?;
         }
     }
-    if let Some(note) = &note {
+    if let Some(note) = &handoff.note {
         writeln!(out, "\n{}", output::heading("Note"))?;
         for line in note.lines() {
             writeln!(out, "{}", paint_line(line))?;
         }
     }
     writeln!(out, "\n{}", output::heading("Next"))?;
-    for step in &next {
+    for step in next {
         writeln!(out, "  {step}")?;
     }
     Ok(())
 }
 
-/// The note file as committed with the record, if the record names one.
-fn note_text(repo: &Repo, record: &Record) -> Option<String> {
-    let path = record.note_path.as_ref()?;
-    let spec = format!("{}:{path}", record.commit);
-    let id = repo.gix.rev_parse_single(spec.as_str()).ok()?;
-    let blob = id.object().ok()?;
-    Some(String::from_utf8_lossy(&blob.data).into_owned())
+/// The seal: its id, where it sits, and its files (capped).
+fn render_seal(seal: &Seal, cap: usize, out: &mut impl Write) -> Result<()> {
+    let position = match seal.position {
+        SealPosition::Above => "above the note",
+        SealPosition::Below => "below the note",
+    };
+    let title =
+        format!("Sealed leftover work: {} ({position}, {} files)", seal.commit, seal.files.len());
+    writeln!(out, "\n{}", output::heading(&title))?;
+    for path in seal.files.iter().take(cap) {
+        writeln!(out, "  {path}")?;
+    }
+    if seal.files.len() > cap {
+        writeln!(out, "  {}", output::dim(&format!("+{} more", seal.files.len() - cap)))?;
+    }
+    Ok(())
 }
 
-fn next_steps(record: &Record) -> Vec<String> {
+fn next_steps(handoff: &Handoff) -> Vec<String> {
+    let record = &handoff.record;
     let mut steps = Vec::new();
     if let Some(issue) = record.issue {
         steps.push(format!(
             "git handoff start --issue {issue}    # continue the work in a new attempt"
         ));
     }
-    if record.seal_commit.is_some() {
-        steps.push("git show --stat HEAD                # the sealed leftover work".to_string());
+    if let Some(seal) = &handoff.seal {
+        steps.push(format!(
+            "git show --stat {}       # the sealed leftover work",
+            output::short_id(&seal.commit)
+        ));
     }
     if !record.tags.is_empty() {
         steps.push("re-run the last check before trusting the tagged claims".to_string());

@@ -12,6 +12,7 @@ use crate::model::claims::{self, Evidence};
 use crate::model::config::Config;
 use crate::model::note::{Header, Note};
 use crate::model::redact::Redactor;
+use crate::ops::handoff::moves::{self, Place};
 use crate::ops::record_store::{self, Record, Summary, Tag};
 
 use super::{Attempt, Outcome, Source, base_record, commit_note, evidence, head_commit, note_path};
@@ -27,7 +28,19 @@ pub fn agent_note(
     if let Some(reason) = reason {
         config.check_reason(reason)?;
     }
-    let head = head_commit(repo)?;
+    head_commit(repo)?;
+    // The last work commit: HEAD, or the parent of this attempt's note commit that the new note
+    // replaces. A sealed attempt takes no new note.
+    let head = match moves::place(repo, config, attempt)? {
+        Place::Sealed { note, seal } => {
+            return Err(moves::sealed_refusal(attempt, note, seal, "a new note commit").into());
+        }
+        Place::Replace { note, published: Some(remote), .. } => {
+            return Err(moves::published_refusal(attempt, note, &remote).into());
+        }
+        Place::Replace { parent, .. } => parent,
+        Place::OnTop { .. } => head_commit(repo)?,
+    };
     let digest = digest::for_repo(repo, config)?;
     let evidence = evidence(&digest);
     let redactor = Redactor::new(config)?;
@@ -93,7 +106,7 @@ pub fn agent_note(
         Some(summary) => summary,
         None => summary_of(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
     };
-    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
+    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
     let record = Record {
         kind: "agent".into(),
         summary: Some(summary),
@@ -231,7 +244,7 @@ fn subsection(note: &Note, section: &crate::model::note::Section, line: usize) -
 }
 
 /// The summary a Markdown note gives: Summary items by sub-heading, Remaining work as next steps.
-fn summary_of(note: &Note) -> Summary {
+pub fn summary_of(note: &Note) -> Summary {
     let mut summary = Summary::default();
     if let Some(section) = note.section("Summary").cloned() {
         for item in note.items(&section) {

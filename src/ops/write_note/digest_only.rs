@@ -10,6 +10,8 @@ use crate::model::config::Config;
 use crate::ops::record_store::{self, Record};
 use crate::util::time;
 
+use crate::ops::handoff::{NoteOnBranch, branch};
+
 use super::{Attempt, Outcome, existing_note, plan_items};
 
 /// The digest stored as a record on HEAD, for a session that ended without a note.
@@ -42,9 +44,18 @@ pub fn digest_only(
     {
         return Ok(skip(format!("HEAD already has a {} record", existing.kind), &digest));
     }
+    if let Some(note) = handoff_at(repo, head)? {
+        return Ok(skip(
+            format!(
+                "HEAD holds the handoff of issue #{} (note commit {})",
+                note.issue, note.commit
+            ),
+            &digest,
+        ));
+    }
     if let (Some(issue), Some(started)) = (issue, &started_at) {
         let attempt = Attempt { issue, started_at: started.clone(), base };
-        if let Some(existing) = existing_note(repo, config, &attempt, head)? {
+        if let Some(existing) = existing_note(repo, &attempt)? {
             return Ok(skip(
                 format!("the agent's note for issue #{issue} is in {existing}"),
                 &digest,
@@ -77,4 +88,12 @@ pub fn digest_only(
         fixes: Vec::new(),
         problems: Vec::new(),
     })
+}
+
+/// The note commit HEAD is, or the one a seal at HEAD sits on: a handoff the agent (or git-handoff)
+/// already wrote there, which a digest-only record must not shadow.
+fn handoff_at(repo: &Repo, head: ObjectId) -> Result<Option<NoteOnBranch>> {
+    let walk = branch::Walk { start: head, stop: None, limit: 2 };
+    let walked = branch::notes(repo, walk, |_| true)?;
+    Ok(walked.notes.into_iter().find(|n| n.depth == 0 || n.seal_above == Some(head)))
 }

@@ -31,7 +31,7 @@ pub fn emergency_note(
     let head = head_commit(repo)?;
     let digest = digest::for_repo(repo, config)?;
     let rel = note_path(config, attempt.issue);
-    if let Some(existing) = existing_note(repo, config, attempt, head)? {
+    if let Some(existing) = existing_note(repo, attempt)? {
         return Ok(Outcome {
             commit: Some(existing.to_string()),
             path: Some(rel),
@@ -148,7 +148,7 @@ pub fn emergency_note(
     };
     let redactor = Redactor::new(config)?;
     let text = redactor.redact(&emergency::render(&input)).into_owned();
-    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text)?;
+    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
     let record = Record {
         kind: "emergency".into(),
         seal_commit: input.seal.as_ref().map(|(c, _)| c.clone()),

@@ -1,0 +1,155 @@
+//! `git handoff log`: every attempt's handoff on the branch, newest first.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::cli::commands::Ctx;
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::handoff::SealPosition;
+use crate::ops::log::{self, Entry};
+
+/// List every attempt's handoff on the branch, newest first, like `git log` for handoffs.
+///
+/// Walks the first-parent line from REV (HEAD by default) and shows one block per handoff: the
+/// note commit, the issue and kind, the reason, when the attempt started and the note was
+/// written, the seal of the attempt, the digest line, the goal, and the claims tagged
+/// `[unverified: ...]`, each tag whole. A note committed with plain git is read from its file;
+/// digest-only handoffs on the commits passed are listed too.
+///
+/// --oneline prints one line per handoff; --json prints {"handoffs": [{"commit", "kind",
+/// "issue", "reason", "started_at", "written_at", "note_path", "seal": {"commit", "files",
+/// "position": "above"|"below"}|null, "digest_line", "goal", "tags": [{"item", "why"}],
+/// "source": "record"|"note_file"|"record_only"}]}.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where the walk begins [default: HEAD].
+    #[arg(value_name = "REV")]
+    pub rev: Option<String>,
+
+    /// Only this issue's handoffs.
+    #[arg(long, value_name = "N")]
+    pub issue: Option<u64>,
+
+    /// One line per handoff.
+    #[arg(long)]
+    pub oneline: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    handoffs: &'a [Entry],
+}
+
+pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+    let repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let start = match &args.rev {
+        Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
+        None => repo.head()?.id,
+    };
+    let entries = match start {
+        Some(start) => log::entries(&repo, &config, start, args.issue)?,
+        None => Vec::new(), // an unborn branch holds no handoff
+    };
+    if ctx.json {
+        return Ok(output::write_json(out, &Report { handoffs: &entries })?);
+    }
+    for (n, entry) in entries.iter().enumerate() {
+        if args.oneline {
+            writeln!(out, "{}", oneline(entry))?;
+            continue;
+        }
+        if n > 0 {
+            writeln!(out)?;
+        }
+        block(entry, config.caps.seal_files, out)?;
+    }
+    Ok(())
+}
+
+fn oneline(entry: &Entry) -> String {
+    let mut parts = vec![format!(
+        "{} {}",
+        console::style(short(&entry.commit)).yellow(),
+        entry.issue.map(|i| format!("#{i}")).unwrap_or_else(|| "#?".into())
+    )];
+    parts.push(entry.kind.clone());
+    if let Some(reason) = &entry.reason {
+        parts.push(reason.clone());
+    }
+    parts.push(when(&entry.written_at));
+    let mut line = parts.join(" ");
+    if let Some(seal) = &entry.seal {
+        line.push_str(&format!(" · sealed {}", short(&seal.commit)));
+    }
+    if !entry.tags.is_empty() {
+        line.push_str(&format!(" · {} tagged", entry.tags.len()));
+    }
+    line
+}
+
+fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
+    let issue = entry.issue.map(|i| format!("issue #{i}")).unwrap_or_else(|| "no issue".into());
+    let title = format!("handoff {} ({issue}, {})", entry.commit, entry.kind);
+    writeln!(out, "{}", console::style(title).yellow())?;
+    let mut field = |name: &str, value: &str| writeln!(out, "{:<9}{value}", format!("{name}:"));
+    if let Some(reason) = &entry.reason {
+        field("Reason", reason)?;
+    }
+    if let Some(started) = &entry.started_at {
+        field("Started", &when(started))?;
+    }
+    field("Written", &when(&entry.written_at))?;
+    if let Some(path) = &entry.note_path {
+        field("Note", path)?;
+    }
+    if let Some(seal) = &entry.seal {
+        let position = match seal.position {
+            SealPosition::Above => "above the note",
+            SealPosition::Below => "below the note",
+        };
+        let mut files: Vec<String> = seal.files.iter().take(cap).cloned().collect();
+        if seal.files.len() > cap {
+            files.push(format!("+{} more", seal.files.len() - cap));
+        }
+        let sealed = format!("{} ({position}): {}", short(&seal.commit), files.join(", "));
+        field("Sealed", &sealed)?;
+    }
+    if let Some(line) = &entry.digest_line {
+        field("Digest", line)?;
+    }
+    if let Some(goal) = &entry.goal {
+        field("Goal", goal)?;
+    }
+    let tagged = match entry.tags.len() {
+        0 => "none".to_string(),
+        1 => "1 claim".to_string(),
+        n => format!("{n} claims"),
+    };
+    field("Tagged", &tagged)?;
+    for tag in &entry.tags {
+        writeln!(
+            out,
+            "    {} {}",
+            tag.item,
+            console::style(format!("[unverified: {}]", tag.why)).yellow().bold()
+        )?;
+    }
+    Ok(())
+}
+
+fn short(id: &str) -> &str {
+    output::short_id(id)
+}
+
+/// `2026-11-30 04:10 UTC` from an RFC 3339 time, or the text as it is.
+fn when(text: &str) -> String {
+    match crate::util::time::parse(text) {
+        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M UTC").to_string(),
+        Err(_) => text.to_string(),
+    }
+}
