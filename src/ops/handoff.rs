@@ -28,8 +28,9 @@ use crate::ops::record_store::{self, Key, Record};
 
 pub use branch::NoteOnBranch;
 
-/// The most commits a lookup reads on its way down the branch.
-pub const WALK_LIMIT: usize = 20_000;
+/// The most commits a lookup reads on its way down the branch: a note further down belongs to an
+/// attempt long gone by (the records still find it), and recall must stay cheap on any history.
+pub const WALK_LIMIT: usize = 1_000;
 
 /// One handoff as readers present it.
 #[derive(Debug, Clone)]
