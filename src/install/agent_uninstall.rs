@@ -13,10 +13,16 @@ use crate::install::Action;
 use crate::install::agent_settings::{self, Agent, CLAUDE_SKILL_PATH, SKILL};
 use crate::install::change::{FileChange, read_text};
 use crate::install::json_edit::{self, Step};
+use crate::install::manifest::Created;
 
-/// Plans removing our entries from the agent's settings. A file left as `{}` is removed (install
-/// created it, or it held nothing before).
-pub fn plan_uninstall(top: &Path, agent: Agent) -> Result<(FileChange, Action)> {
+/// Plans removing our entries from the agent's settings. `created` is what install recorded it
+/// made: containers it made go when they are left empty, and so does the file; without a record,
+/// any container left empty goes, and a file left as `{}`.
+pub fn plan_uninstall(
+    top: &Path,
+    agent: Agent,
+    created: Option<&Created>,
+) -> Result<(FileChange, Action)> {
     let path = agent_settings::path(top, agent);
     let before = read_text(&path)?;
     let unchanged = |action| {
@@ -32,16 +38,24 @@ pub fn plan_uninstall(top: &Path, agent: Agent) -> Result<(FileChange, Action)> 
         return unchanged(Action::NotInstalled);
     };
     let origin = agent.settings_path();
-    let Some(after) = unmerge(text, agent, origin)? else { return unchanged(Action::NotInstalled) };
+    let Some(after) = unmerge(text, agent, origin, created)? else {
+        return unchanged(Action::NotInstalled);
+    };
     let empty =
         serde_json::from_str::<Value>(&after).is_ok_and(|v| v == Value::Object(Default::default()));
+    let empty = empty && created.is_none_or(|c| c.file);
     let (after, action) =
         if empty { (None, Action::RemovedFile) } else { (Some(after), Action::Removed) };
     Ok((FileChange { path, before, after, executable: false }, action))
 }
 
 /// The settings text without our hook entries; `None` when it holds none.
-pub fn unmerge(text: &str, agent: Agent, origin: &str) -> Result<Option<String>> {
+pub fn unmerge(
+    text: &str,
+    agent: Agent,
+    origin: &str,
+    created: Option<&Created>,
+) -> Result<Option<String>> {
     let ours: Vec<&str> = agent.wanted().iter().map(|w| w.command).collect();
     let mut text = text.to_string();
     let mut removed = false;
@@ -49,7 +63,7 @@ pub fn unmerge(text: &str, agent: Agent, origin: &str) -> Result<Option<String>>
         let root: Value = serde_json::from_str(&text).map_err(|err| {
             anyhow!("{origin}:{}: not valid JSON ({err}); fix the file, then run again", err.line())
         })?;
-        let Some(path) = find_ours(&root, &ours) else { break };
+        let Some(path) = find_ours(&root, &ours, created) else { break };
         let steps: Vec<Step> = path.iter().map(Owned::step).collect();
         text = json_edit::remove(&text, &steps).ok_or_else(|| {
             anyhow!("{origin}: could not take out a git-handoff hook; remove it by hand")
@@ -74,8 +88,10 @@ impl Owned {
 }
 
 /// The path to remove for the first hook entry of ours: the entry, or the group, event list or
-/// `hooks` object that would hold nothing else without it.
-fn find_ours(root: &Value, ours: &[&str]) -> Option<Vec<Owned>> {
+/// `hooks` object that would hold nothing else without it (an event list or `hooks` object only
+/// when install created it, if it recorded what it created).
+fn find_ours(root: &Value, ours: &[&str], created: Option<&Created>) -> Option<Vec<Owned>> {
+    let made = |key: &str| created.is_none_or(|c| c.has(key));
     let hooks = root.get("hooks")?.as_object()?;
     for (event, groups) in hooks {
         let Some(groups) = groups.as_array() else { continue };
@@ -93,9 +109,9 @@ fn find_ours(root: &Value, ours: &[&str]) -> Option<Vec<Owned>> {
                     Owned::Key("hooks".into()),
                     Owned::Index(hi),
                 ]);
-            } else if groups.len() > 1 {
+            } else if groups.len() > 1 || !made(&format!("hooks.{event}")) {
                 path.extend([Owned::Key(event.clone()), Owned::Index(gi)]);
-            } else if hooks.len() > 1 {
+            } else if hooks.len() > 1 || !made("hooks") {
                 path.push(Owned::Key(event.clone()));
             }
             return Some(path);

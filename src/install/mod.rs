@@ -11,6 +11,7 @@ pub mod change;
 pub mod git_hooks;
 pub mod json_edit;
 pub mod managers;
+pub mod manifest;
 pub mod rewrite_ref;
 
 use std::path::PathBuf;
@@ -42,7 +43,8 @@ pub enum Action {
 }
 
 /// The things `hooks install` puts in place, each of which `hooks uninstall` can take out alone.
-/// (An MCP server registration joins these as one more part.)
+/// Another registration (an MCP server's) joins as one more part: `hooks uninstall` matches on
+/// these exhaustively.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Part {

@@ -51,6 +51,22 @@ fn uninstall_gives_back_every_file_as_it_was() {
 }
 
 #[test]
+fn containers_the_user_had_stay_even_empty() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".codex/hooks.json", "{\n  \"hooks\": {\n    \"Stop\": []\n  }\n}\n");
+    repo.write(".claude/settings.json", "{}\n");
+    run(&repo, &["hooks", "install", "--claude", "--codex"]);
+    assert!(repo.path.join(".git/handoff-installed.json").is_file());
+    run(&repo, &["start", "--issue", "1"]); // an attempt's start archives handoff/, not this
+    run(&repo, &["hooks", "uninstall", "--claude", "--codex"]);
+    let codex = String::from_utf8(repo.read(".codex/hooks.json")).unwrap();
+    assert_eq!(codex, "{\n  \"hooks\": {\n    \"Stop\": []\n  }\n}\n");
+    assert_eq!(repo.read(".claude/settings.json"), b"{}\n");
+    assert!(!repo.path.join(".git/handoff-installed.json").exists());
+}
+
+#[test]
 fn parts_are_picked_and_an_edited_skill_is_kept() {
     let env = Env::new();
     let repo = env.repo("r");

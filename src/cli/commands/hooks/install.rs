@@ -9,6 +9,7 @@ use crate::cli::commands::Ctx;
 use crate::git::repo::Repo;
 use crate::install::agent_settings::{self, Agent};
 use crate::install::change::FileChange;
+use crate::install::manifest::{self, Created};
 use crate::install::{Action, Outcome, git_hooks, rewrite_ref};
 use crate::model::config::Config;
 
@@ -77,6 +78,7 @@ pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
 
     // Plan every file first: nothing is written unless everything can be.
     let mut planned: Vec<(Outcome, Option<FileChange>)> = Vec::new();
+    let mut manifest = manifest::load(&repo.git_dir);
     if pre_push {
         let plan = git_hooks::plan_install(&repo, args.push_notes)?;
         let mut outcome = Outcome::new("pre-push", plan.path, plan.action);
@@ -95,6 +97,13 @@ pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
             planned.push((outcome, Some(change)));
         }
         let change = agent_settings::plan_install(top, *agent)?;
+        if change.changes_anything() {
+            // Remember what this merge creates, so uninstall takes out no more than that.
+            let events: Vec<&str> = agent.wanted().iter().map(|w| w.event).collect();
+            let created = Created::by_merge(change.before.as_deref(), &events);
+            let entry = manifest.entry(agent.settings_path().to_string()).or_default();
+            *entry = std::mem::take(entry).union(created);
+        }
         let action = match (change.changes_anything(), change.before.is_some()) {
             (false, _) => Action::Unchanged,
             (true, true) => Action::Added,
@@ -117,6 +126,9 @@ pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
             }
         }
         outcomes.push(outcome);
+    }
+    if !args.dry_run && !agents.is_empty() {
+        manifest::save(&repo.git_dir, &manifest)?;
     }
     let rewrite_ref = if pre_push {
         let config = Config::load(top.as_deref())?;

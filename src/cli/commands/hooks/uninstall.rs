@@ -1,6 +1,7 @@
 //! `git handoff hooks uninstall`: undo what `hooks install` did, all of it or the parts picked.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
 
@@ -8,7 +9,8 @@ use crate::cli::commands::Ctx;
 use crate::git::repo::Repo;
 use crate::install::agent_settings::Agent;
 use crate::install::change::FileChange;
-use crate::install::{Outcome, agent_uninstall, git_hooks, rewrite_ref};
+use crate::install::manifest::{self, Manifest};
+use crate::install::{Outcome, Part, agent_uninstall, git_hooks, rewrite_ref};
 use crate::model::config::Config;
 
 use super::{Report, print, shown};
@@ -52,20 +54,15 @@ pub fn run(ctx: &Ctx, args: UninstallArgs, out: &mut impl Write) -> Result<()> {
     let top = repo.top().ok().map(|p| p.to_path_buf());
 
     // Plan every file first, then change them: a file we cannot read stops it all.
+    let parts: Vec<Part> =
+        [(args.pre_push, Part::PrePush), (args.claude, Part::Claude), (args.codex, Part::Codex)]
+            .into_iter()
+            .filter_map(|(picked, part)| (all || picked).then_some(part))
+            .collect();
+    let mut manifest = manifest::load(&repo.git_dir);
     let mut planned: Vec<(Outcome, FileChange)> = Vec::new();
-    if all || args.pre_push {
-        for (change, action) in git_hooks::plan_uninstall(&repo)? {
-            planned.push((Outcome::new("pre-push", change.path.clone(), action), change));
-        }
-    }
-    for (wanted, agent) in [(args.claude, Agent::Claude), (args.codex, Agent::Codex)] {
-        let Some(top) = top.as_deref().filter(|_| all || wanted) else { continue };
-        let (change, action) = agent_uninstall::plan_uninstall(top, agent)?;
-        planned.push((Outcome::new(agent.name(), change.path.clone(), action), change));
-        if agent == Agent::Claude {
-            let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
-            planned.push((Outcome::new("handoff skill", change.path.clone(), action), change));
-        }
+    for part in &parts {
+        planned.extend(plan(&repo, top.as_deref(), *part, &mut manifest)?);
     }
 
     let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());
@@ -79,7 +76,10 @@ pub fn run(ctx: &Ctx, args: UninstallArgs, out: &mut impl Write) -> Result<()> {
         }
         outcomes.push(outcome);
     }
-    let rewrite_ref = if all || args.pre_push {
+    if !args.dry_run {
+        manifest::save(&repo.git_dir, &manifest)?;
+    }
+    let rewrite_ref = if parts.contains(&Part::PrePush) {
         let config = Config::load(top.as_deref())?;
         Some(rewrite_ref::remove(&repo, &config.notes_ref, args.dry_run)?)
     } else {
@@ -87,4 +87,36 @@ pub fn run(ctx: &Ctx, args: UninstallArgs, out: &mut impl Write) -> Result<()> {
     };
     let report = Report { dry_run: args.dry_run, hooks: outcomes, rewrite_ref };
     print(ctx, &report, top.as_deref(), out)
+}
+
+/// The file changes that take `part` out (and its entry out of the record of what install made).
+fn plan(
+    repo: &Repo,
+    top: Option<&Path>,
+    part: Part,
+    manifest: &mut Manifest,
+) -> Result<Vec<(Outcome, FileChange)>> {
+    let outcome = |hook, change: FileChange, action| {
+        (Outcome::new(hook, change.path.clone(), action), change)
+    };
+    let agent = match part {
+        Part::PrePush => {
+            let plans = git_hooks::plan_uninstall(repo)?;
+            return Ok(plans
+                .into_iter()
+                .map(|(change, action)| outcome("pre-push", change, action))
+                .collect());
+        }
+        Part::Claude => Agent::Claude,
+        Part::Codex => Agent::Codex,
+    };
+    let Some(top) = top else { return Ok(Vec::new()) }; // a bare repository has no agent settings
+    let created = manifest.remove(agent.settings_path());
+    let (change, action) = agent_uninstall::plan_uninstall(top, agent, created.as_ref())?;
+    let mut plans = vec![outcome(agent.name(), change, action)];
+    if agent == Agent::Claude {
+        let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
+        plans.push(outcome("handoff skill", change, action));
+    }
+    Ok(plans)
 }
