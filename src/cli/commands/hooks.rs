@@ -136,6 +136,7 @@ fn print_managed(outcome: &Outcome, path: &str, out: &mut impl Write) -> Result<
     for line in manager.snippet().lines() {
         writeln!(out, "    {line}")?;
     }
+    writeln!(out)?;
     Ok(())
 }
 
