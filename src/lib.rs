@@ -5,13 +5,26 @@
 //! (repository access, configuration, attempt state, snapshot ...) know nothing of clap or
 //! terminals; commands know nothing of git internals.
 
-pub mod agent;
-pub mod cli;
-pub mod git;
-pub mod install;
-pub mod model;
-pub mod ops;
-pub mod util;
+mod agent;
+mod cli;
+mod git;
+mod install;
+mod model;
+mod ops;
+mod util;
+
+/// What the integration tests reach into besides the binary: the generated documents, the note
+/// model and the validator's file check, and the history walk. Not a stable API; everything else
+/// is private to the crate, so rustc reports what nothing uses.
+#[doc(hidden)]
+pub mod api {
+    pub use crate::cli::docs::{completions, man_pages};
+    pub use crate::git::walk::range;
+    pub use crate::install::managers::Manager;
+    pub use crate::model::config::Config;
+    pub use crate::model::note::{EMERGENCY_SECTIONS, Note};
+    pub use crate::ops::validate::check_note_file;
+}
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -31,7 +44,12 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     match cli::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(err) if err.is::<util::error::CheckFailed>() => ExitCode::from(1),
+        Err(err) if err.is::<util::error::CheckFailed>() => {
+            for line in util::error::check_report(&err) {
+                eprintln!("{line}");
+            }
+            ExitCode::from(1)
+        }
         Err(err) if err.is::<util::error::Refused>() => {
             if json {
                 cli::output::json_error(&format!("{err}"), 1);

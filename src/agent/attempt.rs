@@ -13,8 +13,8 @@ use gix::ObjectId;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::AttemptArgs;
 use crate::git::repo::Repo;
+use crate::util::fs::write_atomic;
 use crate::util::time;
 
 pub const STATE_FILE: &str = "attempt.toml";
@@ -45,6 +45,17 @@ pub struct Attempt {
     pub started_at: Timestamp,
     pub branch: Option<String>,
     pub implicit: bool,
+}
+
+/// What the caller says of the attempt, overriding the attempt state, so a runtime can stay
+/// stateless (the command line's `--issue`, `--base`, `--started-at`).
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub issue: Option<u64>,
+    /// A revision, resolved against the repository.
+    pub base: Option<String>,
+    /// RFC 3339.
+    pub started_at: Option<String>,
 }
 
 /// What a command knows of the attempt after merging flags over the stored state.
@@ -134,7 +145,7 @@ impl Attempt {
     /// Merges `args` over the stored attempt. Stored base and started_at apply only to the stored
     /// issue: `--issue` naming another issue starts from a clean slate. An implicit attempt (begun
     /// by `record`) has no known issue, so its base and started_at serve any `--issue`.
-    pub fn resolve(repo: &Repo, args: &AttemptArgs) -> Result<Resolved> {
+    pub fn resolve(repo: &Repo, args: &Overrides) -> Result<Resolved> {
         let stored = Attempt::load(repo)?;
         let stored =
             stored.filter(|a| a.implicit || args.issue.is_none_or(|issue| issue == a.issue));
@@ -182,23 +193,4 @@ fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
             .with_context(|| format!("archiving {} into {}", path.display(), target.display()))?;
     }
     Ok(Some(target))
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename, so readers never see half.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = path.parent().context("a state file has a parent directory")?;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    // A temporary file is private (0600); the result keeps the mode of the file it replaces, or
-    // gets the ordinary 0644 of a new file.
-    let mode = std::fs::metadata(path).map(|m| m.permissions()).ok();
-    let mode = mode.unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().set_permissions(mode))
-        .and_then(|_| tmp.as_file().sync_all())
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
 }

@@ -123,21 +123,6 @@ impl Digest {
             }
         }
     }
-
-    /// True when the log shows a successful edit of `path` (repository-relative).
-    pub fn edited(&self, path: &str) -> bool {
-        self.files_edited.binary_search_by(|p| p.as_str().cmp(path)).is_ok()
-    }
-
-    /// True when a check ran and its readable result was a pass.
-    pub fn check_passed(&self) -> bool {
-        self.last_check.as_ref().is_some_and(|c| c.finished && c.readable && c.ok)
-    }
-
-    /// True when the last check ran and failed (readable or not).
-    pub fn check_failed(&self) -> bool {
-        self.last_check.as_ref().is_some_and(|c| c.finished && !c.ok)
-    }
 }
 
 /// The digest of this worktree's attempt: its event log and whether the attempt is implicit.

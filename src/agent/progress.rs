@@ -13,8 +13,17 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::agent::attempt::write_atomic;
-use crate::ops::record_store::ProgressItem;
+use crate::util::fs::write_atomic;
+
+/// One progress-plan item as it stood when the record was written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ProgressItem {
+    pub id: String,
+    pub title: String,
+    pub status: String,
+    pub note: Option<String>,
+}
 
 pub const PLAN_FILE: &str = "progress.toml";
 const LOCK_FILE: &str = "progress.lock";

@@ -87,3 +87,9 @@ pub struct AttemptArgs {
     #[arg(long, value_name = "TIME")]
     pub started_at: Option<String>,
 }
+
+impl From<&AttemptArgs> for crate::agent::attempt::Overrides {
+    fn from(args: &AttemptArgs) -> Self {
+        Self { issue: args.issue, base: args.base.clone(), started_at: args.started_at.clone() }
+    }
+}

@@ -95,15 +95,6 @@ pub fn warn(text: &str) {
     eprintln!("{}: {text}", console::style("warning").for_stderr().yellow().bold());
 }
 
-/// The first 12 characters of a commit id, for people (safe on any text: records can come from
-/// other machines).
-pub fn short_id(id: &str) -> &str {
-    match id.char_indices().nth(12) {
-        Some((end, _)) => &id[..end],
-        None => id,
-    }
-}
-
 /// True when `--json` is among the arguments (before a `--`): decided before parsing, so that a
 /// command line clap refuses still gets its error as JSON.
 pub fn wants_json(args: &[OsString]) -> bool {

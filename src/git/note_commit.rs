@@ -22,14 +22,9 @@ use crate::util::interrupt::Interrupt;
 /// from memory with the path's filters, the tree is built on a private index. Only then are the
 /// work-tree copy and the index entry brought up to date; should either fail, the error says the
 /// note is committed and how to bring them in line.
-pub fn commit_file(repo: &Repo, rel: &str, content: &[u8], message: &str) -> Result<ObjectId> {
-    let head = repo.head()?.id;
-    commit_file_on(repo, rel, content, message, head)
-}
-
-/// Like [`commit_file`], but the new commit goes on `parent` (its tree plus the file) instead of
-/// on HEAD, and HEAD moves to it from wherever it is: with HEAD's own parent, the note commit at
-/// HEAD is replaced.
+///
+/// The new commit goes on `parent` (its tree plus the file), and HEAD moves to it from wherever it
+/// is: with HEAD's own parent, the note commit at HEAD is replaced.
 pub fn commit_file_on(
     repo: &Repo,
     rel: &str,
@@ -97,7 +92,7 @@ pub fn commit_file_on(
     drop(tmp);
 
     // HEAD has the note; the work tree and the index follow.
-    crate::agent::attempt::write_atomic(&top.join(rel), content).with_context(|| {
+    crate::util::fs::write_atomic(&top.join(rel), content).with_context(|| {
         format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {rel}`")
     })?;
     git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {

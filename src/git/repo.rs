@@ -45,8 +45,8 @@ impl Repo {
             })?
             .to_thread_local();
         let git_dir = absolute(repo.git_dir(), &cwd);
-        let common_dir = absolute(repo.common_dir(), &cwd);
         let work_tree = repo.workdir().map(|p| absolute(p, &cwd));
+        let common_dir = absolute(repo.common_dir(), &cwd);
         Ok(Repo { gix: repo, git_dir, common_dir, work_tree })
     }
 

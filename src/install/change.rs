@@ -48,7 +48,7 @@ impl FileChange {
         }
         match &self.after {
             Some(text) => {
-                crate::agent::attempt::write_atomic(&self.path, text.as_bytes())?;
+                crate::util::fs::write_atomic(&self.path, text.as_bytes())?;
                 if self.executable {
                     make_executable(&self.path)?;
                 }

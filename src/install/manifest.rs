@@ -80,7 +80,7 @@ pub fn save(git_dir: &Path, manifest: &Manifest) -> Result<()> {
     }
     let mut text = serde_json::to_string_pretty(manifest)?;
     text.push('\n');
-    crate::agent::attempt::write_atomic(&path, text.as_bytes())
+    crate::util::fs::write_atomic(&path, text.as_bytes())
 }
 
 #[cfg(test)]

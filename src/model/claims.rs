@@ -10,7 +10,14 @@
 //! Words are matched whole and case-insensitively, so "unverified" never reads as "verified" and
 //! "passage" never as "pass". An item that already carries a tag is left as it is.
 
-use crate::ops::record_store::Tag;
+use serde::{Deserialize, Serialize};
+
+/// A claim the event log cannot support.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tag {
+    pub item: String,
+    pub why: String,
+}
 
 /// Success words: a done item containing one claims success.
 pub const SUCCESS_WORDS: [&str; 15] = [

@@ -131,11 +131,6 @@ impl Redactor {
         Ok(Redactor { extra })
     }
 
-    /// The built-in rules only.
-    pub fn builtin() -> Redactor {
-        Redactor::default()
-    }
-
     /// Returns `text` with every secret replaced by `[redacted:<kind>]`.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Redaction { text: Cow::Borrowed(text), lower: text.to_ascii_lowercase() };
@@ -174,14 +169,6 @@ impl Redactor {
             }
         }
         text
-    }
-
-    /// Redacts an owned string in place (no copy when nothing matches).
-    pub fn redact_string(&self, text: String) -> String {
-        match self.redact(&text) {
-            Cow::Borrowed(_) => text,
-            Cow::Owned(changed) => changed,
-        }
     }
 }
 
@@ -225,7 +212,7 @@ mod tests {
     use super::*;
 
     fn r(text: &str) -> String {
-        Redactor::builtin().redact(text).into_owned()
+        Redactor::default().redact(text).into_owned()
     }
 
     #[test]

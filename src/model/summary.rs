@@ -3,9 +3,19 @@
 //! three sections from it, so the agent spends its last tokens on facts, not on formatting.
 
 use anyhow::{Result, anyhow};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::ops::record_store::Summary;
+/// What the agent said it did and what remains.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Summary {
+    pub goal: Option<String>,
+    pub done: Vec<String>,
+    pub in_progress: Vec<String>,
+    pub decisions: Vec<String>,
+    pub next: Vec<String>,
+    pub files_touched: Vec<String>,
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -7,49 +7,13 @@
 
 mod budget;
 
-use anyhow::Result;
-
-use crate::git::repo::Repo;
-use crate::ops::record_store::{self, Key, Record};
-
-/// Where recall looks: the notes ref, the branch HEAD is on, the issue.
-pub struct Lookup<'a> {
-    pub notes_ref: &'a str,
-    pub branch: Option<&'a str>,
-    pub issue: Option<u64>,
-}
+use crate::ops::record_store::Record;
 
 /// How much recall may say.
 pub struct Limits<'a> {
     pub prefix: &'a str,
     pub max_lines: usize,
     pub max_chars: usize,
-}
-
-/// The latest handoff record for this branch or issue: the branch key first (when it agrees with
-/// the issue), then the issue key, then whatever the branch key holds. Records written on other
-/// machines count too, from the remote-tracking notes refs that `sync` (or a fetch) leaves.
-pub fn find(repo: &Repo, req: &Lookup<'_>) -> Result<Option<Record>> {
-    let refs = record_store::readable_refs(repo, req.notes_ref)?;
-    let on_branch = match req.branch {
-        Some(branch) => record_store::latest_for(repo, &refs, Key::Branch(branch))?,
-        None => None,
-    };
-    if on_branch.as_ref().is_some_and(|r| req.issue.is_none() || r.issue == req.issue) {
-        return Ok(on_branch);
-    }
-    if let Some(issue) = req.issue
-        && let Some(record) = record_store::latest_for(repo, &refs, Key::Issue(issue))?
-    {
-        return Ok(Some(record));
-    }
-    Ok(on_branch)
-}
-
-/// The latest handoff for the branch HEAD is on, or for `issue`.
-pub fn find_for_head(repo: &Repo, notes_ref: &str, issue: Option<u64>) -> Result<Option<Record>> {
-    let head = repo.head()?;
-    find(repo, &Lookup { notes_ref, branch: head.ref_name.as_deref(), issue })
 }
 
 /// The first line: who, when, why, and the digest.

@@ -25,6 +25,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::git::repo::Repo;
 
+pub use crate::agent::progress::ProgressItem;
+pub use crate::model::claims::Tag;
+pub use crate::model::summary::Summary;
+
 use crate::git::identity::{FALLBACK_EMAIL, FALLBACK_NAME};
 
 /// How often a write is retried when another writer moved the notes ref first.
@@ -52,35 +56,6 @@ pub struct Record {
     pub summary: Option<Summary>,
     pub tags: Vec<Tag>,
     pub progress: Vec<ProgressItem>,
-}
-
-/// What the agent said it did and what remains.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Summary {
-    pub goal: Option<String>,
-    pub done: Vec<String>,
-    pub in_progress: Vec<String>,
-    pub decisions: Vec<String>,
-    pub next: Vec<String>,
-    pub files_touched: Vec<String>,
-}
-
-/// A claim the event log cannot support.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tag {
-    pub item: String,
-    pub why: String,
-}
-
-/// One progress-plan item as it stood when the record was written.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ProgressItem {
-    pub id: String,
-    pub title: String,
-    pub status: String,
-    pub note: Option<String>,
 }
 
 /// The blob format: every record of one annotated object.
@@ -186,7 +161,7 @@ fn collect(repo: &Repo, refs: &[String], object: ObjectId, strict: bool) -> Resu
                     note.reference.as_bstr().to_string().trim_start_matches("refs/notes/")
                 )));
             }
-            Err(err) => crate::cli::output::warn(&format!("{err:#}; skipped")),
+            Err(err) => crate::util::warnings::push(format!("{err:#}; skipped")),
         }
     }
     Ok(out)

@@ -33,9 +33,6 @@ type Odb = gix::Repository;
 mod layout;
 mod trees;
 
-/// The trailer key that marks a seal commit.
-pub const SEAL_TRAILER: &str = "Handoff-Seal";
-
 /// Which commits to look at: reachable from `include`, and from none of `exclude` nor of the
 /// remote-tracking refs of `exclude_remotes` (as `git rev-list <include> --not <exclude>
 /// --remotes=<name>`).
@@ -88,14 +85,6 @@ pub struct Report {
     pub problems: Vec<Problem>,
 }
 
-/// A note commit found in a range.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NoteCommit {
-    pub id: ObjectId,
-    /// The issue its message names (`Handoff note: issue #N`), if it does.
-    pub message_issue: Option<u64>,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
     Note(Option<u64>),
@@ -114,21 +103,6 @@ struct Commit {
 struct History {
     commits: Vec<Commit>,
     index: HashMap<ObjectId, usize>,
-}
-
-/// The note commits in `range`, oldest first, without checking them (for `note`: "does a note
-/// commit for this attempt exist?").
-pub fn find_note_commits(repo: &Repo, config: &Config, range: &Range) -> Result<Vec<NoteCommit>> {
-    let odb = walk::with_delta_cache(&repo.gix);
-    let history = History::load(repo, &odb, config, range)?;
-    Ok(history
-        .commits
-        .iter()
-        .filter_map(|c| match c.class {
-            Class::Note(issue) => Some(NoteCommit { id: c.id, message_issue: issue }),
-            _ => None,
-        })
-        .collect())
 }
 
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
@@ -253,7 +227,8 @@ pub fn is_seal_message(message: &str) -> bool {
     let trimmed = message.trim_end();
     let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
     last.lines().any(|line| {
-        line.split_once(':').is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case(SEAL_TRAILER))
+        line.split_once(':')
+            .is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case(crate::ops::seal::TRAILER))
     })
 }
 

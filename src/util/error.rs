@@ -2,13 +2,15 @@
 //!
 //! Any `anyhow::Error` is an error of the command (exit 2): bad arguments, bad input, not a
 //! repository, I/O. [`CheckFailed`] is different: the command worked, and what it checked does not
-//! pass (a note fails validation, seal refused a file). Its report has already been printed, so
-//! `main` only turns it into exit 1. [`Refused`] is exit 1 too: the command would have broken
-//! something, so it changed nothing, and `main` prints why.
+//! pass (a note fails validation, seal refused a file). Its report is either printed by the command
+//! already, or carried as the error's context, which `main` prints before exiting 1. [`Refused`]
+//! is exit 1 too: the command would have broken something, so it changed nothing, and `main`
+//! prints why.
 
 use std::fmt;
 
-/// The command ran and its check did not pass; the details are already on stdout/stderr.
+/// The command ran and its check did not pass; the details are on stdout/stderr already, or in
+/// the context wrapped around this error.
 #[derive(Debug)]
 pub struct CheckFailed;
 
@@ -51,4 +53,12 @@ pub fn render(err: &anyhow::Error) -> String {
         out.push_str(&format!("\n  caused by: {cause}"));
     }
     out
+}
+
+/// The report a [`CheckFailed`] carries as context, when it carries one: every cause above it.
+pub fn check_report(err: &anyhow::Error) -> Vec<String> {
+    err.chain()
+        .take_while(|cause| cause.downcast_ref::<CheckFailed>().is_none())
+        .map(ToString::to_string)
+        .collect()
 }

@@ -48,10 +48,10 @@ fn check(dir: &str, files: Vec<(String, Vec<u8>)>) {
 
 #[test]
 fn man_pages_are_current() {
-    check("man", git_handoff::cli::docs::man_pages());
+    check("man", git_handoff::api::man_pages());
 }
 
 #[test]
 fn completions_are_current() {
-    check("completions", git_handoff::cli::docs::completions());
+    check("completions", git_handoff::api::completions());
 }

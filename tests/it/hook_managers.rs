@@ -89,10 +89,7 @@ fn a_real_pre_commit_refuses_a_broken_first_push() {
     }
     let env = Env::new();
     let (repo, _) = with_empty_remote(&env);
-    repo.write(
-        ".pre-commit-config.yaml",
-        git_handoff::install::managers::Manager::PreCommit.snippet(),
-    );
+    repo.write(".pre-commit-config.yaml", git_handoff::api::Manager::PreCommit.snippet());
     broken_from_the_root(&repo);
     let mut install = std::process::Command::new("pre-commit");
     common::hermetic(&mut install, repo.home());
@@ -212,10 +209,10 @@ fn real_lefthook_and_husky_run_the_snippet() {
         common::hermetic(&mut setup, repo.home());
         setup.current_dir(&repo.path);
         if manager == "lefthook" {
-            repo.write("lefthook.yml", git_handoff::install::managers::Manager::Lefthook.snippet());
+            repo.write("lefthook.yml", git_handoff::api::Manager::Lefthook.snippet());
             setup.arg("install");
         } else {
-            repo.write(".husky/pre-push", git_handoff::install::managers::Manager::Husky.snippet());
+            repo.write(".husky/pre-push", git_handoff::api::Manager::Husky.snippet());
         }
         let out = setup.output().unwrap();
         assert!(out.status.success(), "{manager}: {}", String::from_utf8_lossy(&out.stderr));

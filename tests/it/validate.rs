@@ -7,9 +7,9 @@ use std::io::Write;
 use std::process::{Output, Stdio};
 
 use common::{Env, Repo, Rng};
-use git_handoff::model::config::Config;
-use git_handoff::model::note::{EMERGENCY_SECTIONS, Note};
-use git_handoff::ops::validate::check_note_file;
+use git_handoff::api::Config;
+use git_handoff::api::check_note_file;
+use git_handoff::api::{EMERGENCY_SECTIONS, Note};
 use serde_json::Value;
 
 const STARTED: &str = "2026-11-30T03:48:52Z";

@@ -92,7 +92,7 @@ fn compare(repo: &Repo, ranges: &[(Vec<String>, Vec<String>)]) {
         args.push("--not".into());
         args.extend(exclude.iter().cloned());
         let what = format!("rev-list {}", args.join(" "));
-        let listed = git_handoff::git::walk::range(
+        let listed = git_handoff::api::range(
             &gix,
             &include.iter().map(|h| oid(h)).collect::<Vec<_>>(),
             &exclude.iter().map(|h| oid(h)).collect::<Vec<_>>(),

@@ -143,7 +143,7 @@ fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
 }
 
 fn short(id: &str) -> &str {
-    output::short_id(id)
+    crate::util::text::short_id(id)
 }
 
 /// `2026-11-30 04:10 UTC` from an RFC 3339 time, or the text as it is.

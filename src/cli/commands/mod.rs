@@ -31,6 +31,13 @@ pub struct Ctx {
     pub json: bool,
 }
 
+impl Ctx {
+    /// Prints a warning on the error stream (stdout stays the command's data).
+    pub fn warn(&self, text: &str) {
+        output::warn(text);
+    }
+}
+
 /// Applies the global options, then runs the command.
 pub fn run(cli: Cli) -> Result<()> {
     for dir in &cli.global.chdir {
@@ -47,24 +54,35 @@ pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    match cli.command {
-        Command::Start(args) => start::run(&ctx, args, &mut out)?,
-        Command::Snapshot(args) => snapshot::run(&ctx, args, &mut out)?,
-        Command::Seal(args) => seal::run(&ctx, args, &mut out)?,
-        Command::Note(args) => note::run(&ctx, args, &mut out)?,
-        Command::Progress(args) => progress::run(&ctx, args, &mut out)?,
-        Command::Record(args) => record::run(&ctx, args, !cli.global.chdir.is_empty(), &mut out)?,
-        Command::Digest(args) => digest::run(&ctx, args, &mut out)?,
-        Command::Validate(args) => validate::run(&ctx, args, &mut out)?,
-        Command::Sync(args) => sync::run(&ctx, args, &mut out)?,
-        Command::Recall(args) => recall::run(&ctx, args, &mut out)?,
-        Command::Show(args) => show::run(&ctx, args, &mut out)?,
-        Command::Log(args) => log::run(&ctx, args, &mut out)?,
-        Command::Hooks(command) => hooks::run(&ctx, command, &mut out)?,
-        Command::Demo(args) => demo::run(&ctx, args, &mut out)?,
-        Command::InstallMan(args) => install_man::run(&ctx, args, &mut out)?,
-        Command::Completions(args) => completions::run(&ctx, args, &mut out)?,
+    let result = dispatch(&ctx, cli.command, !cli.global.chdir.is_empty(), &mut out);
+    // Warnings the layers below collected (they never print) go to the error stream, after
+    // whatever the command printed and whether or not it succeeded.
+    for warning in crate::util::warnings::drain() {
+        ctx.warn(&warning);
     }
+    result?;
     out.flush()?;
+    Ok(())
+}
+
+fn dispatch(ctx: &Ctx, command: Command, chdir: bool, out: &mut impl Write) -> Result<()> {
+    match command {
+        Command::Start(args) => start::run(ctx, args, out)?,
+        Command::Snapshot(args) => snapshot::run(ctx, args, out)?,
+        Command::Seal(args) => seal::run(ctx, args, out)?,
+        Command::Note(args) => note::run(ctx, args, out)?,
+        Command::Progress(args) => progress::run(ctx, args, out)?,
+        Command::Record(args) => record::run(ctx, args, chdir, out)?,
+        Command::Digest(args) => digest::run(ctx, args, out)?,
+        Command::Validate(args) => validate::run(ctx, args, out)?,
+        Command::Sync(args) => sync::run(ctx, args, out)?,
+        Command::Recall(args) => recall::run(ctx, args, out)?,
+        Command::Show(args) => show::run(ctx, args, out)?,
+        Command::Log(args) => log::run(ctx, args, out)?,
+        Command::Hooks(command) => hooks::run(ctx, command, out)?,
+        Command::Demo(args) => demo::run(ctx, args, out)?,
+        Command::InstallMan(args) => install_man::run(ctx, args, out)?,
+        Command::Completions(args) => completions::run(ctx, args, out)?,
+    }
     Ok(())
 }

@@ -66,7 +66,7 @@ pub struct Args {
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let mut repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
-    let resolved = State::resolve(&repo, &args.attempt)?;
+    let resolved = State::resolve(&repo, &(&args.attempt).into())?;
     let outcome = if args.digest_only {
         drain_hook_payload();
         write_note::digest_only(
@@ -115,7 +115,7 @@ fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
         writeln!(out, "Nothing written: {why}.")?;
         return Ok(());
     }
-    let commit = outcome.commit.as_deref().map(output::short_id).unwrap_or("");
+    let commit = outcome.commit.as_deref().map(crate::util::text::short_id).unwrap_or("");
     match outcome.kind.as_str() {
         "digest" => writeln!(out, "Digest stored on {commit}: {}.", outcome.digest_line)?,
         "emergency" => writeln!(

@@ -6,13 +6,14 @@ use anyhow::{Result, bail};
 use clap::Subcommand;
 use serde::Serialize;
 
-use crate::agent::attempt::{Attempt, write_atomic};
+use crate::agent::attempt::Attempt;
 use crate::agent::progress::{Item, Mode, Plan, Store};
 use crate::cli::AttemptArgs;
 use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::util::fs::write_atomic;
 use crate::util::time;
 
 /// Keep a progress plan that survives interruption.
@@ -173,7 +174,7 @@ fn files_changed(repo: &Repo, plan: &Plan, args: &AttemptArgs) -> Result<Vec<Str
             }
         }
     }
-    let resolved = Attempt::resolve(repo, args)?;
+    let resolved = Attempt::resolve(repo, &args.into())?;
     if let (Some(Some(base)), Ok(_)) = (resolved.base, repo.top()) {
         let git = repo.git();
         let base = base.to_string();

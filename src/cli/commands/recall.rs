@@ -85,7 +85,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     if max_lines == 0 {
         bail!("--max-lines must be at least 1 (the default is 10)");
     }
-    let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let max_chars = config.caps.recall_chars;
     let limits = Limits { prefix: &config.recall.prefix, max_lines, max_chars };
 
@@ -180,7 +180,7 @@ fn read_payload_source() -> Result<Option<Source>> {
 /// Where to read more: the note and its commit, the spec and the rules.
 fn pointers(repo: &Repo, config: &Config, record: &Record) -> Vec<String> {
     let mut parts = Vec::new();
-    let commit = output::short_id(&record.commit);
+    let commit = crate::util::text::short_id(&record.commit);
     match &record.note_path {
         Some(path) => parts.push(format!("Note: {path} at {commit}")),
         None => parts.push(format!("Record on {commit}")),

@@ -64,7 +64,7 @@ struct Report<'a> {
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let mut repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
-    let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let started_at = resolved.started_at.unwrap_or_else(time::now);
     let issue = resolved.require_issue()?;
     let req = Request {
@@ -112,7 +112,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 
 /// The note commit that took the edited note before the seal.
 fn render_note(note: &Outcome, out: &mut impl Write) -> Result<()> {
-    let commit = note.commit.as_deref().map(output::short_id).unwrap_or("");
+    let commit = note.commit.as_deref().map(crate::util::text::short_id).unwrap_or("");
     let path = note.path.as_deref().unwrap_or("");
     writeln!(
         out,

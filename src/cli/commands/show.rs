@@ -51,7 +51,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
         None => None,
     };
-    let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let head = repo.head()?;
     let query = Query {
         start,
@@ -166,7 +166,7 @@ fn next_steps(handoff: &Handoff) -> Vec<String> {
     if let Some(seal) = &handoff.seal {
         steps.push(format!(
             "git show --stat {}       # the sealed leftover work",
-            output::short_id(&seal.commit)
+            crate::util::text::short_id(&seal.commit)
         ));
     }
     if !record.tags.is_empty() {

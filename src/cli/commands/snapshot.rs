@@ -42,7 +42,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     if max_lines == 0 {
         bail!("--max-lines must be at least 1 (it caps each git output; the default is 40)");
     }
-    let resolved = Attempt::resolve(&repo, &args.attempt)?;
+    let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let req = Request {
         issue: resolved.issue,
         base: resolved.base,
@@ -72,7 +72,7 @@ fn render(snap: &Snapshot, out: &mut impl Write) -> Result<()> {
     }
     writeln!(out, "taken_at: {}", snap.taken_at)?;
 
-    let base = snap.base.as_deref().map(output::short_id).unwrap_or("(root)");
+    let base = snap.base.as_deref().map(crate::util::text::short_id).unwrap_or("(root)");
     section(out, "git status --short", &snap.status, "(clean)")?;
     section(out, &format!("git log --oneline {base}..HEAD"), &snap.log, "(no commits)")?;
     let mut stat = snap.diff_stat.lines.clone();

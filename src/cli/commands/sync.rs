@@ -54,7 +54,7 @@ fn summary(report: &Report) -> String {
         n => format!("{n} records"),
     };
     let short =
-        |id: &Option<String>| id.as_deref().map(|i| crate::cli::output::short_id(i).to_string());
+        |id: &Option<String>| id.as_deref().map(|i| crate::util::text::short_id(i).to_string());
     let tip = short(&report.local).unwrap_or_default();
     let mut line = match report.outcome {
         Outcome::UpToDate if report.local.is_none() => {

@@ -108,7 +108,7 @@ pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
     let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
     last.lines().find_map(|line| {
         let (key, value) = line.split_once(':')?;
-        key.trim().eq_ignore_ascii_case(validate::SEAL_TRAILER).then(|| value.trim().to_string())
+        key.trim().eq_ignore_ascii_case(crate::ops::seal::TRAILER).then(|| value.trim().to_string())
     })
 }
 

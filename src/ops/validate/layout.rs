@@ -208,7 +208,7 @@ pub(super) fn check_last_work_commit(
                 format!(
                     "set `last_work_commit: {parent}` (the last work commit, the base, or the seal \
                  below the note), or commit the note directly on top of {}",
-                    crate::cli::output::short_id(&field.value)
+                    crate::util::text::short_id(&field.value)
                 ),
             ),
         Some(_) => {}

@@ -137,12 +137,12 @@ fn read_text(path: &Path) -> Result<String> {
     })
 }
 
+/// The failed check as an error carrying its report (one `file:line: problem` a line), which the
+/// command layer prints; nothing below it prints.
 fn check_failure(origin: &str, problems: Vec<String>) -> anyhow::Error {
-    for problem in &problems {
-        eprintln!("{origin}:{problem}");
-    }
-    eprintln!("The note was not committed: mend it and run `git handoff note` again.");
-    anyhow::Error::new(crate::util::error::CheckFailed)
+    let mut report: String = problems.iter().map(|p| format!("{origin}:{p}\n")).collect();
+    report.push_str("The note was not committed: mend it and run `git handoff note` again.");
+    anyhow::Error::new(crate::util::error::CheckFailed).context(report)
 }
 
 /// Fills a missing header, and corrects the fields git-handoff knows better (issue, started_at,

@@ -63,9 +63,10 @@ pub fn emergency_note(
         if parsed.kind() == note::Kind::Agent {
             match agent_note(repo, config, attempt, Some(reason), Source::WorkTree) {
                 Err(err) if err.is::<crate::util::error::CheckFailed>() => {
-                    crate::cli::output::warn(&format!(
-                        "the agent's draft {rel} does not pass its check; it is kept verbatim in \
-                         the emergency note"
+                    let report = crate::util::error::check_report(&err).join("\n");
+                    crate::util::warnings::push(format!(
+                        "{report}\nthe agent's draft {rel} does not pass its check; it is kept \
+                         verbatim in the emergency note"
                     ));
                 }
                 done => return done,
@@ -91,14 +92,14 @@ pub fn emergency_note(
     let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
     let diff_range = format!(
         "{}..{}",
-        crate::cli::output::short_id(&base),
-        crate::cli::output::short_id(&head.to_string())
+        crate::util::text::short_id(&base),
+        crate::util::text::short_id(&head.to_string())
     );
     let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
     let (log, log_range) = match attempt.base {
         Some(b) => (
             git.text(["log", "--oneline", &format!("{b}..HEAD")])?,
-            format!("{}..HEAD", crate::cli::output::short_id(&b.to_string())),
+            format!("{}..HEAD", crate::util::text::short_id(&b.to_string())),
         ),
         None => (git.text(["log", "--oneline", "HEAD"])?, "HEAD".to_string()),
     };
