@@ -4,6 +4,7 @@
 mod common;
 
 mod agent_hooks;
+mod architecture;
 mod branch_truth;
 mod completions;
 mod digest;
