@@ -180,6 +180,20 @@ fn a_real_push_through_the_hook() {
 }
 
 #[test]
+fn a_push_of_several_branches_is_checked_branch_by_branch() {
+    // What the pre-commit framework cannot do (it hands its hooks the first branch only): the
+    // plain hook sees every pushed ref, so a bad branch behind a good one is still refused.
+    let env = Env::new();
+    let repo = with_remote(&env, "r");
+    ok(install(&repo));
+    good_branch(&repo, "good", 7);
+    bad_branch(&repo, "bad");
+    let out = push(&repo, &["-q", "origin", "good", "bad"]);
+    assert!(!out.status.success(), "a bad second branch was pushed");
+    assert!(stderr(&out).contains("late work"), "{}", stderr(&out));
+}
+
+#[test]
 fn the_users_hook_still_runs_with_full_stdin_and_cannot_mask_a_failure() {
     let env = Env::new();
     let repo = with_remote(&env, "r");
