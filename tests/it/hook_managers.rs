@@ -88,19 +88,37 @@ fn a_real_pre_commit_refuses_a_broken_first_push() {
         return;
     }
     let env = Env::new();
-    let (repo, _) = with_empty_remote(&env);
-    repo.write(".pre-commit-config.yaml", git_handoff::api::Manager::PreCommit.snippet());
-    broken_from_the_root(&repo);
-    let mut install = std::process::Command::new("pre-commit");
-    common::hermetic(&mut install, repo.home());
-    let out = install.current_dir(&repo.path).args(["install", "-t", "pre-push"]).output().unwrap();
-    stdout_ok(out);
-    let mut push = repo.git_cmd(["push", "origin", "main"]);
-    let out = push.env("PATH", path_with_binary()).output().unwrap();
-    let err =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "pushed: {err}");
-    assert!(err.contains("late work"), "{err}");
+    // The snippet `hooks install` prints, and this repository's own `.pre-commit-hooks.yaml` as a
+    // user's config names it (when the source is a git checkout: pre-commit clones the rev).
+    let mut configs = vec![git_handoff::api::Manager::PreCommit.snippet().to_string()];
+    let source = env!("CARGO_MANIFEST_DIR");
+    let mut rev = std::process::Command::new("git");
+    common::hermetic(&mut rev, &env.home());
+    let rev = rev.args(["-C", source, "rev-parse", "HEAD"]).output().unwrap();
+    if rev.status.success() {
+        let rev = String::from_utf8_lossy(&rev.stdout).trim().to_string();
+        configs.push(format!(
+            "repos:\n  - repo: {source}\n    rev: {rev}\n    hooks:\n      - id: git-handoff-validate\n"
+        ));
+    }
+    for (n, config) in configs.iter().enumerate() {
+        let repo = env.repo(&format!("r{n}"));
+        let remote = env.root.path().join(format!("remote{n}.git"));
+        repo.git(["init", "-q", "--bare", remote.to_str().unwrap()]);
+        repo.git(["remote", "add", "origin", remote.to_str().unwrap()]);
+        repo.write(".pre-commit-config.yaml", config);
+        broken_from_the_root(&repo);
+        let mut install = std::process::Command::new("pre-commit");
+        common::hermetic(&mut install, repo.home());
+        install.current_dir(&repo.path).args(["install", "-t", "pre-push"]);
+        stdout_ok(install.output().unwrap());
+        let mut push = repo.git_cmd(["push", "origin", "main"]);
+        let out = push.env("PATH", path_with_binary()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "pushed with {config}: {err}");
+        assert!(err.contains("late work"), "{err}");
+    }
 }
 
 #[test]
