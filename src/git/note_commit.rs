@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use gix::ObjectId;
 
 use crate::git::Git;
+use crate::git::plumbing::{commit_tree, move_head};
 use crate::git::repo::Repo;
 use crate::util::interrupt::Interrupt;
 
@@ -67,27 +68,16 @@ pub fn commit_file_on(
     with_index(&["update-index", "--add", "--cacheinfo", &cacheinfo])?;
     let tree = with_index(&["write-tree"])?;
 
-    let mut args = vec!["commit-tree".to_string(), "--no-gpg-sign".into(), tree, "-m".into()];
-    args.push(message.to_string());
-    if let Some(parent) = parent {
-        args.push("-p".into());
-        args.push(parent.to_string());
-    }
-    let mut cmd = git.command(&args);
-    cmd.envs(crate::git::identity::identity_env(&git)?);
-    let out = crate::git::run(&mut cmd)?;
-    let commit = String::from_utf8_lossy(&crate::git::checked(&cmd, out)?).trim().to_string();
+    let identity = crate::git::identity::identity_env(&git)?;
+    // As `git commit-tree -m` writes it: the message and a newline.
+    let commit = commit_tree(&git, &tree, parent, &format!("{message}\n"), &identity)?;
     let commit_id = ObjectId::from_hex(commit.as_bytes())
         .with_context(|| format!("git commit-tree printed {commit:?}"))?;
 
     // The last moment to stop with nothing changed: past it, the note commit completes.
     interrupt.check("the note commit")?;
-    let zero = "0".repeat(commit.len());
-    let old_hex = old.map(|id| id.to_string()).unwrap_or(zero);
-    if let Err(err) = git.output(["update-ref", "-m", message, "HEAD", &commit, &old_hex]) {
-        bail!(
-            "HEAD moved while the note was committed ({err}); nothing changed, run the command again"
-        );
+    if let Err(err) = move_head(&git, &commit, old, message) {
+        bail!("{err:#}; nothing changed, run the command again");
     }
     drop(tmp);
 

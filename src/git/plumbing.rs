@@ -25,7 +25,7 @@ pub fn commit_tree(
     }
     let mut cmd = git.command(&args);
     cmd.envs(identity.iter().map(|(k, v)| (k, v)));
-    let out = run_with_input(&mut cmd, message.as_bytes()).context("creating the seal commit")?;
+    let out = run_with_input(&mut cmd, message.as_bytes()).context("git commit-tree")?;
     Ok(out.trim_ascii().to_str_lossy().into_owned())
 }
 
@@ -33,12 +33,9 @@ pub fn commit_tree(
 /// points at `old` (an unborn branch must still be unborn).
 pub fn move_head(git: &Git, new: &str, old: Option<ObjectId>, reflog: &str) -> Result<()> {
     let old = old.map(|o| o.to_string()).unwrap_or_else(|| "0".repeat(new.len()));
-    git.output(["update-ref", "-m", reflog, "HEAD", new, old.as_str()]).map(drop).with_context(|| {
-        format!(
-            "moving HEAD from {old} to the seal commit {new} failed; HEAD, the index and the work \
-             tree are as they were; if HEAD moved meanwhile, run seal again"
-        )
-    })
+    git.output(["update-ref", "-m", reflog, "HEAD", new, old.as_str()]).map(drop).with_context(
+        || format!("moving HEAD from {old} to {new} failed (did HEAD move meanwhile?)"),
+    )
 }
 
 /// Puts HEAD back where it was after a failure past [`move_head`].

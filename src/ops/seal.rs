@@ -33,7 +33,7 @@ mod stage;
 
 use std::collections::HashSet;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 use serde::{Serialize, Serializer};
@@ -150,7 +150,9 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // The last point where a signal can stop the seal; past it, the seal completes.
     interrupt.check("seal")?;
     let subject = message.lines().next().unwrap_or_default();
-    move_head(&git, &commit, head.id, &format!("handoff seal: {subject}"))?;
+    move_head(&git, &commit, head.id, &format!("handoff seal: {subject}")).context(
+        "HEAD, the index and the work tree are as they were; if HEAD moved meanwhile, run seal again",
+    )?;
     if let Err(err) = lock.install(&stage.file) {
         let undo = undo_head(&git, &commit, head.id);
         return Err(match undo {
