@@ -13,23 +13,34 @@ export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 export GIT_AUTHOR_DATE=2026-11-30T03:00:00Z GIT_COMMITTER_DATE=2026-11-30T03:00:00Z
 
-# The release binary, built once, first on PATH so `git handoff` finds it.
+# The release binary, built once, first on PATH so `git handoff` finds it. HANDOFF_BIN=path uses
+# that binary instead, without building (to compare two builds, or while cargo is busy).
 build_release() {
-  (cd "$ROOT" && cargo build --release --quiet)
-  export PATH="$ROOT/target/release:$PATH"
-  HANDOFF="$ROOT/target/release/git-handoff"
+  if [ -n "${HANDOFF_BIN:-}" ]; then
+    HANDOFF=$(cd "$(dirname "$HANDOFF_BIN")" && pwd)/$(basename "$HANDOFF_BIN")
+  else
+    (cd "$ROOT" && cargo build --release --quiet)
+    HANDOFF=${CARGO_TARGET_DIR:-$ROOT/target}/release/git-handoff
+  fi
+  local bindir
+  bindir=$(mktemp -d)
+  ln -s "$HANDOFF" "$bindir/git-handoff"
+  export PATH="$bindir:$PATH"
 }
 
-now_ns() { date +%s%N; }
-
-# time_once CMD... : wall milliseconds (3 decimals) of one run, output discarded.
+# time_once CMD... : wall milliseconds (3 decimals) of one run, output discarded. $EPOCHREALTIME
+# needs no fork, so the harness adds almost nothing to what it times.
 time_once() {
   local start end
-  start=$(now_ns)
+  start=$EPOCHREALTIME
   "$@" >/dev/null 2>&1 || true
-  end=$(now_ns)
-  awk -v d=$((end - start)) 'BEGIN { printf "%.3f\n", d / 1e6 }'
+  end=$EPOCHREALTIME
+  printf '%d.%03d\n' $(((${end/./} - ${start/./}) / 1000)) $(((${end/./} - ${start/./}) % 1000))
 }
+
+# run_snippet SNIPPET: a shell snippet in a subshell (a fork, not a new bash), so both sides of a
+# comparison pay the same small start-up.
+run_snippet() { (eval "$1"); }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
@@ -37,11 +48,11 @@ median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]
 # warm-up each) and prints both medians and the ratio ours/theirs.
 side_by_side() {
   local label=$1 ours=$2 theirs=$3 a=() b=() i
-  bash -c "$ours" >/dev/null 2>&1 || true
-  bash -c "$theirs" >/dev/null 2>&1 || true
+  run_snippet "$ours" >/dev/null 2>&1 || true
+  run_snippet "$theirs" >/dev/null 2>&1 || true
   for ((i = 0; i < RUNS; i++)); do
-    a+=("$(time_once bash -c "$ours")")
-    b+=("$(time_once bash -c "$theirs")")
+    a+=("$(time_once run_snippet "$ours")")
+    b+=("$(time_once run_snippet "$theirs")")
   done
   local ma mb
   ma=$(printf '%s\n' "${a[@]}" | median)

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# The side-by-side table of issue #20: snapshot and seal against the plain git commands doing the
+# same job, on real repositories given by path and on generated trees, all with the same
+# agent-like dirty state (201 modified, 20 deleted, 100 untracked files, ignored build output).
+#
+#   bash bench/table.sh /tmp/test262 /tmp/ripgrep     real clones (any work tree or bare repo)
+#   BENCH_REAL="/tmp/test262" bash bench/table.sh      the same through the environment
+#   TABLE_GENERATED="30000 101500"                     generated trees (default; "" for none)
+#   TABLE_PARTS="floor snapshot seal"                  what to measure (default: all three;
+#                                                       "prepare" only makes the trees)
+#   BENCH_RUNS=7                                       A/B pairs per figure (medians)
+#
+# Each repository is cloned once under bench/work/table/ (reused); its content is never
+# committed anywhere else. The base B of the attempt is HEAD~5 (the agent's five work commits).
+# Snapshot is timed against `git status --short; git log --oneline B..; git diff --stat B`; the
+# floor beside it is one walk of the work tree (readdir + lstat of every entry, `find -printf`),
+# which any status needs. Seal is timed against `git add -A && git commit -q` in a second clone of
+# the same dirty tree; before each run both get their index and HEAD back and lose the objects the
+# previous run wrote, so every run writes what a first run would, and both must make one tree.
+source "$(dirname "$0")/lib.sh"
+parts=${TABLE_PARTS:-floor snapshot seal}
+[ "$parts" = prepare ] || build_release
+
+RUNS=${BENCH_RUNS:-7}
+TABLE=$WORK/table
+mkdir -p "$TABLE"
+real=("$@")
+if [ ${#real[@]} -eq 0 ] && [ -n "${BENCH_REAL:-}" ]; then read -r -a real <<<"$BENCH_REAL"; fi
+read -r -a generated <<<"${TABLE_GENERATED-30000 101500}"
+
+# dirty DIR: the agent-like dirty state, the same on every tree. Files are picked evenly from
+# `git ls-files` (regular files only), so the edits spread over the whole tree.
+dirty() {
+  (
+    cd "$1"
+    git ls-files -s | awk '$1 == "100644" || $1 == "100755"' | cut -f2- >"$TABLE/.files"
+    local n
+    n=$(wc -l <"$TABLE/.files")
+    awk -v n="$n" 'BEGIN { for (i = 0; i < 201; i++) print int(i * n / 201) + 1 }' >"$TABLE/.pick"
+    awk 'NR == FNR { want[$1] = 1; next } FNR in want' "$TABLE/.pick" "$TABLE/.files" |
+      while IFS= read -r f; do printf '\n// edited by the agent\n' >>"$f"; done
+    awk -v n="$n" 'BEGIN { for (i = 0; i < 20; i++) print int(i * n / 20 + n / 40) + 2 }' >"$TABLE/.pick"
+    awk 'NR == FNR { want[$1] = 1; next } FNR in want' "$TABLE/.pick" "$TABLE/.files" |
+      while IFS= read -r f; do rm -f "$f"; done
+    # 100 untracked files: half in a new directory, half next to tracked files.
+    mkdir -p handoff-new/a handoff-new/b
+    for i in $(seq 0 49); do printf 'new file %d\n' "$i" >"handoff-new/$([ $((i % 2)) = 0 ] && echo a || echo b)/n$i.txt"; done
+    awk -v n="$n" 'BEGIN { for (i = 0; i < 50; i++) print int(i * n / 50) + 1 }' >"$TABLE/.pick"
+    awk 'NR == FNR { want[$1] = 1; next } FNR in want' "$TABLE/.pick" "$TABLE/.files" |
+      awk '{ print NR "\t" $0 }' | while IFS=$'\t' read -r i f; do
+        d=$(dirname "$f"); [ -d "$d" ] || d=.
+        printf 'untracked %s\n' "$i" >"$d/handoff-untracked-$i.txt"
+      done
+    # Ignored build output, as a build leaves it.
+    printf 'handoff-build/\n*.o\n' >>.git/info/exclude
+    mkdir -p handoff-build/deps
+    for i in $(seq 1 200); do printf 'obj %d\n' "$i" >"handoff-build/deps/o$i.o"; done
+    rm -f "$TABLE/.files" "$TABLE/.pick"
+    # A refreshed index, written a second after the edits (no racily clean entries).
+    sleep 1
+    git update-index -q --refresh >/dev/null || true
+    git status --porcelain >/dev/null
+  )
+}
+
+# clone_real SRC NAME: a working clone of SRC with the dirty state, reused once made.
+clone_real() {
+  local dst=$TABLE/$2
+  if [ ! -f "$dst/.git/handoff-bench-ready" ]; then
+    rm -rf "$dst"
+    git clone -q --no-hardlinks "$1" "$dst"
+    git -C "$dst" config gc.auto 0
+    git -C "$dst" tag handoff-bench-base "HEAD~5"
+    dirty "$dst"
+    touch "$dst/.git/handoff-bench-ready"
+  fi
+}
+
+# generate N NAME: N files in directories of 100, five work commits, the dirty state.
+generate() {
+  local dst=$TABLE/$2
+  if [ ! -f "$dst/.git/handoff-bench-ready" ]; then
+    rm -rf "$dst" && mkdir -p "$dst"
+    (
+      cd "$dst"
+      git init -q -b main
+      git config gc.auto 0
+      python3 - "$1" <<'PY'
+import os, sys
+n = int(sys.argv[1])
+for i in range(n):
+    d = f"src/m{i // 1000:03d}/d{i // 100:04d}"
+    if i % 100 == 0:
+        os.makedirs(d, exist_ok=True)
+    with open(f"{d}/f{i:06d}.rs", "w") as f:
+        f.write("".join(f"pub fn f{i}_{j}() -> u32 {{ {j} }}\n" for j in range(12)))
+PY
+      git add -A && git commit -q -m "initial tree of $1 files" && git gc -q
+      for i in 1 2 3 4 5 6; do
+        f=$(git ls-files | sed -n "$((i * 997))p")
+        echo "// work $i" >>"$f"
+        git commit -q -am "work commit $i"
+      done
+      git tag handoff-bench-base "HEAD~5"
+    )
+    dirty "$dst"
+    touch "$dst/.git/handoff-bench-ready"
+  fi
+}
+
+# floor DIR: median milliseconds of one readdir + lstat walk of the work tree (not .git).
+floor() {
+  local t=() i
+  for ((i = 0; i < RUNS; i++)); do
+    t+=("$(time_once find "$1" -path "$1/.git" -prune -o -printf '%s\n')")
+  done
+  printf '%s\n' "${t[@]}" | median
+}
+
+# seal_pair DIR: median ms of seal and of `git add -A && git commit -q` (each in its own clone).
+seal_pair() {
+  local src=$1 a=$1.seal-a b=$1.seal-b s=() g=() i
+  for d in "$a" "$b"; do
+    if [ ! -f "$d/.git/handoff-bench-ready" ]; then
+      rm -rf "$d" && cp -a "$src" "$d"
+      cp -p "$d/.git/index" "$d/.git/handoff-bench-index"
+      git -C "$d" rev-parse HEAD >"$d/.git/handoff-bench-head"
+    fi
+  done
+  reset_copy() { # put index and HEAD back, drop the objects the last run wrote
+    cp -p "$1/.git/handoff-bench-index" "$1/.git/index"
+    git -C "$1" update-ref HEAD "$(cat "$1/.git/handoff-bench-head")"
+    find "$1/.git/objects" -newer "$1/.git/handoff-bench-head" -type f -path '*/objects/??/*' -delete
+    rm -rf "$1"/.git/handoff
+    (cd "$1" && git handoff start --issue 1 --base handoff-bench-base --started-at 2026-11-30T03:48:52Z >/dev/null)
+  }
+  for ((i = 0; i <= RUNS; i++)); do
+    reset_copy "$a" && reset_copy "$b" && sync
+    local ts tg
+    if ((i % 2)); then
+      ts=$(time_once bash -c "cd '$a' && git handoff seal --issue 1 --started-at 2026-11-30T03:48:52Z")
+      tg=$(time_once bash -c "cd '$b' && git add -A && git commit -q -m x")
+    else
+      tg=$(time_once bash -c "cd '$b' && git add -A && git commit -q -m x")
+      ts=$(time_once bash -c "cd '$a' && git handoff seal --issue 1 --started-at 2026-11-30T03:48:52Z")
+    fi
+    if [ "$(git -C "$a" rev-parse 'HEAD^{tree}')" != "$(git -C "$b" rev-parse 'HEAD^{tree}')" ]; then
+      echo "seal and git add -A made different trees in $src" >&2
+      exit 1
+    fi
+    # The first pair is a warm-up.
+    if ((i > 0)); then s+=("$ts") g+=("$tg"); fi
+  done
+  echo "$(printf '%s\n' "${s[@]}" | median) $(printf '%s\n' "${g[@]}" | median)"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
+
+rows=()
+measure() { # DIR LABEL
+  local dir=$1 label=$2 files fl="-" snap="-" sealed="-"
+  files=$(git -C "$dir" ls-files | wc -l)
+  (cd "$dir" && git handoff start --issue 1 --base handoff-bench-base --started-at 2026-11-30T03:48:52Z >/dev/null)
+  header "$label ($files files, $(git -C "$dir" status --short | wc -l) status lines)"
+  if [[ " $parts " == *" floor "* ]]; then
+    fl=$(floor "$dir")
+    printf '%-44s %10s ms\n' "lstat floor (find -printf)" "$fl"
+  fi
+  if [[ " $parts " == *" snapshot "* ]]; then
+    local line
+    line=$(cd "$dir" && side_by_side "snapshot vs status + log + diff --stat" \
+      "git handoff snapshot" \
+      "git status --short; git log --oneline handoff-bench-base..; git diff --stat handoff-bench-base")
+    echo "$line"
+    read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
+    snap="$(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms; floor $fl ms)"
+  fi
+  if [[ " $parts " == *" seal "* ]]; then
+    local s g
+    read -r s g <<<"$(seal_pair "$dir")"
+    printf '%-44s %10s ms %10s ms %7s\n' "seal vs git add -A && git commit -q" "$s" "$g" "$(ratio "$s" "$g")"
+    sealed="$(ratio "$s" "$g") ($s vs $g ms)"
+  fi
+  rows+=("| $label | $files | $snap | $sealed |")
+}
+
+for path in "${real[@]}"; do
+  name=$(basename "$path" .git)
+  [ "$name" = repo ] && name=$(basename "$(dirname "$path")")
+  clone_real "$path" "$name"
+  [ "$parts" = prepare ] || measure "$TABLE/$name" "$name"
+done
+for n in "${generated[@]}"; do
+  generate "$n" "generated-$n"
+  [ "$parts" = prepare ] || measure "$TABLE/generated-$n" "generated"
+done
+
+echo
+echo "| repository | files | snapshot vs \`git status --short; git log --oneline B..; git diff --stat B\` | seal vs \`git add -A && git commit -q\` |"
+echo "| --- | --- | --- | --- |"
+printf '%s\n' "${rows[@]}"
+echo "($RUNS A/B pairs each, medians; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
