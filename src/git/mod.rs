@@ -5,6 +5,7 @@ pub mod identity;
 pub mod note_commit;
 pub mod plumbing;
 pub mod process;
+pub mod quote;
 pub mod repo;
 pub mod walk;
 

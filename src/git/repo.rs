@@ -120,6 +120,21 @@ impl Repo {
         ObjectId::from_hex(hex.trim().as_bytes()).ok()
     }
 
+    /// The index file git uses here: `GIT_INDEX_FILE` (relative to the current directory, as git
+    /// reads it), else `<git dir>/index`.
+    pub fn index_path(&self) -> Result<PathBuf> {
+        match std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty()) {
+            Some(path) => {
+                let path = PathBuf::from(path);
+                if path.is_absolute() {
+                    return Ok(path);
+                }
+                Ok(std::env::current_dir().context("reading the current directory")?.join(path))
+            }
+            None => Ok(self.git_dir.join("index")),
+        }
+    }
+
     /// The id of the empty tree in this repository's hash.
     pub fn empty_tree(&self) -> ObjectId {
         ObjectId::empty_tree(self.gix.object_hash())

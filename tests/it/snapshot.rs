@@ -17,6 +17,14 @@ fn snapshot_json(repo: &Repo, extra: &[&str]) -> Value {
     serde_json::from_str(&stdout_ok(out)).unwrap()
 }
 
+/// The snapshot with its diff made from one walk of the work tree (`one`) or two (`two`),
+/// whatever the size of the tree.
+fn snapshot_walks(repo: &Repo, walks: &str, extra: &[&str]) -> Value {
+    let mut cmd = repo.handoff();
+    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", walks).args(["snapshot", "--json"]).args(extra);
+    serde_json::from_str(&stdout_ok(cmd.output().unwrap())).unwrap()
+}
+
 fn strings(v: &Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
 }
@@ -61,13 +69,85 @@ fn random_dirty_trees_match_git_byte_for_byte() {
         stdout_ok(
             repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap(),
         );
-        for max in [40, 3] {
-            let snap = snapshot_json(&repo, &["--max-lines", &max.to_string()]);
+        for (max, walks) in [(40, "one"), (3, "two")] {
+            let snap = snapshot_walks(&repo, walks, &["--max-lines", &max.to_string()]);
             assert_matches_git(&repo, &snap, &base, max);
             assert_eq!(snap["base"], base);
             assert_eq!(snap["head"], repo.head());
         }
     }
+}
+
+/// One walk (status, then the diff from a private index brought up to date with what status
+/// reported) prints what `git diff --stat` prints where the work-tree side is not what the index
+/// holds: clean filters, autocrlf, intent-to-add, submodules (new commits, dirty content) and
+/// conflicts.
+#[test]
+fn one_walk_matches_git_with_filters_intent_to_add_submodules_and_conflicts() {
+    let env = Env::new();
+    let sub = env.repo("sub");
+    sub.write("s.txt", "s\n");
+    sub.commit_all("sub: first");
+
+    let repo = env.repo("r");
+    repo.write(".gitattributes", "*.up filter=up\n*.crlf text eol=crlf\n");
+    repo.git(["config", "filter.up.clean", "tr a-z A-Z"]);
+    repo.git(["config", "filter.up.smudge", "cat"]);
+    repo.write("a.up", "shout\n");
+    repo.write("b.crlf", "one\r\ntwo\r\n");
+    repo.write("auto.txt", "lf\n");
+    repo.write("conflict.txt", "base\n");
+    repo.write("kept.txt", "kept\n");
+    repo.git(["clone", "-q", sub.path.to_str().unwrap(), "sub"]);
+    repo.git(["add", "-A"]);
+    let base = repo.commit_all("base");
+    repo.write("work.txt", "work\n");
+    repo.commit_all("work");
+
+    // Filters and line endings: the diff sees what the filter makes of the file.
+    repo.write("a.up", "shout louder\n");
+    repo.write("b.crlf", "one\r\ntwo\r\nthree\r\n");
+    repo.git(["config", "core.autocrlf", "true"]);
+    repo.write("auto.txt", "lf\r\nnow crlf\r\n");
+    // Intent to add: a new file the diff shows whole.
+    repo.write("ita.txt", "intent\n");
+    repo.git(["add", "-N", "ita.txt"]);
+    // A deleted file, and a staged change edited again.
+    std::fs::remove_file(repo.path.join("kept.txt")).unwrap();
+    repo.write("work.txt", "staged\n");
+    repo.git(["add", "work.txt"]);
+    repo.write("work.txt", "staged and edited\n");
+    stdout_ok(repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap());
+    let check = |what: &str| {
+        for walks in ["one", "two"] {
+            let snap = snapshot_walks(&repo, walks, &[]);
+            assert_matches_git(&repo, &snap, &base, 40);
+            assert!(!snap["diff_stat"]["summary"].as_str().unwrap().is_empty(), "{what}");
+        }
+    };
+    check("filters, autocrlf, intent-to-add");
+
+    // A submodule with a new commit, then with modified and untracked content.
+    let in_sub = repo.at(repo.path.join("sub"));
+    in_sub.write("s.txt", "s2\n");
+    in_sub.commit_all("sub: second");
+    check("submodule with a new commit");
+    in_sub.write("s.txt", "dirty\n");
+    in_sub.write("untracked.txt", "u\n");
+    check("submodule with modified and untracked content");
+
+    // A conflict: unmerged entries.
+    repo.git(["reset", "-q", "--hard"]);
+    repo.git(["checkout", "-q", "-b", "other", &base]);
+    repo.write("conflict.txt", "theirs\n");
+    repo.commit_all("theirs");
+    repo.git(["checkout", "-q", "-"]);
+    repo.write("conflict.txt", "ours\n");
+    repo.commit_all("ours");
+    let merge = repo.git_cmd(["merge", "-q", "other"]).output().unwrap();
+    assert!(!merge.status.success(), "the merge must conflict");
+    repo.write("ita2.txt", "x\n");
+    check("conflict");
 }
 
 #[test]

@@ -12,16 +12,7 @@ use crate::git::repo::Repo;
 
 /// The index file git uses here: `GIT_INDEX_FILE`, else `<git dir>/index`.
 pub(super) fn index_path(repo: &Repo) -> Result<PathBuf> {
-    match std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty()) {
-        Some(path) => {
-            let path = PathBuf::from(path);
-            if path.is_absolute() {
-                return Ok(path);
-            }
-            Ok(std::env::current_dir().context("reading the current directory")?.join(path))
-        }
-        None => Ok(repo.git_dir.join("index")),
-    }
+    repo.index_path()
 }
 
 /// `index.lock`, taken the way git takes it: created exclusively, removed only if it is still ours.

@@ -1,0 +1,86 @@
+//! Reading back the paths git prints: `"a\tb\303\274"` style C quoting (`quote_c_style` in git),
+//! used wherever git writes a path that holds a quote, a backslash, a control character, a space
+//! (in `status --short`) or, under `core.quotePath`, a byte above 0x7f.
+
+/// The path in `text`: unquoted when it is in double quotes, else the bytes as they are. `None`
+/// for a quoted path that does not end where it should or holds an escape git never writes.
+pub fn unquote(text: &[u8]) -> Option<Vec<u8>> {
+    match text.first() {
+        Some(b'"') => match unquote_prefix(text)? {
+            (path, []) => Some(path),
+            _ => None,
+        },
+        _ => Some(text.to_vec()),
+    }
+}
+
+/// Unquotes the quoted path at the start of `text` (which begins with `"`), returning it and the
+/// bytes after its closing quote.
+pub fn unquote_prefix(text: &[u8]) -> Option<(Vec<u8>, &[u8])> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 1;
+    while i < text.len() {
+        match text[i] {
+            b'"' => return Some((out, &text[i + 1..])),
+            b'\\' => {
+                let escaped = *text.get(i + 1)?;
+                i += 2;
+                let byte = match escaped {
+                    b'a' => 0x07,
+                    b'b' => 0x08,
+                    b't' => b'\t',
+                    b'n' => b'\n',
+                    b'v' => 0x0b,
+                    b'f' => 0x0c,
+                    b'r' => b'\r',
+                    b'"' | b'\\' => escaped,
+                    b'0'..=b'3' => {
+                        let digits = text.get(i..i + 2)?;
+                        if !digits.iter().all(|d| (b'0'..=b'7').contains(d)) {
+                            return None;
+                        }
+                        i += 2;
+                        ((escaped - b'0') << 6) | ((digits[0] - b'0') << 3) | (digits[1] - b'0')
+                    }
+                    _ => return None,
+                };
+                out.push(byte);
+            }
+            byte => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_and_quoted_paths() {
+        assert_eq!(unquote(b"src/a.rs").unwrap(), b"src/a.rs");
+        assert_eq!(unquote(b"\"a b\"").unwrap(), b"a b");
+        assert_eq!(unquote(b"\"tab\\there\\n\\\"q\\\"\\\\\"").unwrap(), b"tab\there\n\"q\"\\");
+        assert_eq!(unquote(b"\"\\303\\274.txt\"").unwrap(), "ü.txt".as_bytes());
+        assert_eq!(unquote(b"\"\\001\\177\"").unwrap(), b"\x01\x7f");
+    }
+
+    #[test]
+    fn broken_quoting_is_none() {
+        assert!(unquote(b"\"open").is_none());
+        assert!(unquote(b"\"a\" tail").is_none());
+        assert!(unquote(b"\"\\q\"").is_none());
+        assert!(unquote(b"\"\\39\"").is_none());
+        assert!(unquote(b"\"\\3").is_none());
+    }
+
+    #[test]
+    fn prefix_leaves_the_rest() {
+        let (path, rest) = unquote_prefix(b"\"a b\" -> \"c d\"").unwrap();
+        assert_eq!(path, b"a b");
+        assert_eq!(rest, b" -> \"c d\"");
+    }
+}
