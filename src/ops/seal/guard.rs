@@ -107,13 +107,12 @@ impl Guard {
             .iter()
             .find(|(name, _)| base == name.as_bytes())
             .map(|(n, re)| (*n, re));
-        let mut window: Vec<u8> = Vec::with_capacity(CHUNK + MAX_TOKEN_LEN);
+        // The window grows with what is read: most changed files are small, and zeroing a whole
+        // chunk for each of them cost more than the scan itself.
+        let mut window: Vec<u8> = Vec::new();
         let mut found = None;
         loop {
-            let kept = window.len();
-            window.resize(kept + CHUNK, 0);
-            let read = read_full(content, &mut window[kept..])?;
-            window.truncate(kept + read);
+            let read = content.by_ref().take(CHUNK as u64).read_to_end(&mut window)?;
             if read == 0 {
                 break;
             }
@@ -141,20 +140,6 @@ impl Guard {
         let (name, re) = credential?;
         re.is_match(window).then(|| format!("looks like a secret: a {name} with credentials"))
     }
-}
-
-/// Reads until `buf` is full or the reader ends; returns how much was read.
-fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    Ok(filled)
 }
 
 #[cfg(test)]
