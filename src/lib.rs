@@ -38,7 +38,11 @@ use clap::Parser;
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
     let json = cli::output::wants_json(&args);
-    let cli = match cli::Cli::try_parse_from(&args) {
+    let parsed = match cli::fast::parse(&args) {
+        Some(cli) => Ok(cli),
+        None => cli::Cli::try_parse_from(&args),
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => return cli::output::parse_failure(err, json),
     };

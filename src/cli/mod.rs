@@ -4,6 +4,7 @@
 pub mod args;
 pub mod commands;
 pub mod docs;
+pub mod fast;
 pub mod output;
 
 pub use args::*;
