@@ -123,6 +123,9 @@ seal_pair() {
   for d in "$a" "$b"; do
     if [ ! -f "$d/.git/handoff-bench-ready" ]; then
       rm -rf "$d" && cp -a "$src" "$d"
+      # A copy has new inode numbers and change times: refresh its index as a real work tree's
+      # would be, or every entry looks changed and both sides re-hash the whole tree.
+      git -C "$d" update-index -q --refresh >/dev/null || true
       cp -p "$d/.git/index" "$d/.git/handoff-bench-index"
       git -C "$d" rev-parse HEAD >"$d/.git/handoff-bench-head"
     fi
