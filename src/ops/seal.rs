@@ -26,6 +26,7 @@
 //! [`FALLBACK_NAME`](crate::git::identity::FALLBACK_NAME) `<`[`FALLBACK_EMAIL`](crate::git::identity::FALLBACK_EMAIL)`>`; the caller's `GIT_AUTHOR_*`/`GIT_COMMITTER_*` and
 //! the repository's `user.*` always win.
 
+mod changes;
 mod guard;
 mod lock;
 mod scan;
@@ -34,6 +35,7 @@ mod stage;
 use std::collections::HashSet;
 
 use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 use serde::{Serialize, Serializer};
@@ -102,27 +104,34 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
     let hash = repo.gix.object_hash();
 
-    // Three steps that need nothing from each other run at once: `git add -A` on the private
-    // index, the conflict check on the real index (read only; it cannot change while we hold its
-    // lock) and asking git for an identity.
-    let (added, conflicts, identity) = std::thread::scope(|s| {
-        let conflicts = s.spawn(|| refuse_conflicts(&git, hash, &index));
+    let base = head.id.unwrap_or_else(|| repo.empty_tree());
+    let base_hex = base.to_string();
+    // Four steps that need nothing from each other run at once: `git add -A` on the private
+    // index; reading the real index (read only: it cannot change while we hold its lock) for the
+    // conflict check and what was staged before; asking git for an identity.
+    let (added, original, before, identity) = std::thread::scope(|s| {
+        let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
+        let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         let identity = s.spawn(|| identity_env(&git));
-        (stage.add_all(), join(conflicts), join(identity))
+        (stage.add_all(), join(original), join(before), join(identity))
     });
-    conflicts?;
+    let original = original?;
     added?;
     let identity = identity?;
     // `write-tree` only adds the cache tree to the private index (and git replaces index files
-    // by rename), so listing the changes and scanning them for secrets run beside it.
-    let base = head.id.unwrap_or_else(|| repo.empty_tree());
+    // by rename), so reading the staged entries, listing the changes and scanning them for
+    // secrets run beside it.
     let (tree, listed) = std::thread::scope(|s| {
         let tree = s.spawn(|| stage.write_tree());
-        let listed = stage.changes(&base).and_then(|changes| {
-            let skipped =
-                if req.allow_secrets { Vec::new() } else { find_secrets(&git, &guard, &changes)? };
-            Ok((changes, skipped))
-        });
+        let listed =
+            list_changes(&stage, hash, original.as_ref(), before, &base).and_then(|changes| {
+                let skipped = if req.allow_secrets {
+                    Vec::new()
+                } else {
+                    find_secrets(&git, &guard, &changes)?
+                };
+                Ok((changes, skipped))
+            });
         (join(tree), listed)
     });
     let mut tree = tree?;
@@ -176,6 +185,22 @@ fn hold_back(skipped: &mut Vec<Skipped>, hold: &[Skipped], changes: &[Change]) {
         if changed && !skipped.iter().any(|s| s.path == held.path) {
             skipped.push(held.clone());
         }
+    }
+}
+
+/// The changes the private index stages against HEAD: from the two indexes and what was staged
+/// before (see [`changes`]) when both indexes read in-process, else from `git diff-index`.
+fn list_changes(
+    stage: &Stage<'_>,
+    hash: gix::hash::Kind,
+    original: Option<&gix::index::File>,
+    before: Result<Vec<Change>>,
+    base: &ObjectId,
+) -> Result<Vec<Change>> {
+    let staged = gix::index::File::at(&stage.file, hash, true, Default::default());
+    match (original, staged, before) {
+        (Some(original), Ok(staged), Ok(before)) => Ok(changes::list(original, &staged, &before)),
+        _ => stage.changes(base),
     }
 }
 

@@ -16,27 +16,37 @@ use crate::git::{self, Git};
 use super::lock::copy_mtime;
 
 /// Refuses an index with unmerged entries: sealing would record one side of a conflict. The
-/// index is read in-process; one that gix cannot read is left to `git ls-files --unmerged`.
-pub(super) fn refuse_conflicts(git: &Git, hash: gix::hash::Kind, index: &Path) -> Result<()> {
-    let mut paths: Vec<Vec<u8>> = match gix::index::File::at(index, hash, true, Default::default())
-    {
-        Ok(file) => file
-            .entries()
-            .iter()
-            .filter(|e| e.stage_raw() != 0)
-            .map(|e| e.path(&file).to_vec())
-            .collect(),
-        Err(_) if !index.exists() => Vec::new(),
-        Err(_) => {
-            let mut cmd = git.command(["ls-files", "--unmerged", "-z"]);
-            cmd.env("GIT_INDEX_FILE", index);
-            let output = git::run(&mut cmd)?;
-            let out = git::checked(&cmd, output)?;
-            out.split(|&b| b == 0)
-                .filter_map(|rec| rec.find_byte(b'\t').map(|tab| rec[tab + 1..].to_vec()))
-                .collect()
-        }
-    };
+/// index is read in-process and returned for listing the changes; one that gix cannot read is left
+/// to `git ls-files --unmerged`.
+pub(super) fn refuse_conflicts(
+    git: &Git,
+    hash: gix::hash::Kind,
+    index: &Path,
+) -> Result<Option<gix::index::File>> {
+    let (mut paths, file): (Vec<Vec<u8>>, _) =
+        match gix::index::File::at(index, hash, true, Default::default()) {
+            Ok(file) => {
+                let unmerged = file
+                    .entries()
+                    .iter()
+                    .filter(|e| e.stage_raw() != 0)
+                    .map(|e| e.path(&file).to_vec())
+                    .collect();
+                (unmerged, Some(file))
+            }
+            Err(_) if !index.exists() => (Vec::new(), None),
+            Err(_) => {
+                let mut cmd = git.command(["ls-files", "--unmerged", "-z"]);
+                cmd.env("GIT_INDEX_FILE", index);
+                let output = git::run(&mut cmd)?;
+                let out = git::checked(&cmd, output)?;
+                let unmerged = out
+                    .split(|&b| b == 0)
+                    .filter_map(|rec| rec.find_byte(b'\t').map(|tab| rec[tab + 1..].to_vec()))
+                    .collect();
+                (unmerged, None)
+            }
+        };
     paths.dedup();
     if let Some(first) = paths.first() {
         bail!(
@@ -46,7 +56,7 @@ pub(super) fn refuse_conflicts(git: &Git, hash: gix::hash::Kind, index: &Path) -
             first.to_str_lossy()
         );
     }
-    Ok(())
+    Ok(file)
 }
 
 /// One path of `git diff-index --cached --raw`: HEAD's side and the staged side.
