@@ -12,10 +12,13 @@
 //! Finding the latest handoff walks first parents from HEAD reading commit messages only
 //! ([`branch`]), so it costs as many commit reads as there are commits above the note; an
 //! attempt's own lookup stops at the attempt's base, and every walk at [`WALK_LIMIT`] commits.
+//! A line found to hold no note is remembered ([`note_free`]), so the next lookup reads only the
+//! commits made since.
 
 pub mod branch;
 mod from_note;
 pub mod moves;
+mod note_free;
 
 use anyhow::Result;
 use gix::ObjectId;
@@ -99,7 +102,7 @@ pub fn find(repo: &Repo, config: &Config, query: &Query<'_>) -> Result<Option<Ha
     if let Some(start) = start {
         let walk = branch::Walk { start, stop: None, limit: WALK_LIMIT };
         let wanted = |n: &NoteOnBranch| query.issue.is_none_or(|issue| n.issue == issue);
-        let found = branch::notes(repo, walk, wanted)?;
+        let found = note_free::notes(repo, walk, wanted)?;
         if let Some(note) = found.notes.into_iter().find(|n| wanted(n)) {
             return assemble(repo, config, &refs, &note).map(Some);
         }

@@ -189,3 +189,41 @@ fn demo_plays_the_whole_story() {
     assert!(text.contains("Emergency handoff note saved"), "{text}");
     assert!(text.contains("Handoff recall: issue #43"), "{text}");
 }
+
+/// A branch found to hold no note is remembered, and the next lookup reads only the commits made
+/// since: a note committed with plain git on top is still found, and so is one on a branch that
+/// forks below the remembered commit.
+#[test]
+fn a_note_free_line_is_remembered_and_new_notes_are_still_found() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    for i in 0..4 {
+        repo.write("a.txt", format!("{i}\n"));
+        repo.commit_all(&format!("work {i}"));
+    }
+    let recall = |repo: &Repo| {
+        stdout_ok(repo.handoff().args(["recall", "--source", "resume"]).output().unwrap())
+    };
+    assert_eq!(recall(&repo), "", "no handoff yet");
+    let remembered = String::from_utf8(repo.read(".git/handoff/note-free")).unwrap();
+    assert_eq!(remembered, format!("{} 1000\n", repo.head()));
+    let fork = repo.git_text(["rev-parse", "HEAD~2"]);
+
+    repo.write("b.txt", "more\n");
+    repo.commit_all("work 5");
+    let note = "# Handoff note: issue #7\n\nissue: 7\nstarted_at: 2026-11-30T03:48:52Z\n\
+                reason: agent_request\nlast_work_commit: 0000000000000000000000000000000000000000\n\n\
+                ## Summary\n\n- parser rewritten\n\n## Remaining work\n\n- none\n\n## Evidence\n\n- ran it\n";
+    repo.write(".agent/handoff/7.md", note);
+    repo.git(["add", ".agent/handoff/7.md"]);
+    repo.git(["commit", "-q", "-m", "Handoff note: issue #7"]);
+    assert!(recall(&repo).contains("issue #7"), "the note above the remembered commit is found");
+
+    repo.git(["checkout", "-q", "-b", "side", &fork]);
+    repo.write(".agent/handoff/8.md", note.replace('7', "8"));
+    repo.git(["add", ".agent/handoff/8.md"]);
+    repo.git(["commit", "-q", "-m", "Handoff note: issue #8"]);
+    repo.write("c.txt", "c\n");
+    repo.commit_all("work on side");
+    assert!(recall(&repo).contains("issue #8"), "a note on a fork below it is found");
+}
