@@ -67,7 +67,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
-            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'The reason written into the note header')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'The reason written into the note header [default: token_soft_threshold with --prompt, else agent_request]')
+            [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'Print the block a runtime injects at the token soft threshold: snapshot, header, steps')
+            [CompletionResult]::new('--followup', '--followup', [CompletionResultType]::ParameterName, 'The shorter form of the prompt, for the one follow-up')
+            [CompletionResult]::new('--plain-git', '--plain-git', [CompletionResultType]::ParameterName, 'The agent has no git-handoff on its PATH: the prompt commits the note with plain git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -94,7 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;note' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take the note from this Markdown file instead of the note path')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Render the note from this TOML summary')
-            [CompletionResult]::new('--facts', '--facts', [CompletionResultType]::ParameterName, 'Facts from the runtime for the emergency note (JSON)')
+            [CompletionResult]::new('--facts', '--facts', [CompletionResultType]::ParameterName, 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check)')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
@@ -120,7 +123,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set an item''s status, with an optional note and the files it touched')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the change summary: status line, items, files changed, quality gates, deferred items')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the change summary: status, each item, files changed, quality gates, deferred items')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -137,7 +140,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;progress;set' {
-            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A short note: what was done, why it was abandoned ...')
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A short note: the outcome (the action, for a finding), why it was abandoned ...')
             [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Files the item changed')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -165,7 +168,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;progress;help' {
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set an item''s status, with an optional note and the files it touched')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the change summary: status line, items, files changed, quality gates, deferred items')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the change summary: status, each item, files changed, quality gates, deferred items')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -404,7 +407,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;help;progress' {
             [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set an item''s status, with an optional note and the files it touched')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the change summary: status line, items, files changed, quality gates, deferred items')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the change summary: status, each item, files changed, quality gates, deferred items')
             break
         }
         'git-handoff;help;progress;plan' {

@@ -1201,7 +1201,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__snapshot)
-            opts="-C -h -V --max-lines --issue --base --started-at --json --color --help --version --reason"
+            opts="-C -h -V --max-lines --prompt --followup --plain-git --issue --base --started-at --json --color --help --version --reason"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1384,7 +1384,7 @@ _git_handoff ()
 		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
 		--reason=*) __gitcomp "token_soft_threshold token_hard_limit turn_limit time_limit cost_hard_limit operator_request agent_request" "" "${cur##--reason=}"; return ;;
-		-*) __gitcomp "--base= --color= --help --issue= --json --max-lines= --reason= --started-at= --version"; return ;;
+		-*) __gitcomp "--base= --color= --followup --help --issue= --json --max-lines= --plain-git --prompt --reason= --started-at= --version"; return ;;
 		esac
 		case "$prev" in
 		--max-lines) :; return ;;

@@ -62,7 +62,10 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
-            cand --reason 'The reason written into the note header'
+            cand --reason 'The reason written into the note header [default: token_soft_threshold with --prompt, else agent_request]'
+            cand --prompt 'Print the block a runtime injects at the token soft threshold: snapshot, header, steps'
+            cand --followup 'The shorter form of the prompt, for the one follow-up'
+            cand --plain-git 'The agent has no git-handoff on its PATH: the prompt commits the note with plain git'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -87,7 +90,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;note'= {
             cand --from 'Take the note from this Markdown file instead of the note path'
             cand --summary 'Render the note from this TOML summary'
-            cand --facts 'Facts from the runtime for the emergency note (JSON)'
+            cand --facts 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check)'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
@@ -112,7 +115,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
             cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
             cand set 'Set an item''s status, with an optional note and the files it touched'
-            cand show 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+            cand show 'Show the change summary: status, each item, files changed, quality gates, deferred items'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;progress;plan'= {
@@ -127,7 +130,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;progress;set'= {
-            cand --note 'A short note: what was done, why it was abandoned ...'
+            cand --note 'A short note: the outcome (the action, for a finding), why it was abandoned ...'
             cand --files 'Files the item changed'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
@@ -153,7 +156,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;progress;help'= {
             cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
             cand set 'Set an item''s status, with an optional note and the files it touched'
-            cand show 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+            cand show 'Show the change summary: status, each item, files changed, quality gates, deferred items'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'git-handoff;progress;help;plan'= {
@@ -363,7 +366,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;help;progress'= {
             cand plan 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
             cand set 'Set an item''s status, with an optional note and the files it touched'
-            cand show 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+            cand show 'Show the change summary: status, each item, files changed, quality gates, deferred items'
         }
         &'git-handoff;help;progress;plan'= {
         }

@@ -66,13 +66,16 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s C -
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l reason -d 'The reason written into the note header' -r -f -a "token_soft_threshold\t''
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l reason -d 'The reason written into the note header [default: token_soft_threshold with --prompt, else agent_request]' -r -f -a "token_soft_threshold\t''
 token_hard_limit\t''
 turn_limit\t''
 time_limit\t''
 cost_hard_limit\t''
 operator_request\t''
 agent_request\t''"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l prompt -d 'Print the block a runtime injects at the token soft threshold: snapshot, header, steps'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l followup -d 'The shorter form of the prompt, for the one follow-up'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l plain-git -d 'The agent has no git-handoff on its PATH: the prompt commits the note with plain git'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s V -l version -d 'Print version'
@@ -90,7 +93,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s h -l he
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l from -d 'Take the note from this Markdown file instead of the note path' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l summary -d 'Render the note from this TOML summary' -r -F
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l facts -d 'Facts from the runtime for the emergency note (JSON)' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l facts -d 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check)' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
@@ -119,7 +122,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and no
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -f -a "plan" -d 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -f -a "show" -d 'Show the change summary: status, each item, files changed, quality gates, deferred items'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and not __fish_seen_subcommand_from plan set show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
@@ -130,7 +133,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l note -d 'A short note: what was done, why it was abandoned ...' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l note -d 'A short note: the outcome (the action, for a finding), why it was abandoned ...' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l files -d 'Files the item changed' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
@@ -152,7 +155,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "plan" -d 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the change summary: status, each item, files changed, quality gates, deferred items'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l agent -d 'Which runtime sent the payload [default: detected from the payload]' -r -f -a "claude\t''
 codex\t''
@@ -311,7 +314,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and not __fish_seen_subcommand_from start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "plan" -d 'Write the plan: one item per argument (ids 0, 1, 2 ... or, with --findings, F1, W2 ...)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "set" -d 'Set an item\'s status, with an optional note and the files it touched'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "show" -d 'Show the change summary: status line, items, files changed, quality gates, deferred items'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from progress" -f -a "show" -d 'Show the change summary: status, each item, files changed, quality gates, deferred items'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "install" -d 'Install git-handoff\'s hooks, keeping what is there'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "uninstall" -d 'Undo what `hooks install` did: all of it, or the parts picked with the flags'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand help; and __fish_seen_subcommand_from hooks" -f -a "status" -d 'Show what git-handoff has installed where, and whether it runs'

@@ -7,10 +7,13 @@
 //!   (PreToolUse) whose result never came; a start and its result (same id) are one call.
 //! - **error**: a tool result that failed.
 //! - **files edited**: repository-relative paths of successful Edit/Write/MultiEdit/NotebookEdit
-//!   (and Codex `apply_patch`) calls, sorted.
+//!   (and Codex `apply_patch`) calls, sorted; the handoff's own files (notes under the note
+//!   directory, the progress file) are not work and are left out.
 //! - **last check**: the last shell call that runs a configured check ([`crate::model::checks`]), with
 //!   its ok/exit code and whether that status is readable. A check that started but never reported
-//!   is not readable and not ok.
+//!   is not readable and not ok: it "did not finish". The checks are also kept by kind (test, build,
+//!   lint) and by command ([`checks`]).
+//! - **session id**: the `session_id` the last main-thread payload carried.
 //! - **handoff skill**: the Skill tool called with skill `handoff` on the main thread.
 //! - **turns**: stretches of main-thread activity, each begun by a prompt or by the first event after
 //!   a Stop, and ended by Stop.
@@ -28,6 +31,12 @@ use crate::agent::payload::is_shell;
 use crate::git::repo::Repo;
 use crate::model::checks::{CheckRun, Checks};
 use crate::model::config::Config;
+use crate::model::markdown::count;
+use crate::model::verdict::CheckKind;
+
+mod checks;
+
+pub use checks::LastCheck;
 
 /// How many recent tool calls the digest keeps.
 pub const RECENT_CALLS: usize = 15;
@@ -50,6 +59,13 @@ pub struct Digest {
     pub turns: u64,
     pub first_event_at: Option<String>,
     pub last_event_at: Option<String>,
+    /// The `session_id` of the runtime's session, from the hook payloads.
+    pub session_id: Option<String>,
+    /// The last run of each check command, least recently run first (the quality gates).
+    pub checks: Vec<LastCheck>,
+    /// The last check of each kind, in [`CheckKind::ALL`] order: what a claim is judged by.
+    #[serde(skip)]
+    pub last_of_kind: [Option<LastCheck>; 3],
     /// The last [`RECENT_CALLS`] tool calls, oldest first.
     pub recent_calls: Vec<Call>,
     /// The shell call of the last check, in full.
@@ -58,20 +74,6 @@ pub struct Digest {
     pub implicit_attempt: bool,
     /// Torn or malformed lines that were skipped.
     pub skipped_lines: u64,
-}
-
-/// The last check: the spec's `last_check`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LastCheck {
-    /// The check's simple command as run (`cargo test -p x`); for a failure that commands before
-    /// it may have caused, those and the check (`cargo build && cargo test`).
-    pub command: String,
-    pub ok: bool,
-    pub exit_code: Option<i64>,
-    pub readable: bool,
-    /// False when the check started and no result was recorded.
-    #[serde(skip)]
-    pub finished: bool,
 }
 
 /// One tool call.
@@ -93,34 +95,23 @@ pub struct Call {
 }
 
 impl Digest {
-    /// The one-line digest: `1 files edited · last `cargo test` failed · 12 tool calls, 3 errors`.
+    /// The one-line digest: `1 file edited · last `cargo test` failed · 12 tool calls, 3 errors`.
     pub fn line(&self) -> String {
         format!(
-            "{} files edited · {} · {} tool calls, {} errors",
-            self.files_edited.len(),
+            "{} edited · {} · {}, {}",
+            count(self.files_edited.len() as u64, "file", "files"),
             self.check_phrase(),
-            self.tool_calls,
-            self.errors
+            count(self.tool_calls, "tool call", "tool calls"),
+            count(self.errors, "error", "errors")
         )
     }
 
-    /// `last `cargo test` failed`, `... passed`, `... unreadable`, `... did not finish`, or
-    /// `no check run`.
+    /// `last `cargo test` failed`, `... passed`, `... unreadable (exit status masked)`,
+    /// `... did not finish`, or `no check run`.
     pub fn check_phrase(&self) -> String {
         match &self.last_check {
             None => "no check run".to_string(),
-            Some(check) => {
-                let state = if !check.finished {
-                    "did not finish"
-                } else if !check.readable {
-                    "unreadable (exit status masked)"
-                } else if check.ok {
-                    "passed"
-                } else {
-                    "failed"
-                };
-                format!("last `{}` {state}", check.command)
-            }
+            Some(check) => format!("last `{}` {}", check.command, check.outcome().phrase()),
         }
     }
 }
@@ -136,7 +127,7 @@ pub fn for_repo(repo: &Repo, config: &Config) -> Result<Digest> {
 
 /// The digest of the log at `path` (a missing log is an empty one).
 pub fn compute(path: &Path, config: &Config) -> Result<Digest> {
-    let mut builder = Builder::new(Checks::new(config));
+    let mut builder = Builder::new(Checks::new(config)).ignoring(OwnFiles::of(config));
     let skipped = events::for_each(path, |event| builder.add(&event))?;
     let mut digest = builder.finish();
     digest.skipped_lines = skipped;
@@ -146,6 +137,9 @@ pub fn compute(path: &Path, config: &Config) -> Result<Digest> {
 /// Folds events into a digest, one at a time.
 pub struct Builder {
     checks: Checks,
+    seen: checks::Seen,
+    /// The handoff's own files, which are not work: the note directory and the progress file.
+    own_files: OwnFiles,
     digest: Digest,
     files: BTreeSet<String>,
     recent: VecDeque<Call>,
@@ -160,6 +154,8 @@ impl Builder {
     pub fn new(checks: Checks) -> Builder {
         Builder {
             checks,
+            seen: checks::Seen::default(),
+            own_files: OwnFiles::default(),
             digest: Digest::default(),
             files: BTreeSet::new(),
             recent: VecDeque::with_capacity(RECENT_CALLS + 1),
@@ -171,9 +167,21 @@ impl Builder {
         }
     }
 
+    /// Leaves the handoff's own files (see [`OwnFiles`]) out of the files edited.
+    pub fn ignoring(mut self, own_files: OwnFiles) -> Builder {
+        self.own_files = own_files;
+        self
+    }
+
     pub fn add(&mut self, event: &Event<'_>) {
         if self.digest.first_event_at.is_none() {
             self.digest.first_event_at = Some(event.at.to_string());
+        }
+        if !event.sub
+            && let Some(session) = event.session.as_deref().filter(|s| !s.is_empty())
+            && self.digest.session_id.as_deref() != Some(session)
+        {
+            self.digest.session_id = Some(session.to_string());
         }
         self.last_at.clear();
         self.last_at.push_str(&event.at);
@@ -227,15 +235,18 @@ impl Builder {
             // A failure of `cargo build && cargo test` may be the build's: it is the chain's.
             let command = match run.chain {
                 Some(chain) if is_result && !ok => chain,
-                _ => run.command,
+                _ => run.command.clone(),
             };
-            self.digest.last_check = Some(LastCheck {
+            let kind = CheckKind::of_command(&run.command);
+            let check = LastCheck {
                 command,
                 ok,
                 exit_code: if is_result { call.exit_code } else { None },
                 readable: is_result && run.readable,
+                kind,
                 finished: is_result,
-            });
+            };
+            self.seen.add(&run.command, check);
             self.digest.last_check_call = Some(call.clone());
         }
         if is_result {
@@ -270,7 +281,7 @@ impl Builder {
             self.digest.errors += 1;
         } else {
             for path in &event.paths {
-                if !self.files.contains(path.as_ref()) {
+                if !self.files.contains(path.as_ref()) && !self.own_files.holds(path) {
                     self.files.insert(path.to_string());
                 }
             }
@@ -304,7 +315,36 @@ impl Builder {
         }
         self.digest.files_edited = self.files.into_iter().collect();
         self.digest.recent_calls = self.recent.into_iter().collect();
+        self.digest.last_check = self.seen.last.take();
+        self.digest.last_of_kind = std::mem::take(&mut self.seen.last_of_kind);
+        self.digest.checks = self.seen.by_command();
         self.digest
+    }
+}
+
+/// The handoff's own files: the note directory and the progress file. The agent writes them to
+/// hand off, so they are not the work a digest counts ("3 files edited" for 2).
+#[derive(Debug, Clone, Default)]
+pub struct OwnFiles {
+    /// The note directory with a final `/`.
+    note_dir: Option<String>,
+    progress_file: Option<String>,
+}
+
+impl OwnFiles {
+    pub fn of(config: &Config) -> OwnFiles {
+        let clean = |path: &str| path.trim_start_matches("./").trim_end_matches('/').to_string();
+        let note_dir = clean(&config.note_dir());
+        OwnFiles {
+            note_dir: (!note_dir.is_empty()).then(|| format!("{note_dir}/")),
+            progress_file: config.progress.write.as_deref().map(clean),
+        }
+    }
+
+    /// True for a repository-relative path that is one of the handoff's own files.
+    pub fn holds(&self, path: &str) -> bool {
+        self.note_dir.as_deref().is_some_and(|dir| path.starts_with(dir))
+            || self.progress_file.as_deref() == Some(path)
     }
 }
 
@@ -346,6 +386,7 @@ mod tests {
             paths: Vec::new(),
             text: None,
             sub: false,
+            session: None,
         }
     }
 
@@ -369,7 +410,7 @@ mod tests {
         assert_eq!(d.tool_calls, 1);
         assert_eq!(d.errors, 1);
         assert_eq!(d.recent_calls.len(), 1);
-        assert_eq!(d.line(), "0 files edited · last `cargo test` failed · 1 tool calls, 1 errors");
+        assert_eq!(d.line(), "0 files edited · last `cargo test` failed · 1 tool call, 1 error");
         let d = digest(&[start]);
         assert_eq!(d.tool_calls, 1);
         assert_eq!(d.recent_calls[0].ok, None);

@@ -82,6 +82,10 @@ pub struct Event<'a> {
     /// True for events from a subagent (not the main thread).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sub: bool,
+    /// The runtime's session id (`session_id` of the payload): the emergency note's pointer to
+    /// the session's transcript.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub session: Option<Cow<'a, str>>,
 }
 
 impl Event<'_> {
@@ -219,6 +223,7 @@ mod tests {
             paths: Vec::new(),
             text: None,
             sub: false,
+            session: None,
         }
     }
 

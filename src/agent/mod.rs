@@ -2,6 +2,7 @@
 //! it, the attempt's state and the progress plan.
 
 pub mod attempt;
+pub mod change_summary;
 pub mod digest;
 pub mod events;
 pub mod payload;

@@ -7,14 +7,16 @@
 //!
 //! ```json
 //! {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
-//!  "paths": ["src/a.rs"], "text": "...", "subagent": false, "id": "call-1", "cwd": "/repo"}
+//!  "paths": ["src/a.rs"], "text": "...", "subagent": false, "id": "call-1", "cwd": "/repo",
+//!  "session_id": "s-1"}
 //! ```
 //!
 //! where `event` is one of `tool_start`, `tool`, `stop`, `subagent_stop`, `session_start`,
 //! `session_end`, `compact`, `prompt`; every other key is optional (`ok` defaults to
 //! `exit_code == 0`, else true; `target` may replace `command`/`paths` as the short target).
 //!
-//! An event keeps only short facts: no tool output, every string redacted and capped.
+//! An event keeps only short facts: no tool output, every string redacted and capped. The
+//! session id every payload carries is kept, so the emergency note can point at the session.
 
 use std::path::Path;
 
@@ -133,6 +135,7 @@ pub fn normalize(
         paths: Vec::new(),
         text: None,
         sub: false,
+        session: None,
     };
     let clean = |text: &str, cap: usize| -> String { capped(&redactor.redact(text), cap) };
     match agent {
@@ -156,11 +159,10 @@ fn hook_event(
     })?;
     event.event = Some(clean(name, CAP_NAME).into());
     // Fields not kept are still checked, so a payload of the wrong shape is refused whole.
-    for key in
-        ["session_id", "transcript_path", "permission_mode", "agent_type", "model", "turn_id"]
-    {
+    for key in ["transcript_path", "permission_mode", "agent_type", "model", "turn_id"] {
         str_field(payload, key)?;
     }
+    event.session = session_of(payload, "session_id", clean)?;
     bool_field(payload, "stop_hook_active")?;
     event.sub = str_field(payload, "agent_id")?.is_some_and(|id| !id.is_empty());
     match name {
@@ -172,6 +174,11 @@ fn hook_event(
             event.id = str_field(payload, "tool_use_id")?.map(|id| clean(id, CAP_NAME).into());
             describe_tool(tool, input, place, clean, event)?;
             event.kind = if name == "PreToolUse" { Kind::ToolStart } else { Kind::ToolResult };
+            // PreToolUse runs before every call: its line stays short. The edited paths count
+            // only once the call succeeded, and its result carries them.
+            if event.kind == Kind::ToolStart {
+                event.paths.clear();
+            }
             if name == "PostToolUseFailure" {
                 let error = str_field(payload, "error")?.unwrap_or("");
                 event.ok = Some(false);
@@ -246,6 +253,7 @@ fn generic_event(
     event.sub =
         bool_field(payload, "subagent")?.unwrap_or(false) || event.kind == Kind::SubagentStop;
     event.id = str_field(payload, "id")?.map(|id| clean(id, CAP_NAME).into());
+    event.session = session_of(payload, "session_id", clean)?;
     if let Some(tool) = str_field(payload, "tool")? {
         event.tool = Some(clean(tool, CAP_NAME).into());
     }
@@ -288,6 +296,16 @@ fn generic_event(
         event.text = Some(clean(text, CAP_TEXT).into());
     }
     Ok(())
+}
+
+/// The session id a payload carries under `key`, redacted and capped; none when empty.
+fn session_of(
+    payload: &Map<String, Value>,
+    key: &str,
+    clean: &dyn Fn(&str, usize) -> String,
+) -> Result<Option<std::borrow::Cow<'static, str>>> {
+    let id = str_field(payload, key)?.map(str::trim).filter(|id| !id.is_empty());
+    Ok(id.map(|id| clean(id, CAP_NAME).into()))
 }
 
 /// Fills the target and edited paths of a tool call from its input.

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::model::markdown::count;
 use crate::util::fs::write_atomic;
 
 /// One progress-plan item as it stood when the record was written.
@@ -36,24 +37,83 @@ pub enum Mode {
     Findings,
 }
 
+/// An item's status. Tasks take pending, in_progress, done, abandoned; findings take pending,
+/// fixed, not_fixed, already_resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Pending,
+    InProgress,
+    Done,
+    Abandoned,
+    Fixed,
+    NotFixed,
+    AlreadyResolved,
+}
+
+impl Status {
+    /// The name as written in the plan and in `--json` (`in_progress`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::InProgress => "in_progress",
+            Status::Done => "done",
+            Status::Abandoned => "abandoned",
+            Status::Fixed => "fixed",
+            Status::NotFixed => "not_fixed",
+            Status::AlreadyResolved => "already_resolved",
+        }
+    }
+
+    /// The name as words (`in progress`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::InProgress => "in progress",
+            Status::NotFixed => "not fixed",
+            Status::AlreadyResolved => "already resolved",
+            other => other.as_str(),
+        }
+    }
+
+    /// Whether the item's work is over.
+    pub fn is_finished(self) -> bool {
+        !matches!(self, Status::Pending | Status::InProgress)
+    }
+
+    /// Finished without being done: a deferred item of the change summary.
+    pub fn is_deferred(self) -> bool {
+        matches!(self, Status::Abandoned | Status::NotFixed)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Mode {
     /// The statuses this mode accepts, the first being where every item starts.
-    pub fn statuses(self) -> &'static [&'static str] {
+    pub fn statuses(self) -> &'static [Status] {
         match self {
-            Mode::Tasks => &["pending", "in_progress", "done", "abandoned"],
-            Mode::Findings => &["pending", "fixed", "not_fixed", "already_resolved"],
+            Mode::Tasks => &[Status::Pending, Status::InProgress, Status::Done, Status::Abandoned],
+            Mode::Findings => {
+                &[Status::Pending, Status::Fixed, Status::NotFixed, Status::AlreadyResolved]
+            }
         }
     }
 
-    /// Statuses that end an item's work.
-    fn is_finished(self, status: &str) -> bool {
-        match self {
-            Mode::Tasks => matches!(status, "done" | "abandoned"),
-            Mode::Findings => matches!(status, "fixed" | "not_fixed" | "already_resolved"),
-        }
+    /// Reads a status of this mode in any letter case (`FIXED`, `In_Progress`; `-` or a space
+    /// for `_`), with an error that lists the accepted ones.
+    pub fn parse_status(self, text: &str) -> Result<Status> {
+        let wanted = text.trim().to_ascii_lowercase().replace(['-', ' '], "_");
+        self.statuses().iter().copied().find(|s| s.as_str() == wanted).ok_or_else(|| {
+            let names: Vec<&str> = self.statuses().iter().map(|s| s.as_str()).collect();
+            anyhow!("{text:?} is not a {} status; use one of: {}", self.noun(), names.join(", "))
+        })
     }
 
-    fn noun(self) -> &'static str {
+    pub fn noun(self) -> &'static str {
         match self {
             Mode::Tasks => "task",
             Mode::Findings => "finding",
@@ -66,7 +126,7 @@ impl Mode {
 pub struct Item {
     pub id: String,
     pub title: String,
-    pub status: String,
+    pub status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -104,13 +164,13 @@ impl Plan {
             if out.iter().any(|item| item.id == id) {
                 bail!("finding id {id} is given twice; each finding needs its own id");
             }
-            let status = mode.statuses()[0].to_string();
+            let status = Status::Pending;
             out.push(Item { id, title, status, note: None, files: Vec::new(), updated_at: None });
         }
         Ok(Plan { mode, created_at, items: out })
     }
 
-    /// Sets an item's status (and optionally its note and files).
+    /// Sets an item's status (given in any letter case), and optionally its note and files.
     pub fn set(
         &mut self,
         id: &str,
@@ -119,19 +179,12 @@ impl Plan {
         files: Vec<String>,
         now: String,
     ) -> Result<()> {
-        let mode = self.mode;
-        if !mode.statuses().contains(&status) {
-            bail!(
-                "{status:?} is not a {} status; use one of: {}",
-                mode.noun(),
-                mode.statuses().join(", ")
-            );
-        }
+        let status = self.mode.parse_status(status)?;
         let ids: Vec<String> = self.items.iter().map(|i| i.id.clone()).collect();
         let item = self.items.iter_mut().find(|item| item.id.eq_ignore_ascii_case(id)).ok_or_else(
             || anyhow!("no item {id:?} in the plan; the ids are: {}", ids.join(", ")),
         )?;
-        item.status = status.to_string();
+        item.status = status;
         if note.is_some() {
             item.note = note;
         }
@@ -145,29 +198,74 @@ impl Plan {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.items.iter().all(|item| self.mode.is_finished(&item.status))
+        self.items.iter().all(|item| item.status.is_finished())
     }
 
-    /// `Complete`, `In progress — task 3 of 8`, `Not started — 8 tasks pending` ...
+    /// The change summary's status line, counting by id: `In progress — task 1 of 3` (the item in
+    /// progress, else the next pending one; task 0 in a fresh scaffold), and at the end
+    /// `Complete — 2 of 3 tasks done (task 2 abandoned)` or
+    /// `Complete — 3 of 3 findings addressed (F2 not fixed)`.
     pub fn status_line(&self) -> String {
         let total = self.items.len();
         let noun = self.mode.noun();
-        if self.is_complete() {
-            return "Complete".to_string();
+        let current = self
+            .items
+            .iter()
+            .find(|i| i.status == Status::InProgress)
+            .or_else(|| self.items.iter().find(|i| i.status == Status::Pending));
+        if let Some(item) = current {
+            return format!("In progress — {noun} {} of {total}", item.id);
         }
-        if let Some(pos) = self.items.iter().position(|i| i.status == "in_progress") {
-            return format!("In progress — {noun} {} of {total}", pos + 1);
+        let deferred: Vec<&str> =
+            self.items.iter().filter(|i| i.status.is_deferred()).map(|i| i.id.as_str()).collect();
+        match self.mode {
+            Mode::Tasks => {
+                let done = total - deferred.len();
+                let mut line = format!("Complete — {done} of {total} tasks done");
+                if !deferred.is_empty() {
+                    let tasks = if deferred.len() == 1 { "task" } else { "tasks" };
+                    line.push_str(&format!(" ({tasks} {} abandoned)", deferred.join(", ")));
+                }
+                line
+            }
+            Mode::Findings => {
+                let mut line = format!("Complete — {total} of {total} findings addressed");
+                if !deferred.is_empty() {
+                    line.push_str(&format!(" ({} not fixed)", deferred.join(", ")));
+                }
+                line
+            }
         }
-        let finished = self.items.iter().filter(|i| self.mode.is_finished(&i.status)).count();
-        if finished == 0 {
-            return format!("Not started — {total} {noun}s pending");
+    }
+
+    /// `2 tasks done, 1 task in progress, 1 task pending`: the items by status, in English.
+    pub fn counts(&self) -> String {
+        let mut parts: Vec<(Status, u64)> = Vec::new();
+        for item in &self.items {
+            match parts.iter_mut().find(|(s, _)| *s == item.status) {
+                Some((_, n)) => *n += 1,
+                None => parts.push((item.status, 1)),
+            }
         }
-        format!("In progress — {finished} of {total} {noun}s finished")
+        // What is finished first, then what is in progress, then what waits.
+        let rank = |s: &Status| match s {
+            Status::InProgress => 1,
+            Status::Pending => 2,
+            _ => 0,
+        };
+        parts.sort_by_key(|(s, _)| (rank(s), self.mode.statuses().iter().position(|x| x == s)));
+        let (one, many) = match self.mode {
+            Mode::Tasks => ("task", "tasks"),
+            Mode::Findings => ("finding", "findings"),
+        };
+        let parts: Vec<String> =
+            parts.iter().map(|(s, n)| format!("{} {}", count(*n, one, many), s.words())).collect();
+        parts.join(", ")
     }
 
     /// Items not yet finished, for the emergency note's Remaining work.
     pub fn unfinished(&self) -> impl Iterator<Item = &Item> {
-        self.items.iter().filter(|item| !self.mode.is_finished(&item.status))
+        self.items.iter().filter(|item| !item.status.is_finished())
     }
 
     /// The plan as record items.
@@ -177,66 +275,10 @@ impl Plan {
             .map(|i| ProgressItem {
                 id: i.id.clone(),
                 title: i.title.clone(),
-                status: i.status.clone(),
+                status: i.status.as_str().to_string(),
                 note: i.note.clone(),
             })
             .collect()
-    }
-
-    /// The change summary in Markdown: status line, one section per item, files changed,
-    /// quality gates and deferred items.
-    pub fn summary(&self, files_changed: &[String], quality_gates: &[String]) -> String {
-        let mut out = format!("# Change summary\n\n{}\n", self.status_line());
-        for item in &self.items {
-            out.push_str(&format!(
-                "\n## {} {}: {}\n\n",
-                self.mode.noun_title(),
-                item.id,
-                item.title
-            ));
-            out.push_str(&format!("Status: {}\n", item.status));
-            if !item.files.is_empty() {
-                out.push_str(&format!("Files: {}\n", item.files.join(", ")));
-            }
-            if let Some(note) = &item.note {
-                out.push_str(&format!("Note: {note}\n"));
-            }
-        }
-        out.push_str("\n## Files changed\n\n");
-        push_list(&mut out, files_changed, "none recorded");
-        out.push_str("\n## Quality gates\n\n");
-        push_list(&mut out, quality_gates, "none recorded");
-        out.push_str("\n## Deferred items\n\n");
-        let deferred: Vec<String> = self
-            .items
-            .iter()
-            .filter(|i| matches!(i.status.as_str(), "abandoned" | "not_fixed"))
-            .map(|i| match &i.note {
-                Some(note) => format!("{} {} ({}): {note}", i.id, i.title, i.status),
-                None => format!("{} {} ({})", i.id, i.title, i.status),
-            })
-            .collect();
-        push_list(&mut out, &deferred, "none");
-        out
-    }
-}
-
-impl Mode {
-    fn noun_title(self) -> &'static str {
-        match self {
-            Mode::Tasks => "Task",
-            Mode::Findings => "Finding",
-        }
-    }
-}
-
-fn push_list(out: &mut String, items: &[String], empty: &str) {
-    if items.is_empty() {
-        out.push_str(empty);
-        out.push('\n');
-    }
-    for item in items {
-        out.push_str(&format!("- {item}\n"));
     }
 }
 

@@ -54,7 +54,10 @@ impl Agent {
     pub fn wanted(self) -> Vec<Wanted> {
         let w = |event, matcher, command, timeout| Wanted { event, matcher, command, timeout };
         match self {
+            // PreToolUse records a call as it starts, so a call still running when a limit
+            // fires (a long test run) is in the log as "did not finish", not missing.
             Agent::Claude => vec![
+                w("PreToolUse", Some("*"), "git handoff record --agent claude || exit 1", 5),
                 w("PostToolUse", Some("*"), "git handoff record --agent claude || exit 1", 5),
                 w(
                     "PostToolUseFailure",

@@ -1,16 +1,24 @@
 //! Claim checking: which statements in a handoff note the event log cannot support.
 //!
-//! Claims are tagged, never dropped: ` [unverified: <why>]` is appended to the item. The rules,
-//! in the order they are tried (an item gets at most one tag, the first that applies):
+//! Claims are tagged, never dropped: ` [unverified: <why>]` is appended to the claim. A claim is a
+//! done item of Summary (a list item, or a prose line outside In progress, Files touched, Decisions,
+//! Goal and Next), or a line of Evidence. The rules, in the order they are tried (a claim gets at
+//! most one tag, the first that applies):
 //! 1. a file named as touched that the log shows no edit to;
-//! 2. no tool calls at all: every done item;
-//! 3. the last check failed: a done item claiming success, naming the failing command;
-//! 4. no check ran with a readable result: a done item claiming a test, build or lint passed.
+//! 2. no tool calls at all: every done item (an Evidence line only when it claims success);
+//! 3. a claim of success whose check failed or did not finish, naming the command. A claim is
+//!    judged by the last run of the kind it names ("tests pass" by the last test run, "the build
+//!    is green" by the last build, "clippy is clean" by the last lint), and a claim that names no
+//!    kind by the last check of any kind;
+//! 4. a claim that a test, build or lint passed with no readable run of that kind.
 //!
-//! Words are matched whole and case-insensitively, so "unverified" never reads as "verified" and
-//! "passage" never as "pass". An item that already carries a tag is left as it is.
+//! Words are matched whole and case-insensitively, so "unverified" never reads as "verified",
+//! "passage" never as "pass", and "working on it" is no claim of success. A claim that already
+//! carries a tag is left as it is.
 
 use serde::{Deserialize, Serialize};
+
+use crate::model::verdict::{CheckKind, Named, Outcome, Run};
 
 /// A claim the event log cannot support.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,8 +27,8 @@ pub struct Tag {
     pub why: String,
 }
 
-/// Success words: a done item containing one claims success.
-pub const SUCCESS_WORDS: [&str; 15] = [
+/// Success words: a claim containing one claims success.
+pub const SUCCESS_WORDS: [&str; 14] = [
     "pass",
     "passes",
     "passed",
@@ -28,36 +36,13 @@ pub const SUCCESS_WORDS: [&str; 15] = [
     "green",
     "fixed",
     "works",
-    "working",
     "complete",
     "completed",
     "done",
     "resolved",
     "succeeded",
-    "ok",
     "succeeds",
-];
-
-/// Words that make a success claim a claim about a check (test, build or lint).
-pub const CHECK_WORDS: [&str; 18] = [
-    "test",
-    "tests",
-    "testing",
-    "build",
-    "builds",
-    "built",
-    "lint",
-    "lints",
-    "linter",
-    "clippy",
-    "check",
-    "checks",
-    "ci",
-    "suite",
-    "compile",
-    "compiles",
-    "typecheck",
-    "fmt",
+    "ok",
 ];
 
 /// The marker that starts a tag.
@@ -69,8 +54,17 @@ pub struct Evidence {
     /// Repository-relative paths the log shows edits to.
     pub files_edited: Vec<String>,
     pub tool_calls: u64,
-    /// The last check command: (command, ok, readable).
-    pub last_check: Option<(String, bool, bool)>,
+    /// The last check of any kind.
+    pub last_check: Option<Run>,
+    /// The last check of each kind (test, build, lint), in [`CheckKind::ALL`] order.
+    pub last_of_kind: [Option<Run>; 3],
+}
+
+impl Evidence {
+    fn last_of(&self, kind: CheckKind) -> Option<&Run> {
+        let at = CheckKind::ALL.iter().position(|k| *k == kind)?;
+        self.last_of_kind[at].as_ref()
+    }
 }
 
 /// The words of `text` (letters and digits), lower-cased, with existing tags left out.
@@ -90,11 +84,18 @@ pub fn claims_success(text: &str) -> bool {
     words(text).iter().any(|w| SUCCESS_WORDS.contains(&w.as_str()))
 }
 
-/// True when `text` claims a test, build or lint passed.
-pub fn claims_check_passed(text: &str) -> bool {
-    let words = words(text);
-    words.iter().any(|w| CHECK_WORDS.contains(&w.as_str()))
-        && words.iter().any(|w| SUCCESS_WORDS.contains(&w.as_str()))
+/// What checks a claim names: kinds, and whether it names a check of any kind.
+fn named(words: &[String]) -> (Vec<CheckKind>, bool) {
+    let mut kinds = Vec::new();
+    let mut any = false;
+    for word in words {
+        match Named::by_word(word) {
+            Some(Named::Kind(kind)) if !kinds.contains(&kind) => kinds.push(kind),
+            Some(Named::Any) => any = true,
+            _ => {}
+        }
+    }
+    (kinds, any)
 }
 
 /// Why a done item cannot be supported, if it cannot.
@@ -105,19 +106,64 @@ pub fn check_done(item: &str, evidence: &Evidence) -> Option<String> {
     if evidence.tool_calls == 0 {
         return Some("no tool calls recorded in this attempt".to_string());
     }
-    match &evidence.last_check {
-        Some((command, false, _)) if claims_success(item) => {
-            Some(format!("last `{}` failed", one_line(command)))
-        }
-        Some((_, true, true)) => None,
-        _ if claims_check_passed(item) => match &evidence.last_check {
-            Some((command, _, false)) => {
-                Some(format!("`{}` ran without a readable exit status", one_line(command)))
-            }
-            _ => Some("no test, build or lint run recorded".to_string()),
-        },
-        _ => None,
+    check_success(item, evidence)
+}
+
+/// Why a line of Evidence cannot be supported, if it cannot: only claims of success are judged
+/// (a line that says what failed, or that nothing ran, claims nothing).
+pub fn check_evidence(line: &str, evidence: &Evidence) -> Option<String> {
+    if line.contains(TAG_PREFIX) || !claims_success(line) {
+        return None;
     }
+    if evidence.tool_calls == 0 {
+        return Some("no tool calls recorded in this attempt".to_string());
+    }
+    check_success(line, evidence)
+}
+
+/// Rules 3 and 4: the runs a claim of success is judged by.
+fn check_success(item: &str, evidence: &Evidence) -> Option<String> {
+    let words = words(item);
+    if !words.iter().any(|w| SUCCESS_WORDS.contains(&w.as_str())) {
+        return None;
+    }
+    let (kinds, any) = named(&words);
+    // The runs the claim is judged by, with the kind each stands for (None: any kind).
+    let mut judged: Vec<(Option<CheckKind>, Option<&Run>)> =
+        kinds.iter().map(|k| (Some(*k), evidence.last_of(*k))).collect();
+    if kinds.is_empty() {
+        judged.push((None, evidence.last_check.as_ref()));
+    }
+    for (_, run) in &judged {
+        match run {
+            Some(Run { command, outcome: Outcome::Failed }) => {
+                return Some(format!("last `{}` failed", one_line(command)));
+            }
+            Some(Run { command, outcome: Outcome::Unfinished }) => {
+                return Some(format!("last `{}` did not finish", one_line(command)));
+            }
+            _ => {}
+        }
+    }
+    // Rule 4 only for claims about a check; a plain "Parser fixed" needs no check run.
+    if kinds.is_empty() && !any {
+        return None;
+    }
+    for (kind, run) in judged {
+        match run {
+            Some(Run { command, outcome: Outcome::Unreadable }) => {
+                return Some(format!("`{}` ran without a readable exit status", one_line(command)));
+            }
+            None => {
+                return Some(match kind {
+                    Some(kind) => format!("no {} run recorded", kind.noun()),
+                    None => "no test, build or lint run recorded".to_string(),
+                });
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Why a "files touched" entry cannot be supported, if it cannot.
@@ -179,27 +225,60 @@ fn one_line(command: &str) -> String {
 mod tests {
     use super::*;
 
-    fn evidence(check: Option<(&str, bool, bool)>) -> Evidence {
-        Evidence {
+    fn run(command: &str, outcome: Outcome) -> Run {
+        Run { command: command.to_string(), outcome }
+    }
+
+    /// Evidence whose checks ran in the order given.
+    fn evidence(runs: &[Run]) -> Evidence {
+        let mut ev = Evidence {
             files_edited: vec!["src/lib.rs".into(), "tests/a.rs".into()],
             tool_calls: 12,
-            last_check: check.map(|(c, ok, r)| (c.to_string(), ok, r)),
+            ..Evidence::default()
+        };
+        for r in runs {
+            let kind = CheckKind::of_command(&r.command);
+            let at = CheckKind::ALL.iter().position(|k| *k == kind).unwrap();
+            ev.last_of_kind[at] = Some(r.clone());
+            ev.last_check = Some(r.clone());
         }
+        ev
     }
 
     #[test]
     fn failing_check_tags_success_claims_with_the_command() {
-        let ev = evidence(Some(("npm test", false, true)));
+        let ev = evidence(&[run("npm test", Outcome::Failed)]);
         assert_eq!(check_done("All tests pass now", &ev).unwrap(), "last `npm test` failed");
         assert_eq!(check_done("Parser FIXED", &ev).unwrap(), "last `npm test` failed");
         assert_eq!(check_done("Wrote the parser", &ev), None);
         assert_eq!(check_done("Investigated the passage of time", &ev), None);
         assert_eq!(check_done("bypass the cache", &ev), None);
+        assert_eq!(check_done("working on the fix", &ev), None, "working is no success");
+    }
+
+    #[test]
+    fn a_claim_is_judged_by_its_own_kind() {
+        let ev =
+            evidence(&[run("cargo test", Outcome::Failed), run("cargo build", Outcome::Passed)]);
+        assert_eq!(check_done("All tests pass", &ev).unwrap(), "last `cargo test` failed");
+        assert_eq!(check_done("The build passes", &ev), None);
+        assert_eq!(check_done("Parser fixed", &ev), None, "judged by the last check: the build");
+        assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint run recorded");
+        assert_eq!(check_done("all checks pass", &ev), None);
+        let ev =
+            evidence(&[run("cargo build", Outcome::Passed), run("cargo test", Outcome::Passed)]);
+        assert_eq!(check_done("build and tests pass", &ev), None);
+    }
+
+    #[test]
+    fn an_unfinished_check_did_not_finish() {
+        let ev = evidence(&[run("cargo test", Outcome::Unfinished)]);
+        assert_eq!(check_done("Tests pass", &ev).unwrap(), "last `cargo test` did not finish");
     }
 
     #[test]
     fn unverified_is_not_verified_and_tags_are_not_doubled() {
-        let ev = evidence(Some(("npm test", false, true)));
+        let ev = evidence(&[run("npm test", Outcome::Failed)]);
         let tagged = tag("Tests pass", "last `npm test` failed");
         assert_eq!(tagged, "Tests pass [unverified: last `npm test` failed]");
         assert_eq!(check_done(&tagged, &ev), None);
@@ -208,19 +287,31 @@ mod tests {
 
     #[test]
     fn unreadable_or_missing_checks_tag_check_claims_only() {
-        let piped = evidence(Some(("cargo test | tail", true, false)));
+        let piped = evidence(&[run("cargo test | tail", Outcome::Unreadable)]);
         assert_eq!(
             check_done("cargo tests are green", &piped).unwrap(),
             "`cargo test | tail` ran without a readable exit status"
         );
         assert_eq!(check_done("Refactor done", &piped), None);
-        let none = evidence(None);
+        let none = evidence(&[]);
+        assert_eq!(check_done("build passes", &none).unwrap(), "no build run recorded");
         assert_eq!(
-            check_done("build passes", &none).unwrap(),
+            check_done("CI is green", &none).unwrap(),
             "no test, build or lint run recorded"
         );
-        let ok = evidence(Some(("cargo test", true, true)));
+        let ok = evidence(&[run("cargo test", Outcome::Passed)]);
         assert_eq!(check_done("All tests pass", &ok), None);
+    }
+
+    #[test]
+    fn evidence_lines_claim_only_when_they_claim_success() {
+        let ev = evidence(&[run("cargo test", Outcome::Failed)]);
+        assert_eq!(
+            check_evidence("cargo test: all green", &ev).unwrap(),
+            "last `cargo test` failed"
+        );
+        assert_eq!(check_evidence("cargo test failed (exit 101)", &ev), None);
+        assert_eq!(check_evidence("no check run", &Evidence::default()), None);
     }
 
     #[test]
@@ -231,7 +322,7 @@ mod tests {
 
     #[test]
     fn files_touched_need_an_edit() {
-        let ev = evidence(None);
+        let ev = evidence(&[]);
         assert_eq!(check_file("src/lib.rs", &ev), None);
         assert_eq!(check_file("`tests/a.rs` (new test)", &ev), None);
         assert_eq!(check_file("src/", &ev), None);

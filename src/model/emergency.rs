@@ -2,38 +2,35 @@
 //! writing one. Its sections are fixed (Provenance, Changes, Last model intent, Activity trail,
 //! Check state, Budget facts, Pointers, Remaining work); every missing fact renders as
 //! `not available` or `none recorded`, so the note always validates.
+//!
+//! The note stays short on any tree: every list in it (the diff stat, the commits, the sealed
+//! files, the edited files, the plan) holds at most [`MAX_LIST`] lines and a `+N more` line, the
+//! tool-call trail the last [`MAX_CALLS`] calls, the model's intent about [`INTENT_CHARS`]
+//! characters. Commands and paths sit in code spans and fences their content cannot close.
 
-use serde::Deserialize;
+use crate::model::markdown::{self, code_span, count};
 
-/// What the runtime knows and hands in with `--facts FILE` (JSON). Every key is optional; the
-/// event log fills in what the facts leave out.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct Facts {
-    pub last_assistant_text: Option<String>,
-    pub handoff_skill_invoked: Option<bool>,
-    pub budget: Budget,
-    pub archive_dir: Option<String>,
-    pub session_id: Option<String>,
-    pub baseline_check: Option<BaselineCheck>,
+mod facts;
+
+pub use facts::{Facts, SoftThreshold};
+
+/// How a tool call ended, as far as the log knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallEnd {
+    Ok,
+    Error,
+    /// It started (PreToolUse) and no result came: it was running when the session ended.
+    DidNotFinish,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct Budget {
-    pub budget_tokens: Option<u64>,
-    pub max_budget_tokens: Option<u64>,
-    pub soft_threshold_crossed: Option<bool>,
-    pub peak_main_context_tokens: Option<u64>,
-    pub cache_hit_rate: Option<f64>,
-    pub turns: Option<u64>,
-    pub elapsed_seconds: Option<f64>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct BaselineCheck {
-    pub command: String,
-    pub ok: bool,
+impl CallEnd {
+    pub fn of(ok: Option<bool>) -> CallEnd {
+        match ok {
+            Some(true) => CallEnd::Ok,
+            Some(false) => CallEnd::Error,
+            None => CallEnd::DidNotFinish,
+        }
+    }
 }
 
 /// One tool call of the activity trail.
@@ -41,14 +38,14 @@ pub struct BaselineCheck {
 pub struct ToolCall {
     pub name: String,
     pub target: Option<String>,
-    pub ok: bool,
+    pub end: CallEnd,
 }
 
 /// The last check-command call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckCall {
     pub command: String,
-    pub ok: bool,
+    pub end: CallEnd,
     pub exit_code: Option<i64>,
 }
 
@@ -71,9 +68,13 @@ pub struct Input {
     pub files_edited: Vec<String>,
     pub last_assistant_text: Option<String>,
     pub handoff_skill: Option<bool>,
+    /// The last tool calls (at most [`MAX_CALLS`] are shown), and how many the log holds.
     pub tool_calls: Vec<ToolCall>,
+    pub tool_call_total: u64,
     pub last_check: Option<CheckCall>,
     pub turns: Option<u64>,
+    /// The session id the hook payloads carried, when the facts name none.
+    pub session_id: Option<String>,
     pub facts: Facts,
     pub log_dir: Option<String>,
     /// The note the agent began and left uncommitted, kept verbatim.
@@ -83,8 +84,10 @@ pub struct Input {
     pub plan_items: Vec<String>,
 }
 
-const MAX_FILES: usize = 50;
-const MAX_CALLS: usize = 15;
+/// Lines any list of the note holds before its `+N more` line.
+pub const MAX_LIST: usize = 50;
+/// Tool calls in the trail.
+pub const MAX_CALLS: usize = 15;
 const INTENT_CHARS: usize = 1500;
 const NOT_AVAILABLE: &str = "not available";
 const NONE_RECORDED: &str = "none recorded";
@@ -106,23 +109,71 @@ pub fn render(input: &Input) -> String {
         input.reason,
         input.written_at
     ));
+    changes(&mut out, input);
+    intent(&mut out, input);
+    activity(&mut out, input);
 
-    section(&mut out, "Changes");
+    section(&mut out, "Check state");
+    out.push_str("Final check: not run\n");
+    let baseline = match &input.facts.baseline_check {
+        Some(b) => check_line(&b.command, if b.ok { CallEnd::Ok } else { CallEnd::Error }, None),
+        None => NOT_AVAILABLE.to_string(),
+    };
+    out.push_str(&format!("Baseline check (before the model): {baseline}\n"));
+
+    budget(&mut out, input);
+
+    section(&mut out, "Pointers");
+    let session = input.facts.session_id.as_ref().or(input.session_id.as_ref());
+    for (name, value) in [
+        ("Attempt log directory", input.log_dir.as_ref()),
+        ("Archive", input.facts.archive_dir.as_ref()),
+        ("Session id", session),
+    ] {
+        let value = value.map_or_else(|| NOT_AVAILABLE.to_string(), |v| one_line(v, 300));
+        out.push_str(&format!("- {name}: {value}\n"));
+    }
+
+    section(&mut out, "Remaining work");
+    out.push_str(
+        "The runtime could not determine what remains. The issue's acceptance criteria are the \
+         reference; none of them were verified.\n",
+    );
+    if let Some(status) = &input.plan_status {
+        out.push_str(&format!("\nProgress plan: {status}.\n"));
+        list(&mut out, &input.plan_items, "none");
+    }
+    out
+}
+
+fn changes(out: &mut String, input: &Input) {
+    section(out, "Changes");
     out.push_str(&format!("Diff stat (`git diff --stat {}`):\n\n", input.diff_range));
-    block(&mut out, &input.diff_stat, "no changes");
+    // The last line of `--stat` is its summary: kept after the capped file lines.
+    let mut stat: Vec<&str> = input.diff_stat.lines().collect();
+    let summary = stat.pop();
+    let (kept, more) = markdown::capped(&stat, MAX_LIST);
+    let mut text: Vec<&str> = kept;
+    text.extend(more.as_deref());
+    text.extend(summary);
+    markdown::fenced_block(out, &text.join("\n"), "no changes");
     out.push_str(&format!("\nCommits (`git log --oneline {}`):\n\n", input.log_range));
-    block(&mut out, &input.log, "none");
+    let log: Vec<&str> = input.log.lines().collect();
+    let (kept, more) = markdown::capped(&log, MAX_LIST);
+    let mut text = kept;
+    text.extend(more.as_deref());
+    markdown::fenced_block(out, &text.join("\n"), "none");
     match &input.seal {
         Some((commit, files)) => {
             out.push_str(&format!("\nSealed in {commit}:\n"));
-            list(&mut out, files, files.len().max(1), "none");
+            list(out, files, "none");
         }
         None => out.push_str("\nSealed files: none\n"),
     }
-    out.push_str("\nFiles edited (event log):\n");
-    list(&mut out, &input.files_edited, MAX_FILES, NONE_RECORDED);
+}
 
-    section(&mut out, "Last model intent");
+fn intent(out: &mut String, input: &Input) {
+    section(out, "Last model intent");
     match input.last_assistant_text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         Some(text) => {
             for line in cut_at_word(text, INTENT_CHARS).lines() {
@@ -133,7 +184,7 @@ pub fn render(input: &Input) -> String {
     }
     if let Some(draft) = &input.draft {
         out.push_str("\nThe agent's unfinished note, kept as it was:\n\n");
-        block(&mut out, draft, "(empty)");
+        markdown::fenced_block(out, draft, "(empty)");
     }
     let skill = match input.handoff_skill {
         Some(true) => "invoked",
@@ -141,43 +192,50 @@ pub fn render(input: &Input) -> String {
         None => NOT_AVAILABLE,
     };
     out.push_str(&format!("\nHandoff skill: {skill}\n"));
+}
 
-    section(&mut out, "Activity trail");
-    out.push_str("Files edited or created:\n");
-    list(&mut out, &input.files_edited, MAX_FILES, NONE_RECORDED);
-    out.push_str(&format!("\nLast {MAX_CALLS} tool calls:\n"));
+fn activity(out: &mut String, input: &Input) {
+    section(out, "Activity trail");
+    out.push_str("Files edited or created (event log):\n");
+    list(out, &input.files_edited, NONE_RECORDED);
     let start = input.tool_calls.len().saturating_sub(MAX_CALLS);
-    let calls: Vec<String> = input.tool_calls[start..]
-        .iter()
-        .map(|c| {
-            let status = if c.ok { "ok" } else { "error" };
-            match &c.target {
-                Some(target) => format!("{} `{}` — {status}", c.name, one_line(target, 120)),
-                None => format!("{} — {status}", c.name),
-            }
-        })
-        .collect();
-    list(&mut out, &calls, MAX_CALLS, NONE_RECORDED);
+    let shown = &input.tool_calls[start..];
+    let total = input.tool_call_total.max(shown.len() as u64);
+    if shown.is_empty() {
+        out.push_str(&format!("\nTool calls: {NONE_RECORDED}\n"));
+    } else if total as usize == shown.len() {
+        out.push_str(&format!("\n{} recorded:\n", count(total, "tool call", "tool calls")));
+    } else {
+        out.push_str(&format!("\nLast {} of {total} tool calls recorded:\n", shown.len()));
+    }
+    for call in shown {
+        let end = end_phrase(call.end, None);
+        match &call.target {
+            Some(target) => out.push_str(&format!(
+                "- {} {} — {end}\n",
+                call.name,
+                code_span(&one_line(target, 120))
+            )),
+            None => out.push_str(&format!("- {} — {end}\n", call.name)),
+        }
+    }
     let check = match &input.last_check {
-        Some(c) => check_line(&c.command, c.ok, c.exit_code),
+        Some(c) => check_line(&c.command, c.end, c.exit_code),
         None => NONE_RECORDED.to_string(),
     };
     out.push_str(&format!("\nLast check command: {check}\n"));
+}
 
-    section(&mut out, "Check state");
-    out.push_str("Final check: not run\n");
-    let baseline = match &input.facts.baseline_check {
-        Some(b) => check_line(&b.command, b.ok, None),
-        None => NOT_AVAILABLE.to_string(),
-    };
-    out.push_str(&format!("Baseline check (before the model): {baseline}\n"));
-
-    section(&mut out, "Budget facts");
+fn budget(out: &mut String, input: &Input) {
+    section(out, "Budget facts");
     let b = &input.facts.budget;
-    let soft = match b.soft_threshold_crossed {
-        Some(true) => "crossed".to_string(),
-        Some(false) => "not crossed".to_string(),
-        None => NOT_AVAILABLE.to_string(),
+    let soft = match &b.soft_threshold_crossed {
+        Some(SoftThreshold::Crossed(true)) => "crossed".to_string(),
+        Some(SoftThreshold::Crossed(false)) => "not crossed".to_string(),
+        Some(SoftThreshold::At(at)) if !at.trim().is_empty() => {
+            format!("crossed ({})", one_line(at.trim(), 200))
+        }
+        _ => NOT_AVAILABLE.to_string(),
     };
     let rate = b
         .cache_hit_rate
@@ -195,26 +253,6 @@ pub fn render(input: &Input) -> String {
     ] {
         out.push_str(&format!("- {name}: {}\n", value.as_deref().unwrap_or(NOT_AVAILABLE)));
     }
-
-    section(&mut out, "Pointers");
-    for (name, value) in [
-        ("Attempt log directory", &input.log_dir),
-        ("Archive", &input.facts.archive_dir),
-        ("Session id", &input.facts.session_id),
-    ] {
-        out.push_str(&format!("- {name}: {}\n", value.as_deref().unwrap_or(NOT_AVAILABLE)));
-    }
-
-    section(&mut out, "Remaining work");
-    out.push_str(
-        "The runtime could not determine what remains. The issue's acceptance criteria are the \
-         reference; none of them were verified.\n",
-    );
-    if let Some(status) = &input.plan_status {
-        out.push_str(&format!("\nProgress plan: {status}.\n"));
-        list(&mut out, &input.plan_items, usize::MAX, "none");
-    }
-    out
 }
 
 /// A human phrase for a reason.
@@ -235,38 +273,33 @@ fn section(out: &mut String, name: &str) {
     out.push_str(&format!("\n## {name}\n\n"));
 }
 
-fn block(out: &mut String, text: &str, empty: &str) {
-    let text = text.trim_end_matches('\n');
-    if text.is_empty() {
-        out.push_str(empty);
-        out.push('\n');
-        return;
-    }
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest.max(2) + 1);
-    out.push_str(&format!("{fence}\n{text}\n{fence}\n"));
-}
-
-fn list(out: &mut String, items: &[String], max: usize, empty: &str) {
+/// A list of at most [`MAX_LIST`] items and a `+N more` item.
+fn list(out: &mut String, items: &[String], empty: &str) {
     if items.is_empty() {
         out.push_str(&format!("{empty}\n"));
         return;
     }
-    for item in items.iter().take(max) {
+    let (kept, more) = markdown::capped(items, MAX_LIST);
+    for item in kept {
         out.push_str(&format!("- {}\n", one_line(item, 300)));
     }
-    if items.len() > max {
-        out.push_str(&format!("- +{} more\n", items.len() - max));
+    if let Some(more) = more {
+        out.push_str(&format!("- {more}\n"));
     }
 }
 
-fn check_line(command: &str, ok: bool, exit_code: Option<i64>) -> String {
-    let result = match (ok, exit_code) {
-        (true, _) => "ok".to_string(),
-        (false, Some(code)) => format!("error (exit {code})"),
-        (false, None) => "error".to_string(),
-    };
-    format!("`{}` — {result}", one_line(command, 200))
+/// `ok`, `error`, `error (exit 101)`, `did not finish`.
+fn end_phrase(end: CallEnd, exit_code: Option<i64>) -> String {
+    match (end, exit_code) {
+        (CallEnd::Ok, _) => "ok".to_string(),
+        (CallEnd::Error, Some(code)) => format!("error (exit {code})"),
+        (CallEnd::Error, None) => "error".to_string(),
+        (CallEnd::DidNotFinish, _) => "did not finish".to_string(),
+    }
+}
+
+fn check_line(command: &str, end: CallEnd, exit_code: Option<i64>) -> String {
+    format!("{} — {}", code_span(&one_line(command, 200)), end_phrase(end, exit_code))
 }
 
 /// Cuts `text` near `max` characters at a word boundary, marking the cut with `…`.
@@ -302,9 +335,8 @@ fn format_duration(seconds: f64) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn bare_input_renders_every_section_with_not_available() {
-        let input = Input {
+    fn input() -> Input {
+        Input {
             issue: 7,
             started_at: "2026-11-30T03:48:52Z".into(),
             reason: "token_hard_limit".into(),
@@ -313,8 +345,12 @@ mod tests {
             diff_range: "a..b".into(),
             log_range: "a..HEAD".into(),
             ..Input::default()
-        };
-        let text = render(&input);
+        }
+    }
+
+    #[test]
+    fn bare_input_renders_every_section_with_not_available() {
+        let text = render(&input());
         let mut at = 0;
         for name in crate::model::note::EMERGENCY_SECTIONS {
             let found = text[at..]
@@ -324,32 +360,61 @@ mod tests {
         }
         assert!(text.starts_with("# Handoff note: issue #7\n\nissue: 7\nstarted_at: 2026-11-30T03:48:52Z\nreason: token_hard_limit\n"));
         assert!(text.contains("Last assistant text: not available"));
+        assert!(text.contains("Tool calls: none recorded"));
         assert!(text.contains("Last check command: none recorded"));
         assert!(text.contains("- Session id: not available"));
         assert!(text.contains("Final check: not run"));
     }
 
     #[test]
-    fn caps_files_calls_and_intent() {
+    fn caps_every_list_the_calls_and_the_intent() {
+        let stat: Vec<String> = (0..70).map(|i| format!(" f{i}.rs | 1 +")).collect();
         let input = Input {
+            diff_stat: format!("{}\n 70 files changed, 70 insertions(+)\n", stat.join("\n")),
+            log: (0..55).map(|i| format!("abc{i} commit {i}\n")).collect(),
+            seal: Some(("c".repeat(40), (0..52).map(|i| format!("s{i}")).collect())),
             files_edited: (0..60).map(|i| format!("f{i}.rs")).collect(),
             tool_calls: (0..20)
                 .map(|i| ToolCall {
                     name: "Bash".into(),
                     target: Some(format!("cmd {i}")),
-                    ok: i % 2 == 0,
+                    end: CallEnd::of(Some(i % 2 == 0)),
                 })
                 .collect(),
+            tool_call_total: 40,
             last_assistant_text: Some("word ".repeat(600)),
-            ..Input::default()
+            plan_status: Some("In progress — task 0 of 60".into()),
+            plan_items: (0..60).map(|i| format!("task {i}")).collect(),
+            ..input()
         };
         let text = render(&input);
+        assert!(text.contains(" f49.rs | 1 +\n+20 more\n 70 files changed, 70 insertions(+)\n"));
+        assert!(text.contains("abc49 commit 49\n+5 more\n```"), "{text}");
+        assert!(text.contains("- s49\n- +2 more\n"));
         assert!(text.contains("- f49.rs\n- +10 more\n"));
-        assert!(!text.contains("cmd 4`"));
-        assert!(text.contains("- Bash `cmd 5` — error\n"));
+        assert!(text.contains("- task 49\n- +10 more\n"));
+        assert!(text.contains("\nLast 15 of 40 tool calls recorded:\n- Bash `cmd 5` — error\n"));
         assert!(text.contains("- Bash `cmd 19` — error\n"));
         let intent: String = text.lines().filter(|l| l.starts_with("> ")).collect();
         assert!(intent.len() <= 1510 && intent.len() > 1400, "{}", intent.len());
         assert!(intent.ends_with("word…"));
+        assert!(text.lines().count() < 350, "{}", text.lines().count());
+    }
+
+    #[test]
+    fn the_soft_threshold_reads_a_flag_or_a_place() {
+        let parse = |json: &str| serde_json::from_str::<Facts>(json).map(|f| f.budget);
+        let at = parse(r#"{"budget": {"soft_threshold_crossed": "turn 41 at 750,112 tokens"}}"#);
+        assert_eq!(
+            at.unwrap().soft_threshold_crossed,
+            Some(SoftThreshold::At("turn 41 at 750,112 tokens".into()))
+        );
+        let flag = parse(r#"{"budget": {"soft_threshold_crossed": false}}"#).unwrap();
+        assert_eq!(flag.soft_threshold_crossed, Some(SoftThreshold::Crossed(false)));
+        let err = parse(r#"{"budget": {"soft_threshold_crossed": 41}}"#).unwrap_err();
+        assert!(
+            err.to_string().contains("soft_threshold_crossed as true, false, or a string"),
+            "{err}"
+        );
     }
 }

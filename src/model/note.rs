@@ -21,6 +21,7 @@ use serde::Serialize;
 
 mod check;
 mod parse;
+mod prose;
 
 use parse::{Fence, list_item};
 

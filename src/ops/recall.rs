@@ -81,6 +81,9 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
     if let Some(seal) = &record.seal_commit {
         lines.push(sealed_line(seal));
     }
+    if let Some(files) = files_line(record) {
+        lines.push(files);
+    }
     lines.extend(pointers.iter().cloned());
     fit(lines, req.max_lines, req.max_chars)
 }
@@ -107,6 +110,30 @@ pub fn startup(record: &Record, prefix: &str) -> String {
          recall --source resume` for the summary.",
         headline(record)
     )
+}
+
+/// How many file names recall gives for a digest-only handoff.
+const RECALL_FILES: usize = 10;
+
+/// The files a digest-only handoff's digest names (`files_edited`): such a handoff exists so the
+/// next session at least knows which files changed.
+pub fn digest_files(record: &Record) -> Vec<String> {
+    let files = record.digest.as_ref().and_then(|d| d.get("files_edited"));
+    let files = files.and_then(toml::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    files.iter().filter_map(toml::Value::as_str).map(str::to_string).collect()
+}
+
+/// `Files edited: a, b (+N more)` for a digest-only handoff, which has no summary to say it.
+fn files_line(record: &Record) -> Option<String> {
+    if record.kind != "digest" {
+        return None;
+    }
+    let files = digest_files(record);
+    let (kept, more) = crate::model::markdown::capped(&files, RECALL_FILES);
+    (!kept.is_empty()).then(|| {
+        let more = more.map(|m| format!(" ({m})")).unwrap_or_default();
+        format!("Files edited: {}{more}", kept.join(", "))
+    })
 }
 
 fn progress_line(record: &Record) -> String {

@@ -20,6 +20,9 @@ use crate::git::repo::Repo;
 use crate::git::{self, Git};
 use crate::util::time;
 
+pub mod markdown;
+pub mod prompt;
+
 /// One git output, cut to the first `max` lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Capped {

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use serde::Serialize;
 
-use crate::agent::digest::Digest;
+use crate::agent::digest::{Digest, LastCheck};
 use crate::agent::progress::Store;
 use crate::git::repo::Repo;
 use crate::model::claims::Evidence;
@@ -50,6 +50,10 @@ pub struct Outcome {
     pub problems: Vec<String>,
 }
 
+/// The last line of a failed check's report: what happened and what to do.
+pub const NOT_COMMITTED: &str =
+    "The note was not committed: mend it and run `git handoff note` again.";
+
 /// The attempt as a handoff needs it.
 pub struct Attempt {
     pub issue: u64,
@@ -78,10 +82,8 @@ pub fn evidence(digest: &Digest) -> Evidence {
     Evidence {
         files_edited: digest.files_edited.clone(),
         tool_calls: digest.tool_calls,
-        last_check: digest
-            .last_check
-            .as_ref()
-            .map(|c| (c.command.clone(), c.finished && c.ok, c.finished && c.readable)),
+        last_check: digest.last_check.as_ref().map(LastCheck::run),
+        last_of_kind: digest.last_of_kind.clone().map(|c| c.as_ref().map(LastCheck::run)),
     }
 }
 

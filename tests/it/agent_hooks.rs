@@ -91,3 +91,36 @@ fn codex_hooks_are_created_and_broken_settings_are_refused() {
     );
     assert_eq!(repo.read(".claude/settings.json"), b"{\n  \"hooks\": {,}\n}\n");
 }
+
+#[test]
+fn pre_tool_use_is_recorded_so_a_call_still_running_at_the_limit_is_known() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "4"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    let settings: Value = serde_json::from_slice(&repo.read(".claude/settings.json")).unwrap();
+    let pre = &settings["hooks"]["PreToolUse"][0];
+    assert_eq!(pre["matcher"], "*");
+    let command = pre["hooks"][0]["command"].as_str().unwrap();
+    assert_eq!(command, "git handoff record --agent claude || exit 1");
+
+    // The installed command, fed the payload Claude Code sends before a long test run.
+    let payload = common::payloads::hook(
+        &repo,
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_use_id": "toolu_01",
+               "tool_input": {"command": "cargo test --workspace", "description": "tests"}}),
+    );
+    repo.write("payload.json", payload.to_string());
+    let out = repo.shell(&format!("({command}) < payload.json"));
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let digest: Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["digest", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(digest["tool_calls"], 1);
+    assert_eq!(digest["recent_calls"][0]["target"], "cargo test --workspace");
+    assert_eq!(digest["recent_calls"][0]["ok"], Value::Null, "still running: {digest}");
+}

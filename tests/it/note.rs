@@ -74,7 +74,7 @@ fn orstrums_example_tags_the_false_claim_and_the_untouched_file() {
     );
     assert_eq!(
         outcome["digest_line"],
-        "1 files edited · last `npm test` failed · 2 tool calls, 1 errors"
+        "1 file edited · last `npm test` failed · 2 tool calls, 1 error"
     );
 
     // The commit holds the note alone, the work-tree copy is byte-identical, and it validates.
@@ -125,9 +125,8 @@ fn markdown_route_tags_in_place_and_fills_a_missing_header() {
     let out = repo.git_handoff().args(["note"]).output().unwrap();
     let stdout = stdout_ok(out);
     assert!(
-        stdout.starts_with(
-            "Handoff saved. From the log: 1 files edited · last `npm test` unreadable"
-        ),
+        stdout
+            .starts_with("Handoff saved. From the log: 1 file edited · last `npm test` unreadable"),
         "{stdout}"
     );
     let text = String::from_utf8(repo.read(".agent/handoff/7.md")).unwrap();

@@ -36,7 +36,7 @@ fn tasks_interrupted_after_task_two_show_done_in_progress_and_untouched() {
     repo.write("src/parse.rs", "fn parse() {}\n");
 
     let show = json(repo.handoff().args(["progress", "show", "--json"]).output().unwrap());
-    assert_eq!(show["status_line"], "In progress — task 3 of 5");
+    assert_eq!(show["status_line"], "In progress — task 2 of 5");
     assert_eq!(show["complete"], false);
     let statuses: Vec<&str> =
         show["items"].as_array().unwrap().iter().map(|i| i["status"].as_str().unwrap()).collect();
@@ -47,10 +47,20 @@ fn tasks_interrupted_after_task_two_show_done_in_progress_and_untouched() {
     assert!(show["files_changed"].as_array().unwrap().contains(&Value::from("src/parse.rs")));
 
     let text = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
-    assert!(text.starts_with("# Change summary\n\nIn progress — task 3 of 5\n"), "{text}");
-    for heading in
-        ["## Task 0: Parse input", "## Files changed", "## Quality gates", "## Deferred items"]
-    {
+    assert!(
+        text.starts_with(
+            "# Change summary — ticket #3\n\n## Status\n\nIn progress — task 2 of 5\n"
+        ),
+        "{text}"
+    );
+    for heading in [
+        "## Per-task summary",
+        "### Task 0: Parse input — done",
+        "### Task 2: Write output — in progress",
+        "## Files changed",
+        "## Quality gates",
+        "## Deferred items",
+    ] {
         assert!(text.contains(heading), "{heading} missing: {text}");
     }
 }
@@ -88,12 +98,12 @@ fn findings_mode_and_status_validation() {
             .unwrap(),
     );
     let show = json(repo.handoff().args(["progress", "show", "--json"]).output().unwrap());
-    assert_eq!(show["status_line"], "Complete");
+    assert_eq!(show["status_line"], "Complete — 3 of 3 findings addressed (F2 not fixed)");
     let ids: Vec<&str> =
         show["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["F1", "W1", "F2"]);
     let text = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
-    assert!(text.contains("- F2 missing test (not_fixed): needs a fixture"), "{text}");
+    assert!(text.contains("- F2: missing test — NOT_FIXED: needs a fixture"), "{text}");
 
     let out =
         repo.handoff().args(["progress", "plan", "--findings", "no id here"]).output().unwrap();
@@ -112,10 +122,10 @@ fn write_path_and_config_keep_a_whole_summary_file() {
     repo.write(".handoff.toml", "[progress]\nwrite = \"summary.md\"\n");
     stdout_ok(repo.handoff().args(["progress", "plan", "one", "two"]).output().unwrap());
     let first = String::from_utf8(repo.read("summary.md")).unwrap();
-    assert!(first.contains("Not started — 2 tasks pending"), "{first}");
+    assert!(first.contains("In progress — task 0 of 2"), "{first}");
     stdout_ok(repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap());
     let second = String::from_utf8(repo.read("summary.md")).unwrap();
-    assert!(second.contains("In progress — 1 of 2 tasks finished"), "{second}");
+    assert!(second.contains("In progress — task 1 of 2"), "{second}");
     stdout_ok(
         repo.handoff().args(["progress", "show", "--write", "out/elsewhere.md"]).output().unwrap(),
     );
@@ -191,7 +201,7 @@ fn an_attempt_interrupted_after_task_two_of_five_leaves_a_complete_record() {
     );
     let note = String::from_utf8(repo.read(".agent/handoff/21.md")).unwrap();
     let remaining = note.split("## Remaining work").nth(1).unwrap();
-    assert!(remaining.contains("Progress plan: In progress — task 3 of 5."), "{note}");
+    assert!(remaining.contains("Progress plan: In progress — task 2 of 5 (2 tasks done, 1 task in progress, 2 tasks pending)."), "{note}");
     for line in [
         "- 0 Parse: done",
         "- 1 Validate: done",

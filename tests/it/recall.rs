@@ -54,7 +54,7 @@ fn recall_after_a_checked_note_is_short_and_carries_goal_tags_and_digest() {
     assert!(text.chars().count() <= 1200, "{} chars: {text}", text.chars().count());
     assert!(lines[0].starts_with("Handoff recall: issue #179 · "), "{text}");
     assert!(lines[0].contains("token_soft_threshold"));
-    assert!(lines[0].contains("1 files edited · last `npm test` failed · 2 tool calls, 1 errors"));
+    assert!(lines[0].contains("1 file edited · last `npm test` failed · 2 tool calls, 1 error"));
     assert!(text.contains("Goal: Fix the parser"));
     assert!(text.contains("All tests pass now [unverified: last `npm test` failed]"), "{text}");
     assert!(text.contains("In progress: Edge cases"));
@@ -184,7 +184,10 @@ fn demo_plays_the_whole_story() {
     let env = Env::new();
     let repo = env.repo("unused");
     let text = stdout_ok(repo.handoff().args(["demo", "--color", "never"]).output().unwrap());
-    assert!(text.contains("[unverified] All tests pass now — last `cargo test` failed"), "{text}");
+    assert!(
+        text.contains("Tagged [unverified]: \"All tests pass now\" (last `cargo test` failed)."),
+        "{text}"
+    );
     assert!(text.contains("ok: 1 note commit checked"), "{text}");
     assert!(text.contains("Emergency handoff note saved"), "{text}");
     assert!(text.contains("Handoff recall: issue #43"), "{text}");

@@ -297,13 +297,13 @@ fn a_clone_that_never_synced_recalls_a_handoff_from_another_after_one_sync() {
     // file; the record (the digest) comes with the sync.
     let before = stdout_ok(b.handoff().args(["recall"]).output().unwrap());
     assert!(before.contains("Goal: Teach the parser tabs"), "{before}");
-    assert!(!before.contains("files edited"), "{before}");
+    assert!(!before.contains("file edited"), "{before}");
     let report = sync_json(b, &[]);
     assert_eq!(report["outcome"], "fast_forward");
     assert_eq!(report["fetched"], 1);
     let text = stdout_ok(b.handoff().args(["recall", "--source", "resume"]).output().unwrap());
     assert!(text.contains("issue #42") && text.contains("Goal: Teach the parser tabs"), "{text}");
-    assert!(text.contains("1 files edited"), "the record's digest: {text}");
+    assert!(text.contains("1 file edited"), "the record's digest: {text}");
     let shown = stdout_ok(b.handoff().args(["show", "--color", "never"]).output().unwrap());
     assert!(
         shown.contains("# Handoff note: issue #42"),

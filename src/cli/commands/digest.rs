@@ -12,9 +12,11 @@ use crate::model::config::Config;
 
 /// Print the digest of the attempt's event log: files edited, tool calls, errors and the last check.
 ///
-/// The text form is one line, `1 files edited · last `cargo test` failed · 12 tool calls, 3 errors`.
-/// `--json` adds the last assistant text, whether the handoff skill ran on the main thread, turns,
-/// first and last event times, the last 15 tool calls and the last check's full call.
+/// The text form is one line, `1 file edited · last `cargo test` failed · 12 tool calls, 3 errors`
+/// (a check that started and never reported "did not finish"; the note and progress files are not
+/// counted). `--json` adds the last assistant text, whether the handoff skill ran on the main
+/// thread, turns, first and last event times, the session id, the last run of each check command
+/// (`checks`), the last 15 tool calls and the last check's full call.
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 

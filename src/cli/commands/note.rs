@@ -24,6 +24,12 @@ use crate::util::time;
 /// next, files_touched). Claims the event log cannot support get ` [unverified: <why>]`; nothing
 /// is dropped. Other uncommitted work stays in the work tree for `git handoff seal`.
 ///
+/// Claims are the list items and prose lines of Summary (outside In progress, Files touched,
+/// Decisions, Goal and Next) and the lines of Evidence that claim success; each is judged by the
+/// last run of its own kind (tests by the last test run, a build by the last build, a lint by the
+/// last lint). Tags are printed as `Tagged [unverified]: "<claim>" (<why>)`: correct the note if
+/// the log is right.
+///
 /// Run again in the same attempt with the note commit at HEAD, it replaces that commit (same
 /// parent, the new text checked again, the record replaced). With a seal above the note, or the
 /// note commit already on a remote-tracking ref, it refuses and changes nothing (exit 1): `git
@@ -31,8 +37,8 @@ use crate::util::time;
 ///
 /// With --emergency, the runtime writes the note from the event log and --facts when the agent
 /// wrote none (if a note for the attempt exists on the branch, plain-git notes included, nothing
-/// changes). With --digest-only (for a session-end hook), the digest is stored as a record on HEAD
-/// when the agent wrote no note.
+/// changes); every list in it is capped at 50 lines with `+N more`. With --digest-only (for a
+/// session-end hook), the digest is stored as a record on HEAD when the agent wrote no note.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Why the handoff happens [default: the note header's, else agent_request].
@@ -51,7 +57,10 @@ pub struct Args {
     #[arg(long, requires = "reason", conflicts_with = "digest_only")]
     pub emergency: bool,
 
-    /// Facts from the runtime for the emergency note (JSON).
+    /// Facts from the runtime for the emergency note (JSON: last_assistant_text,
+    /// handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed
+    /// (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens,
+    /// cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check).
     #[arg(long, value_name = "FILE", requires = "emergency")]
     pub facts: Option<PathBuf>,
 
@@ -131,14 +140,18 @@ fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
             outcome.digest_line
         )?,
     }
+    // In the words of seed 002, so the agent knows what to do with a tag.
     for tag in &outcome.tags {
         writeln!(
             out,
-            "  {} {} — {}",
+            "Tagged {}: \"{}\" ({}).",
             console::style("[unverified]").yellow().bold(),
             tag.item,
             tag.why
         )?;
+    }
+    if !outcome.tags.is_empty() {
+        writeln!(out, "Correct it if the log is right.")?;
     }
     for problem in &outcome.problems {
         eprintln!("{problem}");

@@ -7,7 +7,9 @@ use clap::Subcommand;
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
-use crate::agent::progress::{Item, Mode, Plan, Store};
+use crate::agent::change_summary;
+use crate::agent::digest::{self, OwnFiles};
+use crate::agent::progress::{Item, Mode, Plan, Status, Store};
 use crate::cli::AttemptArgs;
 use crate::cli::commands::Ctx;
 use crate::cli::output;
@@ -21,7 +23,14 @@ use crate::util::time;
 /// Write the plan before the work, set each item's status after each unit.
 ///
 /// Tasks take the statuses pending, in_progress, done, abandoned; review findings (`--findings`,
-/// items given as "F1: title") take pending, fixed, not_fixed, already_resolved.
+/// items given as "F1: title") take pending, fixed, not_fixed, already_resolved; any letter case
+/// (FIXED is fixed).
+///
+/// The plan reads as a change summary: `# Change summary — ticket #N`, `## Status` (`In progress —
+/// task 1 of 3`, counted by id), `## Per-task summary` (`### Task 0: Parse input — done` with
+/// `Files:` and `Outcome:` lines; findings `### F1: off by one — FIXED` with `Action:`), `## Files
+/// changed`, `## Quality gates` (the checks the event log saw, the last run of each) and
+/// `## Deferred items`. With `[progress] write` it is rewritten to that file after every change.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -48,14 +57,14 @@ pub enum Action {
         id: String,
         /// The new status.
         status: String,
-        /// A short note: what was done, why it was abandoned ...
+        /// A short note: the outcome (the action, for a finding), why it was abandoned ...
         #[arg(long, value_name = "TEXT")]
         note: Option<String>,
         /// Files the item changed.
         #[arg(long, num_args = 1.., value_name = "PATH")]
         files: Vec<String>,
     },
-    /// Show the change summary: status line, items, files changed, quality gates, deferred items.
+    /// Show the change summary: status, each item, files changed, quality gates, deferred items.
     Show {
         /// Also (over)write the summary to this file.
         #[arg(long, value_name = "PATH")]
@@ -95,7 +104,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             let mode = if findings { Mode::Findings } else { Mode::Tasks };
             let plan = store.update(|old| {
                 if let Some(old) = old {
-                    let started = old.items.iter().any(|i| i.status != "pending");
+                    let started = old.items.iter().any(|i| i.status != Status::Pending);
                     if started && !force {
                         bail!(
                             "a plan with progress exists ({}); pass --force to replace it, or \
@@ -124,8 +133,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                     "there is no progress plan yet; write one with `git handoff progress plan ITEM...`"
                 );
             };
-            let files = files_changed(&repo, &plan, &attempt)?;
-            let summary = plan.summary(&files, &[]);
+            let facts = summary_facts(&repo, &config, &plan, &attempt)?;
+            let summary = change_summary::render(&plan, &facts);
+            let files = facts.files_changed;
             if let Some(path) = write {
                 write_summary(&repo, &path, &summary)?;
             }
@@ -138,34 +148,59 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     };
     // After a change: the configured summary file is rewritten so readers always find a whole one.
     if let Some(path) = &config.progress.write {
-        let files = files_changed(&repo, &plan, &attempt_args)?;
-        write_summary(&repo, path, &plan.summary(&files, &[]))?;
+        let facts = summary_facts(&repo, &config, &plan, &attempt_args)?;
+        write_summary(&repo, path, &change_summary::render(&plan, &facts))?;
     }
     if ctx.json {
         return Ok(output::write_json(out, &Report::of(&plan, Vec::new()))?);
     }
-    writeln!(out, "{}", output::heading(&plan.status_line()))?;
+    let heading = format!("{} ({})", plan.status_line(), plan.counts());
+    writeln!(out, "{}", output::heading(&heading))?;
     for item in &plan.items {
-        writeln!(out, "  {} {:<12} {}", mark(&item.status), item.status, item_label(item))?;
+        let status = item.status.as_str();
+        writeln!(out, "  {} {status:<16} {}", mark(item.status), item_label(item))?;
     }
     Ok(())
+}
+
+/// What the change summary says besides the plan: the ticket, the files, the quality gates.
+fn summary_facts(
+    repo: &Repo,
+    config: &Config,
+    plan: &Plan,
+    args: &AttemptArgs,
+) -> Result<change_summary::Facts> {
+    let resolved = Attempt::resolve(repo, &args.into())?;
+    let own = OwnFiles::of(config);
+    let mut files = files_changed(repo, plan, resolved.base)?;
+    files.retain(|f| !own.holds(f));
+    let digest = digest::for_repo(repo, config)?;
+    Ok(change_summary::Facts {
+        ticket: resolved.issue,
+        files_changed: files,
+        quality_gates: change_summary::quality_gates(&digest),
+    })
 }
 
 fn item_label(item: &Item) -> String {
     format!("{}: {}", item.id, item.title)
 }
 
-fn mark(status: &str) -> &'static str {
+fn mark(status: Status) -> &'static str {
     match status {
-        "done" | "fixed" | "already_resolved" => "[x]",
-        "in_progress" => "[~]",
-        "abandoned" | "not_fixed" => "[-]",
-        _ => "[ ]",
+        Status::Done | Status::Fixed | Status::AlreadyResolved => "[x]",
+        Status::InProgress => "[~]",
+        Status::Abandoned | Status::NotFixed => "[-]",
+        Status::Pending => "[ ]",
     }
 }
 
 /// The files the items name, then what changed since the attempt's base (tracked and untracked).
-fn files_changed(repo: &Repo, plan: &Plan, args: &AttemptArgs) -> Result<Vec<String>> {
+fn files_changed(
+    repo: &Repo,
+    plan: &Plan,
+    base: Option<Option<gix::ObjectId>>,
+) -> Result<Vec<String>> {
     let mut files: Vec<String> = Vec::new();
     for item in &plan.items {
         for file in &item.files {
@@ -174,8 +209,7 @@ fn files_changed(repo: &Repo, plan: &Plan, args: &AttemptArgs) -> Result<Vec<Str
             }
         }
     }
-    let resolved = Attempt::resolve(repo, &args.into())?;
-    if let (Some(Some(base)), Ok(_)) = (resolved.base, repo.top()) {
+    if let (Some(Some(base)), Ok(_)) = (base, repo.top()) {
         let git = repo.git();
         let base = base.to_string();
         let tracked = git.text(["diff", "--name-only", "--no-renames", base.as_str(), "--"])?;

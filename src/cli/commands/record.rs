@@ -30,7 +30,7 @@ pub const MAX_PAYLOAD: usize = 2 << 20;
 ///
 ///   {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false,
 ///    "exit_code": 101, "paths": ["src/a.rs"], "text": "...", "subagent": false,
-///    "id": "call-1", "cwd": "/repo"}
+///    "id": "call-1", "cwd": "/repo", "session_id": "s-1"}
 ///
 /// with `event` one of tool_start, tool, stop, subagent_stop, session_start, session_end, compact,
 /// prompt. The repository is the one at the payload's `cwd` (unless -C or GIT_DIR say otherwise).

@@ -35,6 +35,9 @@ pub struct Args {
     pub attempt: AttemptArgs,
 }
 
+/// File names a digest-only handoff shows before `+N more`.
+const SHOW_FILES: usize = 50;
+
 #[derive(Serialize)]
 struct Report<'a> {
     record: &'a Record,
@@ -124,6 +127,17 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
             writeln!(out, "  {mark} {} {} ({}){note}", item.id, item.title, item.status)?;
         }
     }
+    let files = recall::digest_files(record);
+    if record.kind == "digest" && !files.is_empty() {
+        writeln!(out, "\n{}", output::heading("Files edited (digest)"))?;
+        let (kept, more) = crate::model::markdown::capped(&files, SHOW_FILES);
+        for file in kept {
+            writeln!(out, "  {file}")?;
+        }
+        if let Some(more) = more {
+            writeln!(out, "  {}", output::dim(&more))?;
+        }
+    }
     if let Some(note) = &handoff.note {
         writeln!(out, "\n{}", output::heading("Note"))?;
         for line in note.lines() {
@@ -143,8 +157,8 @@ fn render_seal(seal: &Seal, cap: usize, out: &mut impl Write) -> Result<()> {
         SealPosition::Above => "above the note",
         SealPosition::Below => "below the note",
     };
-    let title =
-        format!("Sealed leftover work: {} ({position}, {} files)", seal.commit, seal.files.len());
+    let files = crate::model::markdown::count(seal.files.len() as u64, "file", "files");
+    let title = format!("Sealed leftover work: {} ({position}, {files})", seal.commit);
     writeln!(out, "\n{}", output::heading(&title))?;
     for path in seal.files.iter().take(cap) {
         writeln!(out, "  {path}")?;

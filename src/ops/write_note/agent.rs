@@ -10,12 +10,16 @@ use crate::agent::digest::{self, Digest};
 use crate::git::repo::Repo;
 use crate::model::claims::{self, Evidence};
 use crate::model::config::Config;
+use crate::model::markdown::code_span;
 use crate::model::note::{Header, Note};
 use crate::model::redact::Redactor;
 use crate::ops::handoff::moves::{self, Place};
 use crate::ops::record_store::{self, Record, Summary, Tag};
 
-use super::{Attempt, Outcome, Source, base_record, commit_note, evidence, head_commit, note_path};
+use super::{
+    Attempt, NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit,
+    note_path,
+};
 
 /// The agent's note: checked, tagged, committed alone, validated, recorded.
 pub fn agent_note(
@@ -141,7 +145,7 @@ fn read_text(path: &Path) -> Result<String> {
 /// command layer prints; nothing below it prints.
 fn check_failure(origin: &str, problems: Vec<String>) -> anyhow::Error {
     let mut report: String = problems.iter().map(|p| format!("{origin}:{p}\n")).collect();
-    report.push_str("The note was not committed: mend it and run `git handoff note` again.");
+    report.push_str(NOT_COMMITTED);
     anyhow::Error::new(crate::util::error::CheckFailed).context(report)
 }
 
@@ -209,27 +213,37 @@ fn fill_header(
     Ok(fixes)
 }
 
-/// Tags the note's claims in place: Summary items are done items, except under `### In progress`,
-/// `### Decisions`, `### Goal`, `### Next` (not claims of work done) and `### Files touched`
-/// (checked as files).
+/// Tags the note's claims in place. In Summary every list item and prose line is a done claim,
+/// except under `### In progress`, `### Decisions`, `### Goal`, `### Next` (not claims of work
+/// done) and the `Goal:` line; entries under `### Files touched` are checked as files. Every line
+/// of Evidence that claims success is checked too.
 fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
-    let Some(section) = note.section("Summary").cloned() else { return Vec::new() };
     let mut tags = Vec::new();
     let mut edits = Vec::new();
-    for item in note.items(&section) {
-        let sub = subsection(note, &section, item.line);
-        let why = match sub.as_deref() {
-            Some("files touched" | "files") => claims::check_file(&item.text, evidence),
-            Some("in progress" | "decisions" | "goal" | "next" | "next steps") => None,
-            _ => claims::check_done(&item.text, evidence),
-        };
-        if let Some(why) = why {
-            tags.push(Tag { item: item.text.clone(), why: why.clone() });
-            edits.push((item.last_line, format!(" {} {why}]", claims::TAG_PREFIX)));
+    if let Some(section) = note.section("Summary").cloned() {
+        for item in note.claims(&section) {
+            let sub = subsection(note, &section, item.line);
+            let why = match sub.as_deref() {
+                Some("files touched" | "files") => claims::check_file(&item.text, evidence),
+                Some("in progress" | "decisions" | "goal" | "next" | "next steps") => None,
+                _ if item.text.starts_with("Goal:") => None,
+                _ => claims::check_done(&item.text, evidence),
+            };
+            if let Some(why) = why {
+                edits.push((item.last_line, item.text, why));
+            }
         }
     }
-    for (line, suffix) in edits {
-        note.append_to_line(line, &suffix);
+    if let Some(section) = note.section("Evidence").cloned() {
+        for item in note.claims(&section) {
+            if let Some(why) = claims::check_evidence(&item.text, evidence) {
+                edits.push((item.last_line, item.text, why));
+            }
+        }
+    }
+    for (line, item, why) in edits {
+        note.append_to_line(line, &format!(" {} {why}]", claims::TAG_PREFIX));
+        tags.push(Tag { item, why });
     }
     tags
 }
@@ -247,8 +261,11 @@ fn subsection(note: &Note, section: &crate::model::note::Section, line: usize) -
 pub fn summary_of(note: &Note) -> Summary {
     let mut summary = Summary::default();
     if let Some(section) = note.section("Summary").cloned() {
-        for item in note.items(&section) {
+        for item in note.claims(&section) {
             let sub = subsection(note, &section, item.line);
+            if sub.is_none() && item.text.starts_with("Goal:") {
+                continue;
+            }
             let list = match sub.as_deref() {
                 Some("files touched" | "files") => &mut summary.files_touched,
                 Some("in progress") => &mut summary.in_progress,
@@ -289,14 +306,8 @@ fn redact_summary(redactor: &Redactor, summary: &mut Summary) {
 /// The Evidence section's lines for a note rendered from a summary.
 fn evidence_lines(digest: &Digest) -> Vec<String> {
     let mut lines = vec![format!("From the event log: {}.", digest.line())];
-    if let Some(call) = &digest.last_check_call {
-        let status = match (call.ok, call.exit_code) {
-            (Some(true), _) => "ok".to_string(),
-            (Some(false), Some(code)) => format!("failed (exit {code})"),
-            (Some(false), None) => "failed".to_string(),
-            (None, _) => "did not finish".to_string(),
-        };
-        lines.push(format!("Last check: `{}` — {status}.", call.target.as_deref().unwrap_or("?")));
+    if let Some(check) = &digest.last_check {
+        lines.push(format!("Last check: {} — {}.", code_span(&check.command), check.result()));
     }
     lines
 }

@@ -7,7 +7,7 @@ use crate::agent::digest::{self};
 use crate::agent::progress::Store;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::model::emergency::{self, CheckCall, Facts, ToolCall};
+use crate::model::emergency::{self, CallEnd, CheckCall, Facts, ToolCall};
 use crate::model::note::{self, Note};
 use crate::model::redact::Redactor;
 use crate::ops::record_store::{self, Record, Summary};
@@ -15,8 +15,8 @@ use crate::ops::validate::{self};
 use crate::util::time;
 
 use super::{
-    Attempt, Outcome, Source, agent_note, base_record, commit_note, existing_note, head_commit,
-    note_path,
+    Attempt, NOT_COMMITTED, Outcome, Source, agent_note, base_record, commit_note, existing_note,
+    head_commit, note_path,
 };
 
 /// The emergency note, unless the attempt already has a note.
@@ -64,9 +64,12 @@ pub fn emergency_note(
             match agent_note(repo, config, attempt, Some(reason), Source::WorkTree) {
                 Err(err) if err.is::<crate::util::error::CheckFailed>() => {
                     let report = crate::util::error::check_report(&err).join("\n");
+                    let problems: Vec<&str> =
+                        report.lines().filter(|l| *l != NOT_COMMITTED).collect();
                     crate::util::warnings::push(format!(
-                        "{report}\nthe agent's draft {rel} does not pass its check; it is kept \
-                         verbatim in the emergency note"
+                        "the agent's draft {rel} does not pass its check ({}); it is kept \
+                         verbatim in the emergency note, which was committed instead",
+                        problems.join("; ")
                     ));
                 }
                 done => return done,
@@ -127,18 +130,20 @@ pub fn emergency_note(
             .map(|c| ToolCall {
                 name: c.name.clone(),
                 target: c.target.clone(),
-                ok: c.ok.unwrap_or(false),
+                end: CallEnd::of(c.ok),
             })
             .collect(),
+        tool_call_total: digest.tool_calls,
         last_check: digest.last_check_call.as_ref().map(|c| CheckCall {
             command: c.target.clone().unwrap_or_default(),
-            ok: c.ok.unwrap_or(false),
+            end: CallEnd::of(c.ok),
             exit_code: c.exit_code,
         }),
+        session_id: digest.session_id.clone(),
         turns: (digest.turns > 0).then_some(digest.turns),
         log_dir: Some(repo.handoff_dir().display().to_string()),
         draft,
-        plan_status: plan.as_ref().map(|p| p.status_line()),
+        plan_status: plan.as_ref().map(|p| format!("{} ({})", p.status_line(), p.counts())),
         plan_items: plan
             .as_ref()
             .map(|p| {

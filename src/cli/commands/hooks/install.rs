@@ -29,7 +29,8 @@ use super::{Report, print, shown};
 /// overwrite the block. The snippet for its configuration is printed instead.
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
-/// that make handoffs automatic: tool results and Stop → `record`, SessionStart → `recall`,
+/// that make handoffs automatic: tool starts (PreToolUse, Claude Code, so a call still running at
+/// a limit is known), tool results and Stop → `record`, SessionStart → `recall`,
 /// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
 /// `.claude/skills/handoff/SKILL.md` when there is none. Every existing setting is kept, and the
 /// file's own formatting; installing again changes nothing. An invalid settings file stops the

@@ -1,0 +1,75 @@
+//! Small Markdown and English pieces that notes, summaries and prompts share: code spans and
+//! fences that the text inside cannot close, lists capped with a `+N more` line, and counts that
+//! read as English ("1 file", "2 files").
+//!
+//! Commands and file names come from the agent and may hold backticks of any length; a span or
+//! fence one backtick longer than the longest run inside keeps the Markdown around it whole.
+
+/// `text` as an inline code span: delimited by one backtick more than its longest backtick run,
+/// padded with a space where it starts or ends with a backtick (CommonMark strips one each side).
+pub fn code_span(text: &str) -> String {
+    let ticks = "`".repeat(longest_backtick_run(text) + 1);
+    if text.starts_with('`') || text.ends_with('`') {
+        format!("{ticks} {text} {ticks}")
+    } else {
+        format!("{ticks}{text}{ticks}")
+    }
+}
+
+/// The fence for a block holding `text`: at least three backticks, longer than any run inside.
+pub fn fence_for(text: &str) -> String {
+    "`".repeat(longest_backtick_run(text).max(2) + 1)
+}
+
+/// `text` in a fenced block (a final newline added), or `empty` on its own line when blank.
+pub fn fenced_block(out: &mut String, text: &str, empty: &str) {
+    let text = text.trim_end_matches('\n');
+    if text.is_empty() {
+        out.push_str(empty);
+        out.push('\n');
+        return;
+    }
+    let fence = fence_for(text);
+    out.push_str(&format!("{fence}\n{text}\n{fence}\n"));
+}
+
+/// The longest run of backticks in `text`.
+pub fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// The first `max` items, then `+N more` for the rest.
+pub fn capped<T: AsRef<str>>(items: &[T], max: usize) -> (Vec<&str>, Option<String>) {
+    let kept = items.iter().take(max).map(AsRef::as_ref).collect();
+    let more = (items.len() > max).then(|| format!("+{} more", items.len() - max));
+    (kept, more)
+}
+
+/// `1 file`, `2 files`, `0 files`: a count and its noun in the right number.
+pub fn count(n: u64, singular: &str, plural: &str) -> String {
+    if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_and_fences_the_content_cannot_close() {
+        assert_eq!(code_span("cargo test"), "`cargo test`");
+        assert_eq!(code_span("echo `date`"), "`` echo `date` ``");
+        assert_eq!(code_span("a ``b`` c"), "```a ``b`` c```");
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("x\n````\ny"), "`````");
+    }
+
+    #[test]
+    fn english_counts_and_caps() {
+        assert_eq!(count(1, "file", "files"), "1 file");
+        assert_eq!(count(0, "file", "files"), "0 files");
+        assert_eq!(count(3, "error", "errors"), "3 errors");
+        let items: Vec<String> = (0..5).map(|i| i.to_string()).collect();
+        assert_eq!(capped(&items, 3), (vec!["0", "1", "2"], Some("+2 more".to_string())));
+        assert_eq!(capped(&items, 5).1, None);
+    }
+}

@@ -1,0 +1,174 @@
+//! What a check run says, worded once: its kind (a test, a build or a lint) and its outcome
+//! (passed, failed, unreadable, did not finish). The digest, the claim tags, the emergency note
+//! and the change summary's quality gates all take their words from here, so a check that never
+//! finished is "did not finish" everywhere and never "failed" or "error".
+//!
+//! A claim is judged by the last run of its own kind: "All tests pass" by the last test run, "the
+//! build is green" by the last build, "clippy is clean" by the last lint; a claim that names no
+//! kind ("all checks pass", "fixed") by the last check of any kind.
+
+use serde::{Deserialize, Serialize};
+
+/// What a check command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    Test,
+    Build,
+    Lint,
+}
+
+impl CheckKind {
+    pub const ALL: [CheckKind; 3] = [CheckKind::Test, CheckKind::Build, CheckKind::Lint];
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            CheckKind::Test => "test",
+            CheckKind::Build => "build",
+            CheckKind::Lint => "lint",
+        }
+    }
+
+    /// The kind of a check as run (`cargo test -p x`, `npm run lint`, `make`): a lint when a word
+    /// names a linter, else a test when a word names tests, else a build (`make`, `cargo check`,
+    /// `go build`, `mvn package`). Options (`--tests`) are not words here.
+    pub fn of_command(command: &str) -> CheckKind {
+        let words: Vec<String> = command
+            .split_whitespace()
+            .filter(|w| !w.starts_with('-'))
+            .map(|w| w.rsplit('/').next().unwrap_or(w).to_ascii_lowercase())
+            .collect();
+        let any = |f: &dyn Fn(&str) -> bool| words.iter().any(|w| f(w));
+        if any(&|w| LINT_TOOLS.contains(&w) || w.starts_with("lint")) {
+            CheckKind::Lint
+        } else if any(&|w| TEST_TOOLS.contains(&w) || w.starts_with("test")) {
+            CheckKind::Test
+        } else {
+            CheckKind::Build
+        }
+    }
+}
+
+/// Words of a command that make it a lint.
+const LINT_TOOLS: [&str; 12] = [
+    "clippy",
+    "eslint",
+    "vet",
+    "ruff",
+    "flake8",
+    "pylint",
+    "fmt",
+    "rustfmt",
+    "prettier",
+    "golangci-lint",
+    "rubocop",
+    "shellcheck",
+];
+
+/// Words of a command that make it a test run.
+const TEST_TOOLS: [&str; 11] = [
+    "pytest", "jest", "vitest", "mocha", "rspec", "tox", "ctest", "nextest", "phpunit", "ava",
+    "tap",
+];
+
+/// How a check run ended, as every reader words it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Passed,
+    Failed,
+    /// The call's exit status is not the check's (`| tail`, `|| true`).
+    Unreadable,
+    /// The check started and no result was recorded.
+    Unfinished,
+}
+
+impl Outcome {
+    /// From what the log recorded: whether a result came, whether it was ok, whether readable.
+    pub fn of(finished: bool, ok: bool, readable: bool) -> Outcome {
+        match (finished, readable, ok) {
+            (false, _, _) => Outcome::Unfinished,
+            (true, false, _) => Outcome::Unreadable,
+            (true, true, true) => Outcome::Passed,
+            (true, true, false) => Outcome::Failed,
+        }
+    }
+
+    /// `passed`, `failed`, `unreadable (exit status masked)`, `did not finish`.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Failed => "failed",
+            Outcome::Unreadable => "unreadable (exit status masked)",
+            Outcome::Unfinished => "did not finish",
+        }
+    }
+}
+
+/// One check run as claims are judged by it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    pub command: String,
+    pub outcome: Outcome,
+}
+
+/// What a word of a claim names: a kind of check, or a check of any kind ("all checks pass").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    Kind(CheckKind),
+    Any,
+}
+
+impl Named {
+    /// What `word` (lower-cased) names, if it names a check.
+    pub fn by_word(word: &str) -> Option<Named> {
+        Some(match word {
+            "test" | "tests" | "testing" | "tested" | "suite" | "pytest" | "jest" | "vitest"
+            | "rspec" | "nextest" => Named::Kind(CheckKind::Test),
+            "build" | "builds" | "built" | "compile" | "compiles" | "compiled" | "typecheck"
+            | "typechecks" => Named::Kind(CheckKind::Build),
+            "lint" | "lints" | "linter" | "linting" | "clippy" | "fmt" | "eslint" => {
+                Named::Kind(CheckKind::Lint)
+            }
+            "check" | "checks" | "ci" => Named::Any,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_of_commands() {
+        for (command, kind) in [
+            ("cargo test -p x", CheckKind::Test),
+            ("cargo nextest run", CheckKind::Test),
+            ("npm test", CheckKind::Test),
+            ("npm run test:unit", CheckKind::Test),
+            ("python -m pytest -x", CheckKind::Test),
+            ("make test", CheckKind::Test),
+            ("./gradlew test", CheckKind::Test),
+            ("cargo build --release", CheckKind::Build),
+            ("cargo check", CheckKind::Build),
+            ("make", CheckKind::Build),
+            ("go build ./...", CheckKind::Build),
+            ("cargo clippy --all-targets --tests", CheckKind::Lint),
+            ("npm run lint", CheckKind::Lint),
+            ("go vet ./...", CheckKind::Lint),
+            ("ruff check .", CheckKind::Lint),
+            ("cargo fmt --check", CheckKind::Lint),
+        ] {
+            assert_eq!(CheckKind::of_command(command), kind, "{command}");
+        }
+    }
+
+    #[test]
+    fn one_wording_per_outcome() {
+        assert_eq!(Outcome::of(false, false, false).phrase(), "did not finish");
+        assert_eq!(Outcome::of(true, false, true).phrase(), "failed");
+        assert_eq!(Outcome::of(true, true, true).phrase(), "passed");
+        assert_eq!(Outcome::of(true, false, false), Outcome::Unreadable);
+    }
+}
