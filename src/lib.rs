@@ -49,7 +49,13 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     match cli::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.is::<util::error::CheckFailed>() => {
-            for line in util::error::check_report(&err) {
+            // A report carried by the error means the command printed nothing of its own: under
+            // `--json`, stdout still gets its one document.
+            let report = util::error::check_report(&err);
+            if json && !report.is_empty() {
+                cli::output::json_error(&report.join("\n"), 1);
+            }
+            for line in report {
                 eprintln!("{line}");
             }
             ExitCode::from(1)

@@ -74,6 +74,13 @@ fn every_command_prints_one_document_errors_included() {
     std::fs::create_dir_all(&outside).unwrap();
     let (code, err) = json(&repo.at(&outside), &["digest", "--json"], None);
     assert_eq!(code, Some(2), "{err}");
+
+    // A check that fails before the command writes its document (a note without its sections)
+    // still gives one document, with exit 1.
+    repo.write(".agent/handoff/3.md", "# Handoff note: issue #3\n\nnot a note\n");
+    let (code, err) = json(&repo, &["note", "--json"], None);
+    assert_eq!((code, &err["exit"]), (Some(1), &Value::from(1)), "{err}");
+    assert!(err["error"].as_str().unwrap().contains(".agent/handoff/3.md"), "{err}");
 }
 
 #[test]
