@@ -30,6 +30,7 @@ use layout::check_note_commit;
 /// The object database view the validator reads through (a clone with a delta-base cache).
 type Odb = gix::Repository;
 
+mod attempts;
 mod layout;
 mod trees;
 
@@ -97,18 +98,24 @@ struct Commit {
     parents: Vec<ObjectId>,
     subject: String,
     class: Class,
+    /// A seal's `Handoff-Seal:` trailer: the `started_at` of its attempt.
+    started_at: Option<String>,
 }
 
 /// The commits of a range, parents before children.
 struct History {
     commits: Vec<Commit>,
     index: HashMap<ObjectId, usize>,
+    /// Where this worktree began its attempts ([`attempts::bases`]), for telling a later attempt's
+    /// commits from work committed after a note.
+    bases: Vec<ObjectId>,
 }
 
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
     let odb = walk::with_delta_cache(&repo.gix);
-    let history = History::load(repo, &odb, config, range)?;
+    let mut history = History::load(repo, &odb, config, range)?;
+    history.bases = attempts::bases(repo);
     let mut notes = Vec::new();
     let mut problems = Vec::new();
     for (at, commit) in history.commits.iter().enumerate() {
@@ -154,7 +161,7 @@ impl History {
     /// change the note directory. `odb` is the repository handle with a delta-base cache.
     fn load(repo: &Repo, odb: &gix::Repository, config: &Config, range: &Range) -> Result<History> {
         if range.include.is_empty() {
-            return Ok(History { commits: Vec::new(), index: HashMap::new() });
+            return Ok(History { commits: Vec::new(), index: HashMap::new(), bases: Vec::new() });
         }
         let mut exclude = range.exclude.clone();
         for remote in &range.exclude_remotes {
@@ -178,10 +185,11 @@ impl History {
                 Class::Other
             };
             let subject = message.lines().next().unwrap_or("").trim().to_string();
+            let started_at = (class == Class::Seal).then(|| seal_started_at(&message)).flatten();
             index.insert(id, commits.len());
-            commits.push(Commit { id, parents, subject, class });
+            commits.push(Commit { id, parents, subject, class, started_at });
         }
-        Ok(History { commits, index })
+        Ok(History { commits, index, bases: Vec::new() })
     }
 
     /// The commits of the range that have `at` as an ancestor, in history order.
@@ -220,6 +228,16 @@ fn remote_tracking_commits(repo: &Repo, remote: &str) -> Result<Vec<ObjectId>> {
         }
     }
     Ok(ids)
+}
+
+/// The value of the `Handoff-Seal:` trailer in the message's last paragraph, if it has one.
+pub fn seal_started_at(message: &str) -> Option<String> {
+    let trimmed = message.trim_end();
+    let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
+    last.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim().eq_ignore_ascii_case(crate::ops::seal::TRAILER).then(|| value.trim().to_string())
+    })
 }
 
 /// True when the message's last paragraph holds a `Handoff-Seal:` trailer.

@@ -296,3 +296,34 @@ fn log_tells_every_attempt_newest_first() {
     assert!(text.contains("Tagged:  1 claim\n    Done [unverified: no check ran]"), "{text}");
     assert!(text.contains(&format!("Sealed:  {}", &first_seal[..12])), "{text}");
 }
+
+#[test]
+fn a_branch_of_several_attempts_validates_as_a_whole_here_and_in_a_clone() {
+    let env = Env::new();
+    let repo = started(&env, 70);
+    let first_base = repo.head();
+    write_note(&repo, 70, &["First try"]);
+    stdout_ok(repo.handoff().arg("note").output().unwrap());
+    repo.write("src/app.js", "sealed\n");
+    stdout_ok(repo.handoff().arg("seal").output().unwrap());
+    start(&repo, 70, "2026-11-30T05:00:00Z");
+    repo.write("src/app.js", "second\n");
+    repo.commit_all("Second attempt's work");
+    plain_git_note(&repo, 70, "2026-11-30T05:00:00Z", &["Second try"]);
+    start(&repo, 71, "2026-11-30T06:00:00Z");
+    repo.write("src/app.js", "third\n");
+    repo.commit_all("Third attempt's work, no note yet");
+    validate_ok(&repo, &first_base);
+
+    // Without this worktree's attempt state, the later notes and seals tell the attempts apart.
+    let clone = env.root.path().join("clone");
+    repo.git(["clone", "-q", repo.path.to_str().unwrap(), clone.to_str().unwrap()]);
+    let clone = repo.at(clone);
+    let out = clone.handoff().args(["validate", "--base", &first_base, "HEAD~1"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    // Work committed after a note, with no later attempt's note or seal above it, is still a fault.
+    let out = clone.handoff().args(["validate", "--base", &first_base]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("work committed after the note"), "{text}");
+}

@@ -22,7 +22,10 @@ use crate::util::error::CheckFailed;
 /// work, Evidence; emergency note, told by a first section `Provenance`: Provenance, Changes, Last
 /// model intent, Activity trail, Check state, Budget facts, Pointers, Remaining work); the note
 /// commit changes only the note file; above it sits at most one seal commit (trailer
-/// `Handoff-Seal:`), which leaves the note alone, and nothing else.
+/// `Handoff-Seal:`), which leaves the note alone, and nothing else of its attempt. A branch may
+/// carry several attempts: commits of a later attempt (up to its note or its seal, which name
+/// another issue or started_at, or above a base where this worktree started a later attempt) are
+/// no fault of an earlier note.
 ///
 /// Every problem is printed as `<path or commit>:<line>: <what> — <how to mend>`. Exit 0 when there
 /// is none (a range without notes passes), 1 when there are problems, 2 on errors.

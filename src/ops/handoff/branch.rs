@@ -101,15 +101,10 @@ pub fn notes(
 pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
     let commit = repo.gix.find_commit(id).ok()?;
     let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
-    if !validate::is_seal_message(&message) || note::issue_of_commit_message(&message).is_some() {
+    if note::issue_of_commit_message(&message).is_some() {
         return None;
     }
-    let trimmed = message.trim_end();
-    let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
-    last.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim().eq_ignore_ascii_case(crate::ops::seal::TRAILER).then(|| value.trim().to_string())
-    })
+    validate::seal_started_at(&message)
 }
 
 /// The bytes of the file `path` in `commit`, if it has one there.

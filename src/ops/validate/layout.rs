@@ -1,5 +1,6 @@
 //! The layout rules for one note commit: it changes only its note, its `last_work_commit` is its
-//! first parent, and above it stands at most one seal commit that does not touch the note.
+//! first parent, and above it stands at most one seal commit that does not touch the note (later
+//! attempts' commits aside, see [`super::attempts`]).
 
 use anyhow::Result;
 use gix::ObjectId;
@@ -7,6 +8,7 @@ use gix::ObjectId;
 use crate::model::config::Config;
 use crate::model::note::{self, Kind, Note};
 
+use super::attempts;
 use super::trees::{changed_paths, entry_id, read_blob};
 use super::{Class, Commit, History, NoteReport, Odb, Problem, short};
 
@@ -61,6 +63,11 @@ pub(super) fn check_note_commit(
         None => None,
     };
     let parsed = bytes.as_deref().map(Note::parse);
+    let note_started = parsed
+        .as_ref()
+        .and_then(|n| n.as_ref().ok())
+        .and_then(|n| n.field("started_at"))
+        .map(|f| f.value.trim().to_string());
     let header_issue = parsed.as_ref().and_then(|n| n.as_ref().ok()).and_then(Note::issue);
     let issue = message_issue.or(file_issue).or(header_issue);
     if want.is_some() && issue != want {
@@ -157,7 +164,9 @@ pub(super) fn check_note_commit(
         }
         None => {}
     }
-    let seal = check_above(repo, history, at, &path, &mut find)?;
+    let owner = attempts::Owner { issue, started_at: note_started.as_deref() };
+    let later = attempts::later(repo, &dir, history, at, &owner)?;
+    let seal = check_above(repo, history, at, &path, &later, &mut find)?;
     let count = find.problems.len() - before;
     Ok(Some(note_report(commit, Some(path), issue, kind, seal, count)))
 }
@@ -221,12 +230,13 @@ pub(super) fn check_above(
     history: &History,
     at: usize,
     path: &str,
+    later: &std::collections::HashSet<usize>,
     find: &mut Finding,
 ) -> Result<Option<ObjectId>> {
     let note_id = history.commits[at].id;
     let above = history.above(at);
     let mut seal = None;
-    for &n in &above {
+    for &n in above.iter().filter(|n| !later.contains(n)) {
         let commit = &history.commits[n];
         let is_seal = commit.class == Class::Seal;
         if is_seal && seal.is_none() && commit.parents.first() == Some(&note_id) {
