@@ -65,12 +65,12 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
     }
     // Every tag is said somewhere: those no line above carries (files touched, or every tag when
     // the record has no summary) get a line of their own.
-    let said = lines.join("\n");
+    let said = squeeze(&lines.join(" "));
     let unsaid: Vec<String> = record
         .tags
         .iter()
         .map(|t| format!("{} [unverified: {}]", t.item, t.why))
-        .filter(|t| !said.contains(t.as_str()))
+        .filter(|t| !said.contains(squeeze(t).as_str()))
         .collect();
     if !unsaid.is_empty() {
         lines.push(format!("Unverified: {}", unsaid.join("; ")));
@@ -86,6 +86,11 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
     }
     lines.extend(pointers.iter().cloned());
     fit(lines, req.max_lines, req.max_chars)
+}
+
+/// The text with every run of whitespace made one space.
+fn squeeze(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The first 12 characters of a commit id (records can come from other machines: any text).

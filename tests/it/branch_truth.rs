@@ -327,3 +327,24 @@ fn a_branch_of_several_attempts_validates_as_a_whole_here_and_in_a_clone() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("work committed after the note"), "{text}");
 }
+
+#[test]
+fn recall_keeps_every_tag_of_a_long_markdown_note() {
+    let env = Env::new();
+    let repo = started(&env, 12);
+    let done: Vec<String> = (0..14)
+        .map(|i| format!("Fixed part {i} of the parser, {}", "with a long story ".repeat(8)))
+        .collect();
+    let done: Vec<&str> = done.iter().map(String::as_str).collect();
+    write_note(&repo, 12, &done);
+    let outcome = json(&repo, &["note"]);
+    assert_eq!(outcome["tags"].as_array().unwrap().len(), 14, "{outcome}");
+    let text = stdout_ok(repo.handoff().args(["recall"]).output().unwrap());
+    assert!(text.lines().count() <= 10, "{text}");
+    assert!(text.chars().count() <= 1200, "{}: {text}", text.chars().count());
+    assert_eq!(
+        text.matches("[unverified: no tool calls recorded in this attempt]").count(),
+        14,
+        "{text}"
+    );
+}

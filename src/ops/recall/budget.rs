@@ -3,12 +3,15 @@
 //! A line is a list of items (`Done: a; b [unverified: why]; c`: the first item carries the
 //! label). When recall is over its character budget, untagged items are shortened first (cut with
 //! `…`), then dropped, then whole untagged lines go; only then are tagged claims shortened, and a
-//! tag itself is never cut: `[unverified: ...]` is the one thing the next session must see.
+//! tag itself is never cut: `[unverified: ...]` is the one thing the next session must see. The
+//! first line (the headline) is cut last.
 
 use crate::model::claims::TAG_PREFIX;
 
-/// No item is cut shorter than this many characters.
+/// No untagged item is cut shorter than this many characters.
 const MIN_ITEM: usize = 24;
+/// No tagged claim is cut shorter than this (its tag, always whole, follows it).
+const MIN_CLAIM: usize = 16;
 /// What joins the items of a line.
 const SEPARATOR: &str = "; ";
 
@@ -26,10 +29,12 @@ pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String
     }
     while total(&lines) > max_chars {
         let excess = total(&lines) - max_chars;
-        if !shorten(&mut lines, excess, false)
+        // The first line (who, when, why, the digest) is cut only when all else fails.
+        if !shorten(&mut lines, excess, false, 1)
             && !drop_untagged_item(&mut lines)
             && !drop_untagged_line(&mut lines)
-            && !shorten(&mut lines, excess, true)
+            && !shorten(&mut lines, excess, true, 0)
+            && !shorten(&mut lines, excess, false, 0)
         {
             break; // what is left is tags and the shortest items: over budget beats a lost tag
         }
@@ -55,17 +60,19 @@ fn last_untagged_line(lines: &[Vec<String>]) -> Option<usize> {
 }
 
 /// Cuts the longest item that can still be cut (untagged ones, or the claims of tagged ones) by
-/// about `excess` characters. False when none can.
-fn shorten(lines: &mut [Vec<String>], excess: usize, tags: bool) -> bool {
+/// about `excess` characters, looking at the lines from `from` on. False when none can.
+fn shorten(lines: &mut [Vec<String>], excess: usize, tags: bool, from: usize) -> bool {
     let claim_len = |item: &String| match item.find(TAG_PREFIX) {
         Some(at) => chars(item[..at].trim_end()),
         None => chars(item),
     };
+    let min = if tags { MIN_CLAIM } else { MIN_ITEM };
     let longest = lines
         .iter()
         .enumerate()
+        .skip(from)
         .flat_map(|(l, items)| items.iter().enumerate().map(move |(i, item)| (l, i, item)))
-        .filter(|(_, _, item)| tagged(item) == tags && claim_len(item) > MIN_ITEM + 1)
+        .filter(|(_, _, item)| tagged(item) == tags && claim_len(item) > min + 1)
         .max_by_key(|(_, _, item)| claim_len(item))
         .map(|(l, i, _)| (l, i));
     let Some((l, i)) = longest else { return false };
@@ -74,7 +81,7 @@ fn shorten(lines: &mut [Vec<String>], excess: usize, tags: bool) -> bool {
         Some(at) => (item[..at].trim_end(), Some(&item[at..])),
         None => (item.as_str(), None),
     };
-    let keep = MIN_ITEM.max(chars(claim).saturating_sub(excess + 1));
+    let keep = min.max(chars(claim).saturating_sub(excess + 1));
     let cut: String = claim.chars().take(keep).collect();
     lines[l][i] = match tag {
         Some(tag) => format!("{}… {tag}", cut.trim_end()),
