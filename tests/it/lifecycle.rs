@@ -245,6 +245,14 @@ impl Run {
         self.trail.push(format!("edit the note ({})", self.counter));
     }
 
+    /// The agent writes its note but runs nothing: a draft that a later move commits.
+    fn write_draft(&mut self) {
+        self.counter += 1;
+        let text = self.note_text(&self.repo.head(), false);
+        self.repo.write(self.note_path(), text);
+        self.trail.push(format!("write a draft note ({})", self.counter));
+    }
+
     fn plain_git_note(&mut self) {
         self.counter += 1;
         let path = self.note_path();
@@ -272,6 +280,10 @@ impl Run {
             self.fail(&format!("after seal, git status is not clean:\n{status}"));
         }
         let sealed: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+        if !sealed["note"].is_null() {
+            // A draft, or an edit of the note, was committed as the note before sealing.
+            self.noted();
+        }
         let Some(commit) = sealed["commit"].as_str().map(str::to_string) else { return };
         let current = self.current();
         if current.noted {
@@ -332,6 +344,10 @@ impl Run {
             6..=8 => self.note(),
             9..=10 if has_note_file && noted => {
                 self.edit_note();
+                return false;
+            }
+            9..=10 if !noted => {
+                self.write_draft();
                 return false;
             }
             11 if !noted => self.plain_git_note(),
