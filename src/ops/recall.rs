@@ -93,21 +93,18 @@ fn squeeze(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The first 12 characters of a commit id (records can come from other machines: any text).
-fn short_id(id: &str) -> String {
-    id.chars().take(12).collect()
-}
-
 /// The line that says the leftover work was sealed, and where.
 fn sealed_line(seal: &str) -> String {
-    let short = short_id(seal);
+    let short = crate::util::text::short_id(seal);
     format!("Sealed: the leftover work is committed in {short} (`git show --stat {short}`)")
 }
 
 /// The one line on a fresh start.
 pub fn startup(record: &Record, prefix: &str) -> String {
     let sealed = match &record.seal_commit {
-        Some(seal) => format!(", its leftover work sealed in {}", short_id(seal)),
+        Some(seal) => {
+            format!(", its leftover work sealed in {}", crate::util::text::short_id(seal))
+        }
         None => String::new(),
     };
     format!(
