@@ -14,7 +14,8 @@ mod ops;
 mod util;
 
 /// What the integration tests reach into besides the binary: the generated documents, the note
-/// model and the validator's file check, and the history walk. Not a stable API; everything else
+/// model and the validator's file check, the history walk, and the secret rules (judged on a
+/// corpus). Not a stable API; everything else
 /// is private to the crate, so rustc reports what nothing uses.
 #[doc(hidden)]
 pub mod api {
@@ -23,6 +24,8 @@ pub mod api {
     pub use crate::install::managers::Manager;
     pub use crate::model::config::Config;
     pub use crate::model::note::{EMERGENCY_SECTIONS, Note};
+    pub use crate::model::redact::Redactor;
+    pub use crate::model::secrets::find_token;
     pub use crate::ops::validate::check_note_file;
 }
 

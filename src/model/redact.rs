@@ -1,20 +1,18 @@
-//! Redaction: the one place that scrubs secrets from text before git-handoff writes it anywhere
-//! (the event log, and later notes and records). A secret becomes `[redacted:<kind>]`.
+//! Redaction: the one place that scrubs text before git-handoff writes it anywhere (the event log,
+//! notes, records, progress notes, seal messages). A secret becomes `[redacted:<kind>]`.
 //!
-//! What is scrubbed, in this order: whole PEM private-key blocks; credentials in URLs
-//! (`https://user:pass@host`); `Authorization:` headers and `Bearer` tokens; the provider tokens of
-//! [`crate::model::secrets`] (one list shared with seal's guard); `password=`/`secret=`/`token=`/`api_key=`
-//! style assignments (also `key: value`, JSON `"key": "value"` and `--password value`); and the
-//! regexes of `redact.patterns` in `.handoff.toml`. There is no switch to turn it off.
+//! What counts as a secret is [`crate::model::secrets`], the rule set seal's guard uses too; only
+//! the secret itself is replaced (the value of `password=x`, the `user:pass` of a URL, a whole
+//! private-key block), so headings, line breaks and the words around it stay. Then the regexes of
+//! `redact.patterns` and `secrets.patterns` in `.handoff.toml`. There is no switch to turn it off.
 //!
-//! Redaction errs on the side of hiding: a value that merely looks like a credential assignment is
-//! hidden, the key name is kept so the text still reads.
+//! Control characters (a NUL above all) are replaced by U+FFFD first: text from hook payloads,
+//! facts files and summaries must never make a note binary. Tabs and line breaks stay.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use anyhow::{Context, Result};
-use regex::{Captures, Regex};
+use regex::Regex;
 
 use crate::model::config::Config;
 use crate::model::secrets;
@@ -24,92 +22,7 @@ pub fn marker(kind: &str) -> String {
     format!("[redacted:{kind}]")
 }
 
-/// One rule: a regex compiled on first need, and literals (ASCII lower case) of which at least one
-/// appears in any text the regex matches. Most text holds none of them, so most calls compile and
-/// run no regex at all: `record` runs on every tool call and must stay fast.
-struct Rule {
-    pattern: &'static str,
-    hints: &'static [&'static str],
-    compiled: OnceLock<Regex>,
-}
-
-impl Rule {
-    const fn new(pattern: &'static str, hints: &'static [&'static str]) -> Rule {
-        Rule { pattern, hints, compiled: OnceLock::new() }
-    }
-
-    /// The regex, when `lower` (the text in ASCII lower case) may hold a match.
-    fn applies(&self, lower: &str) -> Option<&Regex> {
-        if !self.hints.is_empty() && !self.hints.iter().any(|hint| lower.contains(hint)) {
-            return None;
-        }
-        Some(
-            self.compiled
-                .get_or_init(|| Regex::new(self.pattern).expect("redaction rules are valid")),
-        )
-    }
-}
-
-// A block cut short (a capped string) is hidden up to the end of the text.
-static PEM_BLOCK: Rule = Rule::new(
-    r"(?s)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\z)",
-    &["private key"],
-);
-static URL_CREDENTIALS: Rule =
-    Rule::new(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^\s/@:]+:[^\s/@]+@", &["://"]);
-static AUTHORIZATION: Rule = Rule::new(
-    r#"(?i)\b((?:proxy-)?authorization)(["']?\s*[:=]\s*)(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\r\n"']+)"#,
-    &["authorization"],
-);
-// A bearer token has a digit; prose ("bearer authentication") has none.
-static BEARER: Rule =
-    Rule::new(r"(?i)\b(bearer)\s+([A-Za-z0-9._~+/=-]*[0-9][A-Za-z0-9._~+/=-]*)", &["bearer"]);
-const CREDENTIAL_WORDS: &[&str] = &["pass", "secret", "token", "key", "credential"];
-static ASSIGNMENT: Rule = Rule::new(
-    r#"(?i)\b([A-Za-z0-9_.-]*?(password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?))(["']?[ \t]*[:=][ \t]*)("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'=,;&|)}\]][^\s"',;&|)}\]]*)"#,
-    CREDENTIAL_WORDS,
-);
-static FLAG: Rule = Rule::new(
-    r#"(?i)(--(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret))[ \t]+("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'-][^\s"']*)"#,
-    CREDENTIAL_WORDS,
-);
-
-/// Literals (lower case) that any match of a provider token pattern of this kind holds; an
-/// unknown kind has none listed, so its pattern always runs.
-fn token_hints(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "private-key" => &["private key"],
-        "aws-access-key" => {
-            &["akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "apka"]
-        }
-        "aws-secret-key" => &["aws"],
-        "github-token" => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-        "gitlab-token" => &["gl"],
-        "slack-token" => &["xox"],
-        "slack-webhook" => &["hooks.slack.com"],
-        "stripe-key" => &["_live_", "_test_", "whsec_"],
-        "api-key" => &["sk-"],
-        "google-api-key" => &["aiza"],
-        "npm-token" => &["npm_"],
-        "pypi-token" => &["pypi-"],
-        "huggingface-token" => &["hf_"],
-        "jwt" => &["eyj"],
-        _ => &[],
-    }
-}
-
-/// The provider token patterns of [`crate::model::secrets`] as rules, compiled one by one on need.
-fn token_rules() -> &'static [(&'static str, Rule)] {
-    static RULES: OnceLock<Vec<(&'static str, Rule)>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        secrets::TOKEN_PATTERNS
-            .iter()
-            .map(|(kind, pattern)| (*kind, Rule::new(pattern, token_hints(kind))))
-            .collect()
-    })
-}
-
-/// Redacts text: the built-in rules plus any configured patterns.
+/// Redacts text: the shared secret rules plus any configured patterns.
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
     extra: Vec<Regex>,
@@ -131,38 +44,25 @@ impl Redactor {
         Ok(Redactor { extra })
     }
 
-    /// Returns `text` with every secret replaced by `[redacted:<kind>]`.
+    /// Returns `text` with control characters replaced and every secret replaced by
+    /// `[redacted:<kind>]`. No copy when there is nothing to change.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = Redaction { text: Cow::Borrowed(text), lower: text.to_ascii_lowercase() };
-        out.apply(&PEM_BLOCK, |_| marker("private-key"));
-        out.apply(&URL_CREDENTIALS, |c| format!("{}{}@", &c[1], marker("url-credentials")));
-        out.apply(&AUTHORIZATION, |c| format!("{}{}{}", &c[1], &c[2], marker("authorization")));
-        out.apply(&BEARER, |c| {
-            if c[2].len() < 12 {
-                c[0].to_string()
-            } else {
-                format!("{} {}", &c[1], marker("bearer-token"))
+        let text = scrub_controls(text);
+        let found = secrets::find_all(&text);
+        let mut text = match found.is_empty() {
+            true => text,
+            false => {
+                let mut out = String::with_capacity(text.len());
+                let mut at = 0;
+                for f in &found {
+                    out.push_str(&text[at..f.range.start]);
+                    out.push_str(&marker(f.kind));
+                    at = f.range.end;
+                }
+                out.push_str(&text[at..]);
+                Cow::Owned(out)
             }
-        });
-        for (kind, rule) in token_rules() {
-            out.apply(rule, |_| marker(kind));
-        }
-        out.apply(&ASSIGNMENT, |c| {
-            let value = c[4].trim_matches(|ch| ch == '"' || ch == '\'');
-            if value.starts_with("[redacted:") || value.is_empty() {
-                return c[0].to_string();
-            }
-            let quote = if c[4].starts_with('"') { "\"" } else { "" };
-            format!("{}{}{quote}{}{quote}", &c[1], &c[3], marker(&assignment_kind(&c[2])))
-        });
-        out.apply(&FLAG, |c| {
-            if c[2].starts_with("[redacted:") {
-                return c[0].to_string();
-            }
-            let kind = assignment_kind(c[1].trim_start_matches('-'));
-            format!("{} {}", &c[1], marker(&kind))
-        });
-        let mut text = out.text;
+        };
         for re in &self.extra {
             if re.is_match(&text) {
                 text = Cow::Owned(re.replace_all(&text, marker("pattern").as_str()).into_owned());
@@ -170,41 +70,31 @@ impl Redactor {
         }
         text
     }
-}
 
-/// The kind named in the marker for a credential assignment's key word.
-fn assignment_kind(word: &str) -> String {
-    let word = word.to_ascii_lowercase();
-    let kind = if word.starts_with("pass") {
-        "password"
-    } else if word.contains("secret") {
-        "secret"
-    } else if word.contains("token") {
-        "token"
-    } else if word.contains("key") {
-        "api-key"
-    } else {
-        "credentials"
-    };
-    kind.to_string()
-}
-
-/// Text being redacted, with its ASCII lower-case copy for the rules' hints.
-struct Redaction<'a> {
-    text: Cow<'a, str>,
-    lower: String,
-}
-
-impl Redaction<'_> {
-    fn apply(&mut self, rule: &Rule, with: impl Fn(&Captures<'_>) -> String) {
-        let Some(re) = rule.applies(&self.lower) else { return };
-        if !re.is_match(&self.text) {
-            return;
+    /// Redacts an owned string in place (no copy when nothing matches).
+    pub fn redact_string(&self, text: String) -> String {
+        match self.redact(&text) {
+            Cow::Borrowed(_) => text,
+            Cow::Owned(changed) => changed,
         }
-        let replaced = re.replace_all(&self.text, |c: &Captures<'_>| with(c)).into_owned();
-        self.lower = replaced.to_ascii_lowercase();
-        self.text = Cow::Owned(replaced);
     }
+}
+
+/// A control character that must not reach a note: C0 but tab, LF and CR; DEL; C1.
+fn is_scrubbed(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// `text` with each control character of [`is_scrubbed`] replaced by U+FFFD.
+pub fn scrub_controls(text: &str) -> Cow<'_, str> {
+    // C0 and DEL are single bytes; C1 characters are encoded as 0xC2 0x80..=0x9F.
+    let suspicious = text
+        .bytes()
+        .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f || b == 0xc2);
+    if !suspicious || !text.chars().any(is_scrubbed) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().map(|c| if is_scrubbed(c) { '\u{FFFD}' } else { c }).collect())
 }
 
 #[cfg(test)]
@@ -221,7 +111,7 @@ mod tests {
         assert_eq!(r("DB_PASSWORD=hunter2 cargo run"), "DB_PASSWORD=[redacted:password] cargo run");
         assert_eq!(r(r#"{"api_key": "abc123"}"#), r#"{"api_key": "[redacted:api-key]"}"#);
         assert_eq!(r("secret: s3cr3t"), "secret: [redacted:secret]");
-        assert_eq!(r("export GH_TOKEN='x y'"), "export GH_TOKEN=[redacted:token]");
+        assert_eq!(r("export GH_TOKEN='x y'"), "export GH_TOKEN='[redacted:token]'");
         assert_eq!(r("mysql --password hunter2"), "mysql --password [redacted:password]");
     }
 
@@ -236,6 +126,7 @@ mod tests {
             "budget_tokens: 120000",
         ] {
             assert_eq!(r(text), text);
+            assert!(matches!(Redactor::default().redact(text), Cow::Borrowed(_)));
         }
     }
 
@@ -256,10 +147,13 @@ mod tests {
     }
 
     #[test]
-    fn every_token_kind_has_hints() {
-        for (kind, _) in secrets::TOKEN_PATTERNS {
-            assert!(!token_hints(kind).is_empty(), "{kind} has no hints: it would always run");
-        }
+    fn control_characters_never_pass() {
+        assert_eq!(
+            r("echo a\u{0}b\u{1b}[31m\u{7f}\u{85}"),
+            "echo a\u{FFFD}b\u{FFFD}[31m\u{FFFD}\u{FFFD}"
+        );
+        assert_eq!(r("tab\tline\r\nend"), "tab\tline\r\nend");
+        assert_eq!(r("café ünï"), "café ünï");
     }
 
     #[test]

@@ -1,114 +1,303 @@
-//! What a secret looks like: the provider token patterns shared by seal's secrets guard (which
-//! refuses to commit files holding them) and by redaction (which scrubs them from every text we
-//! write). One list, so the two can never disagree about what a token is.
+//! What a secret looks like: ONE rule set, used by redaction (which scrubs secrets from every text
+//! git-handoff writes) and by seal's guard (which refuses to commit files holding them), so the
+//! two can never disagree about what a secret is.
 //!
-//! No entropy guessing: random binary data is ordinary content. Each pattern is anchored on a
-//! provider's documented prefix or structure.
+//! The rules: private-key blocks ([`pem`]); credentials in URLs (`https://user:pass@`,
+//! `redis://:pass@`); `Authorization:` headers and `Bearer` tokens; provider tokens, each anchored
+//! on a provider's documented prefix or structure (AWS, GitHub, GitLab, Slack, Stripe, OpenAI and
+//! Anthropic `sk-` keys, Google, npm, PyPI, Hugging Face, SendGrid, Mailgun, Discord, Twilio,
+//! Telegram, DigitalOcean, Shopify, Vault, Databricks, age, JWTs, Azure keys and SAS signatures);
+//! passwords on command lines (`curl -u user:pw`, `mysql -pPW`, `docker login -p`, `sshpass -p`,
+//! `aws configure set ... KEY`, netrc `password X`); and `password=`/`secret:`/`API_KEY=` style
+//! assignments and `--password X` flags. No entropy guessing: random data is ordinary content.
+//!
+//! A rule that matches a name and a value asks [`value::plausible`] whether the value is a secret
+//! or code that only looks like one (`const token = getToken();`, `max_token=4096`), so look-alike
+//! code is kept verbatim by both users of the rules.
+//!
+//! Cheap when there is nothing to find: each rule lists literals (lower case) one of which any
+//! match holds; a rule whose literals are absent from the text never compiles or runs its regex.
 
+mod pem;
+mod value;
+
+use std::ops::Range;
 use std::sync::OnceLock;
 
-use regex::bytes::Regex as BytesRegex;
+use regex::{Captures, Regex};
 
-/// `(kind, regex)`: the kind names the secret in `[redacted:<kind>]` and in seal's `why`.
-pub const TOKEN_PATTERNS: &[(&str, &str)] = &[
-    ("private-key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
-    ("aws-access-key", r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[0-9A-Z]{16}\b"),
-    (
-        "aws-secret-key",
-        r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}\b"#,
-    ),
-    ("github-token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b"),
-    ("github-token", r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
-    ("gitlab-token", r"\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent|soat)-[A-Za-z0-9_\-]{20,}"),
-    ("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
-    ("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
-    ("stripe-key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),
-    ("stripe-key", r"\bwhsec_[A-Za-z0-9]{24,}\b"),
-    ("api-key", r"\bsk-(?:ant-(?:api|admin)\d\d-|proj-|svcacct-|or-v1-)?[A-Za-z0-9_\-]{20,}"),
-    ("google-api-key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("pypi-token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}"),
-    ("huggingface-token", r"\bhf_[A-Za-z0-9]{34,}\b"),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+use value::Form;
+
+/// One secret found in a text: the bytes to hide and what they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub range: Range<usize>,
+    pub kind: &'static str,
+}
+
+/// What a rule asks of a match before it counts.
+#[derive(Clone, Copy)]
+enum Check {
+    /// The pattern is specific enough.
+    Always,
+    /// The secret group must pass [`value::plausible`].
+    Value,
+    /// A header value: its last word (`Bearer abc`) must pass [`value::plausible`].
+    Header,
+    /// This group (the password of `user:password`) must pass [`value::plausible`].
+    ValueOf(usize),
+    /// A bearer token: at least 12 characters.
+    Bearer,
+    /// A bare `sk-` key: upper case, lower case and digits, as random keys have.
+    Mixed,
+}
+
+/// Where a rule's kind comes from.
+#[derive(Clone, Copy)]
+enum Kind {
+    Fixed(&'static str),
+    /// From the credential word in this group (`password`, `secret`, `token`, `api-key`).
+    Word(usize),
+}
+
+struct Rule {
+    kind: Kind,
+    pattern: &'static str,
+    hints: &'static [&'static str],
+    /// The groups that may hold the secret, first participating wins; empty: the whole match.
+    groups: &'static [usize],
+    check: Check,
+    compiled: OnceLock<Regex>,
+}
+
+impl Rule {
+    const fn new(
+        kind: &'static str,
+        hints: &'static [&'static str],
+        pattern: &'static str,
+    ) -> Rule {
+        Rule {
+            kind: Kind::Fixed(kind),
+            pattern,
+            hints,
+            groups: &[],
+            check: Check::Always,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    const fn secret(mut self, groups: &'static [usize], check: Check) -> Rule {
+        self.groups = groups;
+        self.check = check;
+        self
+    }
+
+    const fn word(mut self, group: usize) -> Rule {
+        self.kind = Kind::Word(group);
+        self
+    }
+
+    /// The compiled rule. Word boundaries are ASCII ones: a Unicode `\b` sends the regex engine
+    /// to its slow path on any non-ASCII text, and seal scans binary files with these rules.
+    fn regex(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            Regex::new(&self.pattern.replace(r"\b", r"(?-u:\b)")).expect("secret rules are valid")
+        })
+    }
+
+    /// The secret this match holds, if it passes the rule's check.
+    fn judge(&self, caps: &Captures<'_>, text: &str) -> Option<Found> {
+        let whole = caps.get(0)?;
+        let group = match self.groups {
+            [] => whole,
+            groups => groups.iter().find_map(|&i| caps.get(i))?,
+        };
+        let secret = group.as_str();
+        let ok = match self.check {
+            Check::Always => true,
+            Check::Bearer => secret.len() >= 12,
+            Check::Mixed => {
+                let body = secret.trim_start_matches("sk-");
+                body.bytes().any(|b| b.is_ascii_uppercase())
+                    && body.bytes().any(|b| b.is_ascii_lowercase())
+                    && body.bytes().any(|b| b.is_ascii_digit())
+            }
+            Check::Value => value::plausible(secret, form_of(&text[whole.start()..group.start()])),
+            Check::Header => value::plausible(last_word(secret), Form::Bare),
+            Check::ValueOf(i) => {
+                caps.get(i).is_some_and(|m| value::plausible(m.as_str(), Form::Bare))
+            }
+        };
+        if let Kind::Word(i) = self.kind
+            && !caps.get(i).is_some_and(|word| starts_a_word(text, word.start()))
+        {
+            return None;
+        }
+        let kind = match self.kind {
+            Kind::Fixed(kind) => kind,
+            Kind::Word(i) => word_kind(caps.get(i).map_or("", |m| m.as_str())),
+        };
+        ok.then(|| Found { range: group.range(), kind })
+    }
+}
+
+/// The credential in a header value is its last word (`Bearer abc`, `Basic dXNlcg==`).
+fn last_word(value: &str) -> &str {
+    value.trim().rsplit([' ', '\t']).next().unwrap_or(value).trim_end_matches([',', ';'])
+}
+
+/// How a value was written, from the text of its match before it: quoted, right after `=`/`:`
+/// or a flag, or after `= `/`: ` (code or YAML).
+fn form_of(before: &str) -> Form {
+    if before.ends_with(['"', '\'']) {
+        Form::Quoted
+    } else if before.ends_with([' ', '\t']) && before.trim_end().ends_with([':', '=']) {
+        Form::Spaced
+    } else {
+        Form::Bare
+    }
+}
+
+/// A credential word counts where a name's word begins: at the start of the name, after `_`,
+/// `-` or `.`, or at a camelCase capital (`DB_PASSWORD`, `clientSecret`; not `compass`).
+fn starts_a_word(text: &str, at: usize) -> bool {
+    let Some(before) = text[..at].chars().next_back() else { return true };
+    let first = text[at..].chars().next().unwrap_or(' ');
+    !before.is_ascii_alphanumeric()
+        || (before.is_ascii_lowercase() || before.is_ascii_digit()) && first.is_ascii_uppercase()
+}
+
+/// The kind named in the marker for a credential word.
+fn word_kind(word: &str) -> &'static str {
+    let word = word.to_ascii_lowercase();
+    if word.starts_with("pass") || word.starts_with("pwd") {
+        "password"
+    } else if word.contains("secret") {
+        "secret"
+    } else if word.contains("token") {
+        "token"
+    } else if word.contains("key") {
+        "api-key"
+    } else {
+        "credentials"
+    }
+}
+
+static RULES: [Rule; 40] = [
+    Rule::new("url-credentials", &["://"], r"\b[A-Za-z][A-Za-z0-9+.-]*://([^\s/@:]*:([^\s/@]+))@")
+        .secret(&[1], Check::ValueOf(2)),
+    Rule::new("authorization", &["authorization"],
+        r#"(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*("[^"\r\n]*"|'[^'\r\n]*'|[^\r\n"']+)"#)
+        .secret(&[1], Check::Header),
+    Rule::new("bearer-token", &["bearer"], r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/=-]*[0-9][A-Za-z0-9._~+/=-]*)")
+        .secret(&[1], Check::Bearer),
+    // Provider tokens.
+    Rule::new("aws-access-key", &["akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "apka"],
+        r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[0-9A-Z]{16}\b"),
+    Rule::new("aws-secret-key", &["aws"],
+        r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})\b"#).secret(&[1], Check::Always),
+    Rule::new("aws-secret-key", &["aws"],
+        r#"(?i)\baws\s+configure\s+set\s+\S*(?:secret|token|key)\S*[ \t]+(?:"([^"\r\n]*)"|'([^'\r\n]*)'|(\S+))"#)
+        .secret(&[1, 2, 3], Check::Value),
+    Rule::new("github-token", &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b"),
+    Rule::new("github-token", &["github_pat_"], r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
+    Rule::new("gitlab-token", &["gl"], r"\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent|soat)-[A-Za-z0-9_\-]{20,}"),
+    Rule::new("slack-token", &["xox"], r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    Rule::new("slack-webhook", &["hooks.slack.com"], r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
+    Rule::new("stripe-key", &["_live_", "_test_"], r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),
+    Rule::new("stripe-key", &["whsec_"], r"\bwhsec_[A-Za-z0-9]{24,}\b"),
+    Rule::new("api-key", &["sk-"], r"\bsk-(?:ant-(?:api|admin)\d\d-|proj-|svcacct-|admin-|or-v1-)[A-Za-z0-9_\-]{20,}"),
+    Rule::new("api-key", &["sk-"], r"\bsk-[A-Za-z0-9_\-]{20,}").secret(&[], Check::Mixed),
+    Rule::new("google-api-key", &["aiza"], r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    Rule::new("npm-token", &["npm_"], r"\bnpm_[A-Za-z0-9]{36}\b"),
+    Rule::new("pypi-token", &["pypi-"], r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}"),
+    Rule::new("huggingface-token", &["hf_"], r"\bhf_[A-Za-z0-9]{34,}\b"),
+    Rule::new("jwt", &["eyj"], r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    Rule::new("sendgrid-key", &["sg."], r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
+    Rule::new("mailgun-key", &["key-"], r"\bkey-[0-9a-z]{32}\b"),
+    Rule::new("discord-token", &["."], r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b"),
+    Rule::new("discord-webhook", &["discord"], r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}"),
+    Rule::new("twilio-key", &["sk"], r"\bSK[0-9a-f]{32}\b"),
+    Rule::new("telegram-token", &[":aa"], r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"),
+    Rule::new("digitalocean-token", &["_v1_"], r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    Rule::new("shopify-token", &["shp"], r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    Rule::new("vault-token", &["hvs.", "hvb."], r"\bhv[sb]\.[A-Za-z0-9_-]{24,}"),
+    Rule::new("databricks-token", &["dapi"], r"\bdapi[a-f0-9]{32}\b"),
+    Rule::new("age-secret-key", &["age-secret-key-"], r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
+    Rule::new("azure-key", &["accountkey", "sharedaccesskey"], r"(?i)\b(?:AccountKey|SharedAccessKey)=([^;\s\x22']+)")
+        .secret(&[1], Check::Value),
+    Rule::new("azure-sas", &["sig="], r"[?&]sig=([A-Za-z0-9%+/=_-]{16,})").secret(&[1], Check::Always),
+    // Passwords on command lines.
+    Rule::new("password", &["curl", "wget"],
+        r#"\b(?:curl|wget)\b[^\n|;&]*?[ \t](?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"']+:([^\s"']+)"#)
+        .secret(&[1], Check::Value),
+    Rule::new("password", &["mysql", "mariadb"],
+        r#"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?:"([^"\r\n]+)"|'([^'\r\n]+)'|([^\s"']\S*))"#)
+        .secret(&[1, 2, 3], Check::Value),
+    Rule::new("password", &["docker"],
+        r#"\bdocker\s+login\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"']\S*))"#)
+        .secret(&[1, 2, 3], Check::Value),
+    Rule::new("password", &["sshpass"],
+        r#"\bsshpass\b[^\n|;&]*?[ \t]-p[ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"']\S*))"#)
+        .secret(&[1, 2, 3], Check::Value),
+    Rule::new("password", &["machine", "default"],
+        r"(?:\bmachine[ \t]+\S+|\bdefault\b)(?:\s+(?:login|account|port|protocol)[ \t]+\S+)*\s+password[ \t]+(\S+)")
+        .secret(&[1], Check::Value),
+    // `password=x`, `"api_key": "x"`, `secret: x`, `DB_PASSWORD=x`, `'token' => 'x'`.
+    Rule::new("credentials", &["pass", "secret", "token", "key", "credential"],
+        r#"(?i)\b[A-Za-z0-9_.-]*?(password|passwd|passphrase|pass|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key(?:[_-]?base)?|client[_-]?secret|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?)["']?[ \t]*(?:=>|:=|[:=])[ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'=,;&|)}\]][^\s"',;&|)}\]]*))"#)
+        .secret(&[2, 3, 4], Check::Value).word(1),
+    Rule::new("credentials", &["pass", "secret", "token", "key"],
+        r#"(?i)--(password|passwd|pass|secret|token|auth-token|api[_-]?key|access[_-]?key|client[_-]?secret)[ \t]+(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'-][^\s"']*))"#)
+        .secret(&[2, 3, 4], Check::Value).word(1),
 ];
 
-struct Compiled {
-    bytes: Vec<(&'static str, BytesRegex)>,
-    any_bytes: BytesRegex,
+/// Every secret in `text`, in order, overlapping finds merged into one.
+pub fn find_all(text: &str) -> Vec<Found> {
+    let lower = text.to_ascii_lowercase();
+    let mut found: Vec<Found> = Vec::new();
+    if lower.contains(pem::HINT) {
+        found.extend(
+            pem::blocks(text).into_iter().map(|range| Found { range, kind: "private-key" }),
+        );
+    }
+    for rule in &RULES {
+        if !rule.hints.iter().any(|hint| lower.contains(hint)) {
+            continue;
+        }
+        for caps in rule.regex().captures_iter(text) {
+            found.extend(rule.judge(&caps, text));
+        }
+    }
+    merge(found)
 }
 
-fn compiled() -> &'static Compiled {
-    static COMPILED: OnceLock<Compiled> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        let bytes = TOKEN_PATTERNS
-            .iter()
-            .map(|(kind, re)| (*kind, BytesRegex::new(re).expect("token patterns are valid")))
-            .collect();
-        let alternation: Vec<String> =
-            TOKEN_PATTERNS.iter().map(|(_, re)| format!("(?:{re})")).collect();
-        let any_bytes = BytesRegex::new(&alternation.join("|")).expect("token patterns are valid");
-        Compiled { bytes, any_bytes }
-    })
+/// The kind of the first secret in `text`, if any.
+pub fn find_first(text: &str) -> Option<&'static str> {
+    find_all(text).into_iter().next().map(|f| f.kind)
 }
 
-/// The kind of the first token found in `bytes`, if any. Cheap when there is none: one pass of a
-/// combined automaton, then a second pass only to name the kind.
+/// The kind of the first secret in `bytes`, if any (seal's guard scans file content with it).
+/// Bytes that are not UTF-8 are read as U+FFFD, which no rule matches.
 pub fn find_token(bytes: &[u8]) -> Option<&'static str> {
-    let compiled = compiled();
-    let found = compiled.any_bytes.find(bytes)?;
-    let window = &bytes[found.start()..];
-    compiled.bytes.iter().find(|(_, re)| re.is_match(window)).map(|(kind, _)| *kind)
+    find_first(&String::from_utf8_lossy(bytes))
+}
+
+/// Sorts finds and merges overlapping ones (the earliest, then the longest, names the kind).
+fn merge(mut found: Vec<Found>) -> Vec<Found> {
+    found.sort_by(|a, b| a.range.start.cmp(&b.range.start).then(b.range.end.cmp(&a.range.end)));
+    let mut out: Vec<Found> = Vec::with_capacity(found.len());
+    for f in found {
+        match out.last_mut() {
+            Some(last) if f.range.start < last.range.end => {
+                last.range.end = last.range.end.max(f.range.end);
+            }
+            _ => out.push(f),
+        }
+    }
+    out
 }
 
 /// The longest token any pattern can match in practice, for scanning streams in overlapping
 /// chunks: a token cut by a chunk boundary is seen whole in the overlap.
 pub const MAX_TOKEN_LEN: usize = 4096;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_each_provider() {
-        let samples = [
-            ("private-key", "-----BEGIN OPENSSH PRIVATE KEY-----".to_string()),
-            ("private-key", "-----BEGIN RSA PRIVATE KEY-----".to_string()),
-            ("aws-access-key", "AKIAIOSFODNN7EXAMPLE".to_string()),
-            (
-                "aws-secret-key",
-                "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".to_string(),
-            ),
-            ("github-token", format!("ghp_{}", "a1B2".repeat(9))),
-            ("github-token", format!("github_pat_{}", "A1b2_".repeat(10))),
-            ("gitlab-token", format!("glpat-{}", "x1Y2z".repeat(4))),
-            ("slack-token", "xoxb-1234567890-abcdefghij".to_string()),
-            ("stripe-key", format!("sk_live_{}", "4eC39HqLyjWDarjtT1zdp7dc")),
-            ("api-key", format!("sk-{}", "abcDEF123".repeat(4))),
-            ("api-key", format!("sk-ant-api03-{}", "abcDEF123".repeat(4))),
-            ("api-key", format!("sk-proj-{}", "abcDEF123".repeat(4))),
-            ("jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U".to_string()),
-        ];
-        for (kind, sample) in samples {
-            let text = format!("prefix {sample} suffix");
-            assert_eq!(find_token(text.as_bytes()), Some(kind), "{sample}");
-        }
-    }
-
-    #[test]
-    fn ordinary_content_is_not_a_token() {
-        for text in [
-            "fn main() { println!(\"hello\"); }",
-            "sk-short",
-            "task-1234567890",
-            "the AKIA prefix alone",
-            "ghp_tooshort",
-            "-----BEGIN PUBLIC KEY-----",
-            "-----BEGIN CERTIFICATE-----",
-        ] {
-            assert_eq!(find_token(text.as_bytes()), None, "{text}");
-        }
-        let random: Vec<u8> =
-            (0..65536u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
-        assert_eq!(find_token(&random), None);
-    }
-}

@@ -23,6 +23,7 @@ mod prompt;
 mod recall;
 mod record;
 mod seal;
+mod secrets;
 mod skill;
 mod snapshot;
 mod sync;

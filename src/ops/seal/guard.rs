@@ -1,9 +1,10 @@
 //! The secrets guard: which files a seal leaves out because they look like secrets.
 //!
 //! A file is held back by its name (`.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa`, `id_ed25519`,
-//! `credentials.json`, or a `secrets.files` glob) or by its content: a provider token or a
-//! private-key block ([`crate::model::secrets::find_token`], the one shared list), a `secrets.patterns`
-//! regex, or, for `.npmrc`/`.pypirc`/`.netrc`, a credential entry. Templates meant to be committed
+//! `credentials.json`, or a `secrets.files` glob) or by its content: anything redaction would hide
+//! (a private-key block, a provider token, URL credentials, a `Bearer` header, an `API_KEY=`
+//! assignment ...: [`crate::model::secrets::find_token`], the one rule set both use), a
+//! `secrets.patterns` regex, or, for `.npmrc`/`.pypirc`/`.netrc`, a credential entry. Templates meant to be committed
 //! (`.env.example`, `.env.sample`, `.env.template`, `.env.dist`) pass on their name but are still
 //! scanned.
 //!
