@@ -17,9 +17,9 @@
 //! retried with backoff when another writer won, so parallel agents in linked worktrees never lose
 //! a record. `git notes add` has no such guard.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +31,8 @@ pub use crate::model::summary::Summary;
 
 use crate::git::identity::{FALLBACK_EMAIL, FALLBACK_NAME};
 
-/// How often a write is retried when another writer moved the notes ref first.
-const MAX_ATTEMPTS: u32 = 50;
+/// How long a write keeps retrying while other writers move the notes ref first.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
 
 /// One handoff record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -248,8 +248,10 @@ pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record
 }
 
 /// Reads the records on `object`, lets `update` decide the new list, and writes it with a
-/// compare-and-swap on the ref; when another writer moved the ref first, starts over. With
-/// `is_key`, `object` is a key blob, kept in the notes tree too (see [`replace_note`]).
+/// compare-and-swap on the ref, against the very commit the records were read from: when another
+/// writer moved the ref in between, nothing is written and it starts over from a fresh read, so a
+/// record another writer added is never dropped. With `is_key`, `object` is a key blob, kept in
+/// the notes tree too (see [`replace_note`]).
 fn write_with_retry(
     repo: &Repo,
     notes_ref: &str,
@@ -257,26 +259,36 @@ fn write_with_retry(
     is_key: bool,
     update: impl Fn(Vec<Record>) -> Vec<Record>,
 ) -> Result<()> {
-    let mut last_error = None;
-    for attempt in 0..MAX_ATTEMPTS {
-        // An unreadable existing note is an error, never silently overwritten.
-        let existing = read(repo, notes_ref, object)?;
-        let data = render(&update(existing))?;
-        match replace_note(repo, notes_ref, object, data.as_bytes(), is_key) {
-            Ok(()) => return Ok(()),
-            Err(err) => {
-                last_error = Some(format!("{err:#}"));
-                // Another writer holds the ref lock or moved the ref: back off and retry.
-                let jitter = u64::from(std::process::id() % 7);
-                std::thread::sleep(Duration::from_millis(2 + u64::from(attempt) * 3 + jitter));
-            }
+    let started = Instant::now();
+    let mut tries = 0u32;
+    loop {
+        tries += 1;
+        let raced = match replace_note(repo, notes_ref, object, is_key, &update)? {
+            None => return Ok(()),
+            Some(raced) => raced,
+        };
+        if started.elapsed() > GIVE_UP_AFTER {
+            bail!(
+                "could not update {notes_ref} after {tries} tries in {}s: {raced:#}; another \
+                 process keeps moving it, run the command again",
+                GIVE_UP_AFTER.as_secs()
+            );
         }
+        // Another writer won the race: back off for a random while, longer as the tries go on,
+        // so many writers spread out instead of colliding again in lockstep.
+        let cap = 2 + u64::from(tries.min(20)) * 3;
+        std::thread::sleep(Duration::from_millis(1 + jitter() % cap));
     }
-    Err(anyhow!(
-        "could not update {notes_ref} after {MAX_ATTEMPTS} tries: {}; another process keeps \
-         moving it, run the command again",
-        last_error.unwrap_or_default()
-    ))
+}
+
+/// A cheap random number: the clock's nanoseconds mixed with the process id.
+fn jitter() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::from(d.subsec_nanos()));
+    (nanos ^ u64::from(std::process::id()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_mul(0x2545_F491_4F6C_DD1D)
+        >> 32
 }
 
 /// Where a key blob sits in the notes tree: a top-level entry whose name is not an object id,
@@ -288,13 +300,18 @@ const KEY_ENTRY_PREFIX: &str = "handoff-key-";
 /// in the notes tree as `handoff-key-<id>`: so it is reachable, travels with the notes ref to
 /// other clones, and survives `git gc` there and here; without it `git notes prune` in a clone
 /// that lacks the blob would drop the key's note, and with it every lookup by issue and branch.
+///
+/// The records already on `object` are read from the very notes commit the new one is built on, and
+/// the ref moves only if it still points there: so `update` always sees every record written before
+/// and none is lost to a race. Returns `None` when written, `Some(why)` when another writer won the
+/// race (nothing was written; read again and retry); an error is one that retrying cannot mend.
 fn replace_note(
     repo: &Repo,
     notes_ref: &str,
     object: ObjectId,
-    data: &[u8],
     is_key: bool,
-) -> Result<()> {
+    update: &dyn Fn(Vec<Record>) -> Vec<Record>,
+) -> Result<Option<anyhow::Error>> {
     use gix::refs::transaction::PreviousValue;
     let gix = &repo.gix;
     let (parent, tree, ref_name) = match gix.try_find_reference(notes_ref)? {
@@ -312,7 +329,26 @@ fn replace_note(
     };
     let mut state = gix::note::plumbing::State::new(tree, gix)
         .map_err(|err| anyhow!("reading the notes tree {tree}: {err}"))?;
-    let blob = gix.write_blob(data).context("writing a record")?.detach();
+    let existing = match state
+        .get(&object, gix)
+        .map_err(|err| anyhow!("reading the note on {object}: {err}"))?
+    {
+        // An unreadable existing note is an error, never silently overwritten.
+        Some(blob) => {
+            let blob =
+                gix.find_blob(blob).with_context(|| format!("reading the note on {object}"))?;
+            let name = notes_ref.trim_start_matches("refs/notes/");
+            parse(&blob.data, &format!("{notes_ref}:{object}")).map_err(|err| {
+                err.context(format!(
+                    "mend: look at it with `git notes --ref={name} show {object}` and remove it \
+                     with `git notes --ref={name} remove {object}` if it is not needed"
+                ))
+            })?
+        }
+        None => Vec::new(),
+    };
+    let data = render(&update(existing))?;
+    let blob = gix.write_blob(data.as_bytes()).context("writing a record")?.detach();
     let edit = state
         .replace(object, blob, gix)
         .map_err(|err| anyhow!("writing the note on {object}: {err}"))?;
@@ -332,8 +368,10 @@ fn replace_note(
         Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
         None => PreviousValue::MustNotExist,
     };
-    gix.reference(ref_name, commit.id, expected, format!("notes: {message}"))?;
-    Ok(())
+    match gix.reference(ref_name, commit.id, expected, format!("notes: {message}")) {
+        Ok(_) => Ok(None),
+        Err(err) => Ok(Some(err.into())),
+    }
 }
 
 /// Installs a fallback identity in memory when git has none, so records can always be written.
