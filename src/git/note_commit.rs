@@ -36,6 +36,7 @@ pub fn commit_file_on(
     // A signal must not kill us holding the private index: the steps fail and it is removed.
     let interrupt = Interrupt::catch();
     let top = repo.top()?;
+    let path = crate::util::paths::inside(top, rel, "the note")?;
     let git = repo.git();
     let old = repo.head()?.id;
     let lock = repo.git_dir.join("index.lock");
@@ -82,7 +83,7 @@ pub fn commit_file_on(
     drop(tmp);
 
     // HEAD has the note; the work tree and the index follow.
-    crate::util::fs::write_atomic(&top.join(rel), content).with_context(|| {
+    crate::util::fs::write_atomic(&path, content).with_context(|| {
         format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {rel}`")
     })?;
     git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {

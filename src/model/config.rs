@@ -242,6 +242,22 @@ impl Config {
                  like \".agent/handoff\""
             ));
         }
+        // Paths from the config are read and written for the user: they stay inside the work tree.
+        let paths = [
+            ("progress.write", self.progress.write.as_deref()),
+            ("recall.rules_file", Some(self.recall.rules_file.as_str()).filter(|f| !f.is_empty())),
+            ("recall.spec_file", self.recall.spec_file.as_deref()),
+        ];
+        for (key, path) in paths {
+            if let Some(path) = path
+                && !crate::util::paths::stays_inside(path)
+            {
+                return Err(anyhow!(
+                    "{origin}: {key} = {path:?} is outside the work tree; give a path relative to \
+                     its top, without `..`, like \".agent/progress.md\""
+                ));
+            }
+        }
         if !self.notes_ref.starts_with("refs/notes/") {
             return Err(anyhow!(
                 "{origin}: notes_ref {:?} must start with refs/notes/, like \"refs/notes/handoff\"",

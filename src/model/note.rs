@@ -43,6 +43,10 @@ pub const EMERGENCY_SECTIONS: [&str; 8] = [
     "Remaining work",
 ];
 
+/// The most a note may hold. A note is read by the next session in one go; far larger input is a
+/// runaway file, refused with a clear error instead of minutes of work.
+pub const MAX_BYTES: u64 = 4 << 20;
+
 const TITLE_PREFIX: &str = "# Handoff note: issue #";
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -322,6 +326,17 @@ impl Note {
         entry.text.push_str(suffix);
         self.reindex();
         true
+    }
+
+    /// Appends each `(line, suffix)` like [`Note::append_to_line`], recomputing the structure once:
+    /// tagging thousands of items stays linear.
+    pub fn append_to_lines(&mut self, edits: &[(usize, String)]) {
+        for (line, suffix) in edits {
+            if let Some(entry) = line.checked_sub(1).and_then(|i| self.lines.get_mut(i)) {
+                entry.text.push_str(suffix);
+            }
+        }
+        self.reindex();
     }
 
     /// Inserts lines before the 1-based line `at` (`line_count() + 1` appends), with the note's

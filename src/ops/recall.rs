@@ -42,12 +42,15 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
         if let Some(goal) = &summary.goal {
             lines.push(format!("Goal: {goal}"));
         }
+        // Tags by their item, so a summary of thousands of items is matched in one pass.
+        let tags: std::collections::HashMap<&str, &str> =
+            record.tags.iter().rev().map(|t| (t.item.as_str(), t.why.as_str())).collect();
         let done: Vec<String> = summary
             .done
             .iter()
-            .map(|item| match record.tags.iter().find(|t| item.starts_with(t.item.as_str())) {
-                Some(tag) if !item.contains("[unverified:") => {
-                    format!("{item} [unverified: {}]", tag.why)
+            .map(|item| match tags.get(item.as_str()) {
+                Some(why) if !item.contains("[unverified:") => {
+                    format!("{item} [unverified: {why}]")
                 }
                 _ => item.clone(),
             })

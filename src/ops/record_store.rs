@@ -124,24 +124,11 @@ impl Key<'_> {
     }
 }
 
-/// Reads every record attached to `object` in `notes_ref`.
-pub fn read(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Vec<Record>> {
-    read_in(repo, &[notes_ref.to_string()], object)
-}
-
-/// Reads every record attached to `object` in any of `refs` (a ref that does not exist holds none).
-/// A note that is not a record list is an error: writers must not replace what they cannot read.
-pub fn read_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Record>> {
-    collect(repo, refs, object, true)
-}
-
-/// Like [`read_in`] for readers: a note that is not a record list (hand-written, or fetched from
-/// elsewhere) is skipped with a warning, so one bad note cannot stop recall at session start.
+/// Reads every record attached to `object` in any of `refs`, for readers: a note that is not a
+/// record list (hand-written, or fetched from elsewhere) is skipped with a warning, so one bad note
+/// cannot stop recall at session start. (Writers read the note they replace in [`replace_note`],
+/// where one they cannot read is an error: they must not replace what they cannot read.)
 pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Record>> {
-    collect(repo, refs, object, false)
-}
-
-fn collect(repo: &Repo, refs: &[String], object: ObjectId, strict: bool) -> Result<Vec<Record>> {
     let what = refs.join(", ");
     let mut notes = repo
         .gix
@@ -154,13 +141,6 @@ fn collect(repo: &Repo, refs: &[String], object: ObjectId, strict: bool) -> Resu
         let origin = format!("{}:{object}", note.reference.as_bstr());
         match parse(&note.blob.data, &origin) {
             Ok(records) => out.extend(records),
-            Err(err) if strict => {
-                return Err(err.context(format!(
-                    "mend: look at it with `git notes --ref={0} show {object}` and remove it with \
-                     `git notes --ref={0} remove {object}` if it is not needed",
-                    note.reference.as_bstr().to_string().trim_start_matches("refs/notes/")
-                )));
-            }
             Err(err) => crate::util::warnings::push(format!("{err:#}; skipped")),
         }
     }

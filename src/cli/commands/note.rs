@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 
 use crate::agent::attempt::Attempt as State;
 use crate::cli::AttemptArgs;
@@ -159,8 +159,11 @@ fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-fn read_facts(path: &PathBuf) -> Result<Facts> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+/// The most a facts file may hold: facts are a few fields, not logs.
+const FACTS_LIMIT: u64 = 1 << 20;
+
+fn read_facts(path: &std::path::Path) -> Result<Facts> {
+    let bytes = crate::util::paths::read_bounded(path, FACTS_LIMIT, "the facts file")?;
     serde_json::from_slice(&bytes).map_err(|err| {
         anyhow!(
             "{}:{}:{}: {err}; the facts are a JSON object with optional keys \

@@ -15,6 +15,7 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::model::redact::Redactor;
 use crate::util::fs::write_atomic;
 use crate::util::time;
 
@@ -99,8 +100,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
     let store = Store::new(&repo.handoff_dir());
+    // Item titles and notes go to the plan, the progress file and records: secrets never do.
+    let redactor = Redactor::new(&config)?;
     let (plan, attempt_args) = match args.action {
         Action::Plan { findings, force, items } => {
+            let items: Vec<String> = items.into_iter().map(|i| redactor.redact_string(i)).collect();
             let mode = if findings { Mode::Findings } else { Mode::Tasks };
             let plan = store.update(|old| {
                 if let Some(old) = old {
@@ -118,6 +122,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             (plan, AttemptArgs::default())
         }
         Action::Set { id, status, note, files } => {
+            let note = note.map(|n| redactor.redact_string(n));
             let plan = store.update(|old| {
                 let Some(mut plan) = old else {
                     bail!("there is no progress plan yet; write one with `git handoff progress plan ITEM...`");
@@ -226,7 +231,7 @@ fn files_changed(
 /// Writes the summary to `path` (relative to the work tree top) atomically.
 fn write_summary(repo: &Repo, path: &str, summary: &str) -> Result<()> {
     let target = match repo.top() {
-        Ok(top) => top.join(path),
+        Ok(top) => crate::util::paths::inside(top, path, "the progress file")?,
         Err(_) => std::path::PathBuf::from(path),
     };
     write_atomic(&target, summary.as_bytes())

@@ -225,20 +225,37 @@ fn unsealed_work(
     )))
 }
 
-/// The rules block, when the rules file exists.
+/// How much of the rules file recall reads.
+const RULES_READ: u64 = 256 << 10;
+
+/// The rules block, when the rules file exists inside the work tree. It goes into the agent's
+/// context, so it is redacted like every text git-handoff passes on, and a link out of the work
+/// tree is not followed (recall still prints the rest, with a warning).
 fn rules(repo: &Repo, config: &Config) -> Result<Option<String>> {
+    use std::io::Read;
     let name = &config.recall.rules_file;
     let Ok(top) = repo.top() else { return Ok(None) };
     if name.is_empty() {
         return Ok(None);
     }
-    let path = top.join(name);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => bail!("{}: cannot read the rules file: {err}", path.display()),
+    let path = match crate::util::paths::inside(top, name, "the rules file") {
+        Ok(path) => path,
+        Err(err) => {
+            output::warn(&format!("{err:#}; the rules are left out"));
+            return Ok(None);
+        }
     };
+    // The block holds at most a few thousand characters: a prefix of the file is all it needs.
+    let mut bytes = Vec::new();
+    match std::fs::File::open(&path) {
+        Ok(file) => file.take(RULES_READ).read_to_end(&mut bytes),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => Err(err),
+    }
+    .map_err(|err| anyhow::anyhow!("{}: cannot read the rules file: {err}", path.display()))?;
+    let redactor = crate::model::redact::Redactor::new(config)?;
     let text = String::from_utf8_lossy(&bytes);
+    let text = redactor.redact(&text);
     let (block, warning) =
         recall::rules_block(name, &text, config.caps.rules_lines, config.caps.rules_chars);
     if let Some(warning) = warning {

@@ -3,7 +3,8 @@
 //! headings.
 
 use super::{
-    BOM, Field, HEADER_FIELDS, Line, Note, Problem, Section, TITLE_PREFIX, Title, parse_issue,
+    BOM, Field, HEADER_FIELDS, Line, MAX_BYTES, Note, Problem, Section, TITLE_PREFIX, Title,
+    parse_issue,
 };
 
 impl Note {
@@ -14,6 +15,17 @@ impl Note {
             Some(rest) => (true, rest),
             None => (false, bytes),
         };
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(Problem::new(
+                1,
+                format!(
+                    "the note is {} bytes, more than the {} a handoff note may hold",
+                    bytes.len(),
+                    crate::util::paths::size(MAX_BYTES)
+                ),
+                "shorten it: the next session reads the whole note",
+            ));
+        }
         let line_of = |offset: usize| body[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
         if let Some(nul) = body.iter().position(|&b| b == 0) {
             return Err(Problem::new(

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
 use crate::agent::digest::{self, Digest};
@@ -11,10 +11,11 @@ use crate::git::repo::Repo;
 use crate::model::claims::{self, Evidence};
 use crate::model::config::Config;
 use crate::model::markdown::code_span;
-use crate::model::note::{Header, Note};
+use crate::model::note::{self, Header, Note};
 use crate::model::redact::Redactor;
 use crate::ops::handoff::moves::{self, Place};
 use crate::ops::record_store::{self, Record, Summary, Tag};
+use crate::util::paths::read_bounded;
 
 use super::{
     Attempt, NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit,
@@ -50,6 +51,7 @@ pub fn agent_note(
     let redactor = Redactor::new(config)?;
     let rel = note_path(config, attempt.issue);
     let top = repo.top()?.to_path_buf();
+    let note_file = crate::util::paths::inside(&top, &rel, "the note")?;
 
     let (text, tags, summary, fixes) = match source {
         Source::Summary(path) => {
@@ -75,19 +77,17 @@ pub fn agent_note(
         }
         Source::Markdown(_) | Source::WorkTree => {
             let (bytes, origin) = match source {
-                Source::Markdown(path) => (
-                    std::fs::read(path).with_context(|| format!("reading {}", path.display()))?,
-                    path.display().to_string(),
-                ),
+                Source::Markdown(path) => {
+                    (read_bounded(path, note::MAX_BYTES, "the note")?, path.display().to_string())
+                }
                 _ => {
-                    let path = top.join(&rel);
-                    let bytes = std::fs::read(&path).map_err(|err| {
-                        anyhow!(
+                    if let Err(err) = std::fs::metadata(&note_file) {
+                        bail!(
                             "{rel}: cannot read the note ({err}); write it first (the header is in \
                              `git handoff snapshot`), or pass --summary FILE or --from FILE"
-                        )
-                    })?;
-                    (bytes, rel.clone())
+                        );
+                    }
+                    (read_bounded(&note_file, note::MAX_BYTES, "the note")?, rel.clone())
                 }
             };
             let mut note = match Note::parse(&bytes) {
@@ -106,6 +106,12 @@ pub fn agent_note(
         }
     };
     let text = redactor.redact(&text).into_owned();
+    // Tags quote the claims as the agent wrote them; they go to `note --json`, `show` and the
+    // record that `sync` pushes, so they are redacted like the note itself.
+    let tags: Vec<Tag> = tags
+        .into_iter()
+        .map(|t| Tag { item: redactor.redact_string(t.item), why: redactor.redact_string(t.why) })
+        .collect();
     let summary = match summary {
         Some(summary) => summary,
         None => summary_of(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
@@ -131,7 +137,7 @@ pub fn agent_note(
 }
 
 fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = read_bounded(path, note::MAX_BYTES, "the summary")?;
     String::from_utf8(bytes).map_err(|err| {
         anyhow!(
             "{}: not UTF-8 (byte {}); save it as UTF-8 text",
@@ -221,8 +227,9 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
     let mut tags = Vec::new();
     let mut edits = Vec::new();
     if let Some(section) = note.section("Summary").cloned() {
+        let headings = subsections(note, &section);
         for item in note.claims(&section) {
-            let sub = subsection(note, &section, item.line);
+            let sub = &headings[item.line - section.body_start];
             let why = match sub.as_deref() {
                 Some("files touched" | "files") => claims::check_file(&item.text, evidence),
                 Some("in progress" | "decisions" | "goal" | "next" | "next steps") => None,
@@ -241,28 +248,37 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
             }
         }
     }
+    // Appended in one batch: the note's structure is recomputed once, however many tags.
+    let mut appends = Vec::with_capacity(edits.len());
     for (line, item, why) in edits {
-        note.append_to_line(line, &format!(" {} {why}]", claims::TAG_PREFIX));
+        appends.push((line, format!(" {} {why}]", claims::TAG_PREFIX)));
         tags.push(Tag { item, why });
     }
+    note.append_to_lines(&appends);
     tags
 }
 
-/// The `### ` heading an item of `section` sits under, lower-cased.
-fn subsection(note: &Note, section: &crate::model::note::Section, line: usize) -> Option<String> {
-    (section.body_start..line)
-        .rev()
-        .filter_map(|n| note.line(n))
-        .find_map(|l| l.strip_prefix("### "))
-        .map(|s| s.trim().to_ascii_lowercase())
+/// For each line of `section` (from its body start), the `### ` heading it sits under,
+/// lower-cased: one pass, however many items there are.
+fn subsections(note: &Note, section: &crate::model::note::Section) -> Vec<Option<String>> {
+    let mut current = None;
+    (section.body_start..section.body_end)
+        .map(|n| {
+            if let Some(heading) = note.line(n).and_then(|l| l.strip_prefix("### ")) {
+                current = Some(heading.trim().to_ascii_lowercase());
+            }
+            current.clone()
+        })
+        .collect()
 }
 
 /// The summary a Markdown note gives: Summary items by sub-heading, Remaining work as next steps.
 pub fn summary_of(note: &Note) -> Summary {
     let mut summary = Summary::default();
     if let Some(section) = note.section("Summary").cloned() {
+        let headings = subsections(note, &section);
         for item in note.claims(&section) {
-            let sub = subsection(note, &section, item.line);
+            let sub = &headings[item.line - section.body_start];
             if sub.is_none() && item.text.starts_with("Goal:") {
                 continue;
             }

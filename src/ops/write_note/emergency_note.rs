@@ -50,8 +50,9 @@ pub fn emergency_note(
     // note that passes its check is committed as the agent's note; anything else is kept verbatim
     // inside the emergency note.
     let top = repo.top()?.to_path_buf();
+    let path = crate::util::paths::inside(&top, &rel, "the note")?;
     let mut draft = None;
-    if let Ok(bytes) = std::fs::read(top.join(&rel))
+    if let Ok(bytes) = crate::util::paths::read_bounded(&path, note::MAX_BYTES, "the note")
         && !same_as_head(repo, &rel, &bytes)
     {
         let Ok(parsed) = Note::parse(&bytes) else {

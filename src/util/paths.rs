@@ -1,0 +1,101 @@
+//! Paths git-handoff reads or writes for the user: they stay inside the work tree, and never pass
+//! through a symbolic link (a linked `.agent/handoff` would make `note` write elsewhere; a linked
+//! note file would copy its target, a credentials file perhaps, into a committed note). Files
+//! read as input have a size bound, so a runaway file is a clear error rather than minutes of work.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+/// True when `rel` is a relative path that stays inside the directory it is relative to.
+pub fn stays_inside(rel: &str) -> bool {
+    let path = Path::new(rel);
+    !rel.trim().is_empty()
+        && !path.is_absolute()
+        && path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// `top/rel` when `rel` stays inside `top` and no part of it that exists is a symbolic link.
+/// `what` names the file in errors ("the note", "the progress file").
+pub fn inside(top: &Path, rel: &str, what: &str) -> Result<PathBuf> {
+    if !stays_inside(rel) {
+        bail!(
+            "{what} {rel:?} is not inside the work tree; give a path relative to its top, without \
+             `..`, like \".agent/progress.md\""
+        );
+    }
+    let mut path = top.to_path_buf();
+    for component in Path::new(rel).components() {
+        let Component::Normal(name) = component else { continue };
+        path.push(name);
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = path.strip_prefix(top).unwrap_or(&path).display().to_string();
+                bail!(
+                    "{link} is a symbolic link, so {what} ({rel}) could be read from or written to \
+                     outside the work tree; git-handoff refuses to follow it: replace the link with a \
+                     real directory or file (`rm {link}`) and run the command again"
+                );
+            }
+            Ok(_) => {}
+            // Nothing below a missing part exists, so nothing below it can be a link.
+            Err(_) => break,
+        }
+    }
+    Ok(top.join(rel))
+}
+
+/// Reads a file of at most `limit` bytes; a bigger one is an error that says so.
+pub fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    let file = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        bail!(
+            "{}: {what} is larger than {}, more than git-handoff reads; shorten it",
+            path.display(),
+            size(limit)
+        );
+    }
+    Ok(bytes)
+}
+
+/// A byte count for messages: `4 MiB`, `512 KiB`.
+pub fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_only() {
+        for ok in [".agent/progress.md", "x", "./a/b"] {
+            assert!(stays_inside(ok), "{ok}");
+        }
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/.."] {
+            assert!(!stays_inside(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn links_on_the_way_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path();
+        fs::create_dir_all(top.join("real")).unwrap();
+        std::os::unix::fs::symlink("/tmp", top.join("link")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", top.join("real/file.md")).unwrap();
+        assert!(inside(top, "real/new/x.md", "the note").is_ok());
+        assert!(inside(top, "link/x.md", "the note").unwrap_err().to_string().contains("link"));
+        assert!(inside(top, "real/file.md", "the note").is_err());
+    }
+}
