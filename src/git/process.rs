@@ -6,7 +6,7 @@
 //! work tree with `GIT_DIR`/`GIT_WORK_TREE` set to absolute paths, so they see the same repository
 //! as we do wherever we were started, and inherit the caller's environment (`COLUMNS` included).
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -17,9 +17,32 @@ use anyhow::{Context, Result, bail};
 pub struct Git {
     pub git_dir: PathBuf,
     pub work_tree: Option<PathBuf>,
+    /// Environment every child gets besides the caller's (seal's object quarantine).
+    pub env: Vec<(OsString, OsString)>,
+    /// False runs children with hooks off (`-c core.hooksPath=/dev/null`): no hook, failing or
+    /// slow, can change or stop what git-handoff does (`post-index-change`,
+    /// `reference-transaction` ...).
+    pub hooks: bool,
 }
 
 impl Git {
+    /// Git for the repository at `git_dir` (and `work_tree`), hooks on, no extra environment.
+    pub fn new(git_dir: PathBuf, work_tree: Option<PathBuf>) -> Git {
+        Git { git_dir, work_tree, env: Vec::new(), hooks: true }
+    }
+
+    /// The same, with every hook off.
+    pub fn without_hooks(mut self) -> Git {
+        self.hooks = false;
+        self
+    }
+
+    /// The same, with `key=value` in every child's environment.
+    pub fn with_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Git {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
     /// A `git` command bound to this repository, with stdin closed.
     pub fn command<I, S>(&self, args: I) -> Command
     where
@@ -36,6 +59,10 @@ impl Git {
                 cmd.env_remove("GIT_WORK_TREE").current_dir(&self.git_dir);
             }
         }
+        if !self.hooks {
+            cmd.args(["-c", "core.hooksPath=/dev/null"]);
+        }
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd.args(args).stdin(Stdio::null());
         cmd
     }

@@ -62,7 +62,7 @@ impl Repo {
 
     /// A runner for the real git binary bound to this repository.
     pub fn git(&self) -> Git {
-        Git { git_dir: self.git_dir.clone(), work_tree: self.work_tree.clone() }
+        Git::new(self.git_dir.clone(), self.work_tree.clone())
     }
 
     /// Where the attempt state of this worktree lives: `<git dir>/handoff/`.

@@ -29,6 +29,7 @@
 mod changes;
 mod guard;
 mod lock;
+mod quarantine;
 mod scan;
 mod stage;
 
@@ -44,9 +45,11 @@ use crate::git::identity::identity_env;
 use crate::git::plumbing::{commit_tree, move_head, undo_head};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::model::redact::Redactor;
 use crate::util::interrupt::Interrupt;
 use crate::util::time;
 use lock::{IndexLock, index_path, refuse_in_progress};
+use quarantine::Quarantine;
 use scan::find_secrets;
 use stage::{Change, Stage, refuse_conflicts};
 
@@ -94,13 +97,17 @@ pub struct Skipped {
 pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     repo.top()?;
     let guard = Guard::new(&config.secrets)?;
-    let message = commit_message(req)?;
+    // A `--message` is text git-handoff writes into history: secrets in it are redacted.
+    let message = Redactor::new(config)?.redact_string(commit_message(req)?);
     let index = index_path(repo)?;
     let interrupt = Interrupt::catch();
     let mut lock = IndexLock::acquire(&index)?;
     refuse_in_progress(&repo.git_dir)?;
     let head = repo.head()?;
-    let git = repo.git();
+    // No hook runs in any git child: a failing `reference-transaction` or `post-index-change`
+    // hook must not fail (or slow) the seal. New objects go to a quarantine first.
+    let quarantine = Quarantine::new(repo.gix.objects.store_ref().path())?;
+    let git = quarantine.apply(repo.git().without_hooks());
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
     let hash = repo.gix.object_hash();
 
@@ -143,10 +150,6 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         .filter(|c| !held.contains(c.path.as_slice()))
         .map(|c| c.path.clone())
         .collect();
-    if files.is_empty() {
-        return Ok(Sealed { commit: None, files, skipped });
-    }
-
     let held_changes: Vec<&Change> =
         changes.iter().filter(|c| held.contains(c.path.as_slice())).collect();
     if !held_changes.is_empty() {
@@ -154,7 +157,18 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         tree = stage.write_tree()?;
         stage.restore_entries(&repo.gix, &index, &held_changes)?;
     }
+    let selective = !held_changes.is_empty();
+    if files.is_empty() {
+        // Nothing to commit, yet the index may differ from what `git add -A` stages (after
+        // `git rm --cached`, or a seal killed after it moved HEAD): leave it as git would.
+        if stage.differs_from(repo.gix.object_hash(), &index)? {
+            quarantine.migrate(&git, &tree, head.id, selective)?;
+            lock.install(&stage.file)?;
+        }
+        return Ok(Sealed { commit: None, files, skipped });
+    }
     let commit = commit_tree(&git, &tree, head.id, &message, &identity)?;
+    quarantine.migrate(&git, &commit, head.id, selective)?;
 
     // The last point where a signal can stop the seal; past it, the seal completes.
     interrupt.check("seal")?;

@@ -159,6 +159,8 @@ fn assert_sealed_like_git(repo: &Repo, before: &State, old_head: Option<&str>, s
     if old_tree.as_deref() == Some(expected.as_str()) {
         assert_eq!(sealed["commit"], Value::Null);
         assert_eq!(strings(&sealed["files"]), Vec::<String>::new());
+        // Nothing to commit, and the index is left as `git add -A` leaves it (`git rm --cached`).
+        assert_eq!(repo.git_text(["status", "--porcelain"]), "", "status after nothing to seal");
         return;
     }
     let commit = sealed["commit"].as_str().expect("a seal commit").to_string();
@@ -758,10 +760,12 @@ fn ctrl_c_while_sealing_leaves_no_lock_and_changes_nothing() {
 fn a_failing_ref_update_leaves_everything_as_it_was() {
     let env = Env::new();
     let repo = dirty_repo(&env, "r");
-    let hook = ".git/hooks/reference-transaction";
-    repo.write(hook, "#!/bin/sh\n[ \"$1\" = prepared ] && exit 1\nexit 0\n");
-    repo.chmod(hook, 0o755);
+    // Hooks are off in seal, so the ref update is made to fail another way: a clean filter (run
+    // while `git add -A` stages) takes the branch's lock, as another git process would hold it.
+    repo.write(".git/info/attributes", "a.txt filter=lock\n");
+    repo.git(["config", "filter.lock.clean", "touch \"$GIT_DIR/refs/heads/main.lock\"; cat"]);
     assert_refused(&repo, &["moving HEAD", "as they were"]);
+    std::fs::remove_file(repo.path.join(".git/refs/heads/main.lock")).unwrap();
 }
 
 #[test]
@@ -776,11 +780,11 @@ fn a_branch_moved_while_sealing_fails_the_compare_and_swap() {
     let moved = repo.git_text(["commit-tree", &tree, "-p", &old, "-m", "moved"]);
     repo.git(["reset", "-q", "HEAD", "c.txt"]);
     std::fs::remove_file(repo.path.join("c.txt")).unwrap();
-    // Another writer moves the branch while seal stages (the hook runs when `git add -A` writes
-    // seal's private index).
-    let hook = ".git/hooks/post-index-change";
-    repo.write(hook, format!("#!/bin/sh\ngit update-ref refs/heads/main {moved}\n"));
-    repo.chmod(hook, 0o755);
+    // Another writer moves the branch while seal stages (a clean filter runs while `git add -A`
+    // stages a.txt; hooks are off in seal).
+    repo.write(".git/info/attributes", "a.txt filter=mover\n");
+    let mover = format!("git update-ref refs/heads/main {moved}; cat");
+    repo.git(["config", "filter.mover.clean", mover.as_str()]);
     let before = state(&repo);
     let out = seal(&repo, &[]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -966,4 +970,135 @@ fn a_file_changing_while_sealing_never_corrupts_the_commit() {
     }
     let fsck = repo.git_cmd(["fsck", "--strict", "--no-progress"]).output().unwrap();
     assert!(fsck.status.success(), "{}", stderr(&fsck));
+}
+
+#[test]
+fn no_hook_runs_and_a_failing_one_cannot_fail_the_seal() {
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    let old = repo.head();
+    let hooks = ["post-index-change", "reference-transaction", "pre-commit", "post-commit"];
+    for hook in hooks {
+        repo.write(
+            format!(".git/hooks/{hook}"),
+            format!("#!/bin/sh\necho ran >> \"$(git rev-parse --git-dir)/{hook}-ran\"\nexit 1\n"),
+        );
+        repo.chmod(format!(".git/hooks/{hook}"), 0o755);
+    }
+    let before = state(&repo);
+    let sealed = seal_ok(&repo, &[]);
+    // Checked before the comparison with git, whose own `git status` runs the index hook.
+    for hook in hooks {
+        assert!(!repo.path.join(format!(".git/{hook}-ran")).exists(), "{hook} ran");
+    }
+    assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+}
+
+#[test]
+fn nothing_to_seal_after_rm_cached_leaves_the_index_as_git_add_all() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("README", "read me\n");
+    repo.write("b.txt", "b\n");
+    repo.commit_all("init");
+    repo.git(["rm", "-q", "--cached", "README"]);
+    assert_eq!(repo.git_text(["status", "--porcelain"]), "D  README\n?? README");
+    let sealed = seal_ok(&repo, &[]);
+    assert_eq!(sealed, serde_json::json!({"commit": null, "files": [], "skipped": []}));
+    assert_eq!(repo.git_text(["status", "--porcelain"]), "");
+    assert_eq!(repo.git_text(["write-tree"]), repo.git_text(["rev-parse", "HEAD^{tree}"]));
+}
+
+#[test]
+fn a_seal_killed_inside_update_ref_is_mended_by_the_next_seal() {
+    let env = Env::new();
+    let repo = dirty_repo(&env, "r");
+    // A `git` first on PATH that kills seal (SIGKILL, nothing caught) right after update-ref.
+    let real = String::from_utf8(
+        std::process::Command::new("sh").args(["-c", "command -v git"]).output().unwrap().stdout,
+    )
+    .unwrap();
+    let bin = env.root.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(
+        bin.join("git"),
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = update-ref ] && {{ {} \"$@\"; kill -9 $PPID; exit 0; }}; done\nexec {} \"$@\"\n",
+            real.trim(),
+            real.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(bin.join("git"), std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let old = repo.head();
+    let out = repo
+        .handoff()
+        .env("PATH", &path)
+        .args(["seal", "--json", "--issue", "1", "--started-at", STARTED])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "seal was not killed: {}", stderr(&out));
+    assert_ne!(repo.head(), old, "update-ref ran");
+    // What a person does after a crash: remove the stale lock, run seal again.
+    std::fs::remove_file(repo.path.join(".git/index.lock")).unwrap();
+    let sealed = seal_ok(&repo, &[]);
+    assert_eq!(sealed["commit"], Value::Null);
+    assert_eq!(repo.git_text(["status", "--porcelain"]), "");
+    assert_eq!(repo.git_text(["rev-parse", "HEAD~1"]), old);
+}
+
+#[test]
+fn skipped_files_leave_no_blob_behind() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    repo.write(".env", "STRIPE=sk_live_4eC39HqLyjWDarjtT1zdp7dc\n");
+    repo.write("deploy.sh", "curl -u admin:Hunter2pw https://x.example.com\n");
+    repo.write("config.yml", "database:\n  password: Hunter2Pass\n");
+    repo.write("same-as-kept.txt", "kept\n");
+    repo.write("kept.txt", "kept\n");
+    let blobs: Vec<String> = [".env", "deploy.sh", "config.yml"]
+        .iter()
+        .map(|f| repo.git_text(["hash-object", f]))
+        .collect();
+    let out = seal(&repo, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let sealed = json(&out);
+    let skipped: Vec<&str> =
+        sealed["skipped"].as_array().unwrap().iter().map(|s| s["path"].as_str().unwrap()).collect();
+    assert_eq!(skipped, [".env", "config.yml", "deploy.sh"]);
+    for blob in &blobs {
+        let found = repo.git_cmd(["cat-file", "-e", blob.as_str()]).output().unwrap();
+        assert!(!found.status.success(), "the blob {blob} of a skipped file is in .git/objects");
+    }
+    assert_eq!(repo.git_text(["show", "HEAD:kept.txt"]), "kept");
+    let fsck = repo.git_cmd(["fsck", "--strict", "--no-progress"]).output().unwrap();
+    assert!(fsck.status.success(), "fsck: {}", stderr(&fsck));
+}
+
+fn differential_with(seeds: std::ops::Range<u64>, setup: impl Fn(&Repo)) {
+    let env = Env::new();
+    for seed in seeds {
+        let repo = env.repo(&format!("r{seed}"));
+        setup(&repo);
+        random_dirty_tree(&repo, seed);
+        let old = repo.head();
+        let before = state(&repo);
+        let sealed = seal_ok(&repo, &[]);
+        assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
+        assert_eq!(sealed["skipped"], serde_json::json!([]), "seed {seed}");
+    }
+}
+
+#[test]
+fn random_dirty_trees_with_autocrlf_and_clean_filters_seal_like_git_add_all() {
+    differential_with(200..230, |repo| {
+        repo.git(["config", "core.autocrlf", "true"]);
+        repo.git(["config", "filter.upper.clean", "tr a-z A-Z"]);
+        repo.git(["config", "filter.upper.smudge", "cat"]);
+        repo.write(".gitattributes", "*.rs filter=upper\n*.md text\n");
+    });
 }

@@ -243,6 +243,34 @@ impl<'a> Stage<'a> {
         let out = self.run(&["write-tree"])?;
         Ok(out.trim_ascii().to_str_lossy().into_owned())
     }
+
+    /// True when the private index stages something other than `index` does: another entry
+    /// (path, stage, mode, object) or other intent-to-add, skip-worktree or assume-unchanged bits.
+    /// Stat data and extensions are not compared: they do not change what is staged.
+    pub(super) fn differs_from(&self, hash: gix::hash::Kind, index: &Path) -> Result<bool> {
+        use gix::index::entry::Flags;
+        let read = |path: &Path| -> Result<Option<gix::index::File>> {
+            match gix::index::File::at(path, hash, false, Default::default()) {
+                Ok(file) => Ok(Some(file)),
+                Err(_) if !path.exists() => Ok(None),
+                Err(err) => Err(anyhow!("reading {}: {err}", path.display())),
+            }
+        };
+        let (Some(ours), theirs) = (read(&self.file)?, read(index)?) else { return Ok(false) };
+        let Some(theirs) = theirs else { return Ok(!ours.entries().is_empty()) };
+        if ours.entries().len() != theirs.entries().len() {
+            return Ok(true);
+        }
+        let bits = Flags::INTENT_TO_ADD | Flags::SKIP_WORKTREE | Flags::ASSUME_VALID;
+        let same = ours.entries().iter().zip(theirs.entries()).all(|(a, b)| {
+            a.path(&ours) == b.path(&theirs)
+                && a.stage_raw() == b.stage_raw()
+                && a.mode == b.mode
+                && a.id == b.id
+                && a.flags & bits == b.flags & bits
+        });
+        Ok(!same)
+    }
 }
 
 /// One record of `git update-index -z --index-info`; mode 0 removes the path. `hex_len` is the

@@ -1,0 +1,127 @@
+//! The object quarantine: seal's git children write every new object into a private directory
+//! inside the object store (`objects/tmp_objdir-handoff-*`, as git's own receive quarantine does),
+//! with the store itself as an alternate. Only what the seal keeps moves into the store before
+//! HEAD moves: everything when no file was skipped, else the objects reachable from the seal commit
+//! (or the tree of the index left in place). The blobs of skipped files, secrets, never stay behind
+//! in `.git/objects`: they leave with the directory.
+//!
+//! Objects git writes as a pack (a file over `core.bigFileThreshold`, 512 MiB by default) move
+//! whole: a pack is not split.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use gix::ObjectId;
+
+use crate::git::Git;
+
+pub(super) struct Quarantine {
+    dir: tempfile::TempDir,
+    store: PathBuf,
+}
+
+impl Quarantine {
+    /// A new, empty quarantine inside the object store at `store`.
+    pub(super) fn new(store: &Path) -> Result<Quarantine> {
+        let dir =
+            tempfile::Builder::new().prefix("tmp_objdir-handoff-").tempdir_in(store).with_context(
+                || format!("creating a temporary object directory in {}", store.display()),
+            )?;
+        Ok(Quarantine { dir, store: store.to_path_buf() })
+    }
+
+    /// `git` writing new objects here and reading the store (and its alternates) as well.
+    pub(super) fn apply(&self, git: Git) -> Git {
+        let mut alternates = OsString::from(quote(&self.store));
+        if let Some(more) =
+            std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES").filter(|v| !v.is_empty())
+        {
+            alternates.push(":");
+            alternates.push(more);
+        }
+        git.with_env("GIT_OBJECT_DIRECTORY", self.dir.path())
+            .with_env("GIT_ALTERNATE_OBJECT_DIRECTORIES", alternates)
+    }
+
+    /// Moves the objects the seal keeps into the store: with `selective`, only those reachable
+    /// from `root` (a commit or a tree) that `old` (HEAD) does not reach; otherwise all.
+    pub(super) fn migrate(
+        &self,
+        git: &Git,
+        root: &str,
+        old: Option<ObjectId>,
+        selective: bool,
+    ) -> Result<()> {
+        let keep = if selective { Some(reachable(git, root, old)?) } else { None };
+        let entries = fs::read_dir(self.dir.path()).context("listing the temporary objects")?;
+        let mut packs = Vec::new();
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == "pack" {
+                packs.push(entry.path());
+            } else if name.len() == 2 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
+                self.move_loose(&entry.path(), &name, keep.as_ref())?;
+            }
+        }
+        for pack in packs {
+            self.move_packs(&pack)?;
+        }
+        Ok(())
+    }
+
+    fn move_loose(&self, dir: &Path, fan: &str, keep: Option<&HashSet<String>>) -> Result<()> {
+        let target = self.store.join(fan);
+        fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if keep.is_some_and(|keep| !keep.contains(&format!("{fan}{name}"))) {
+                continue;
+            }
+            let to = target.join(&name);
+            // An object is its name: one that is already there is the same object.
+            if !to.exists() {
+                fs::rename(entry.path(), &to)
+                    .with_context(|| format!("moving an object into {}", to.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves packs with their index last, so no reader sees an index without its pack.
+    fn move_packs(&self, dir: &Path) -> Result<()> {
+        let target = self.store.join("pack");
+        fs::create_dir_all(&target)?;
+        let mut files: Vec<PathBuf> =
+            fs::read_dir(dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        files.sort_by_key(|f| f.extension().is_some_and(|e| e == "idx"));
+        for file in files {
+            let Some(name) = file.file_name() else { continue };
+            fs::rename(&file, target.join(name))
+                .with_context(|| format!("moving {}", file.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// The objects reachable from `root` and not from `old`, as hex ids.
+fn reachable(git: &Git, root: &str, old: Option<ObjectId>) -> Result<HashSet<String>> {
+    let old = old.map(|o| format!("^{o}"));
+    let mut args = vec!["rev-list", "--objects", "--no-object-names", root];
+    args.extend(old.as_deref());
+    let out = git.output(&args).context("listing the objects the seal keeps")?;
+    Ok(String::from_utf8_lossy(&out).lines().map(str::to_string).collect())
+}
+
+/// A path as an entry of `GIT_ALTERNATE_OBJECT_DIRECTORIES`: quoted when it holds the separator.
+fn quote(path: &Path) -> String {
+    let text = path.display().to_string();
+    match text.contains([':', '"', '\\']) {
+        true => format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
+        false => text,
+    }
+}
