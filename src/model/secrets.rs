@@ -278,10 +278,21 @@ pub fn find_first(text: &str) -> Option<&'static str> {
 }
 
 /// The kind of the first secret in `bytes`, if any (seal's guard scans file content with it).
-/// Bytes that are not UTF-8 are read as U+FFFD, which no rule matches.
+/// In bytes that are not UTF-8 each valid run is scanned on its own (no rule matches across an
+/// invalid byte), so binary files cost a validation pass and little more.
 pub fn find_token(bytes: &[u8]) -> Option<&'static str> {
-    find_first(&String::from_utf8_lossy(bytes))
+    match std::str::from_utf8(bytes) {
+        Ok(text) => find_first(text),
+        Err(_) => bytes
+            .utf8_chunks()
+            .map(|chunk| chunk.valid())
+            .filter(|text| text.len() >= MIN_SECRET_LEN)
+            .find_map(find_first),
+    }
 }
+
+/// No secret any rule matches is shorter than this.
+const MIN_SECRET_LEN: usize = 8;
 
 /// Sorts finds and merges overlapping ones (the earliest, then the longest, names the kind).
 fn merge(mut found: Vec<Found>) -> Vec<Found> {
@@ -301,3 +312,36 @@ fn merge(mut found: Vec<Found>) -> Vec<Found> {
 /// The longest token any pattern can match in practice, for scanning streams in overlapping
 /// chunks: a token cut by a chunk boundary is seen whole in the overlap.
 pub const MAX_TOKEN_LEN: usize = 4096;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_finds_merge_and_only_the_secret_is_marked() {
+        let text = "export GH_TOKEN=ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 && make";
+        let found = find_all(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(&text[found[0].range.clone()], "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+    }
+
+    #[test]
+    fn tokens_in_binary_content_are_found() {
+        let mut bytes: Vec<u8> =
+            (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        assert_eq!(find_token(&bytes), None);
+        bytes.extend_from_slice(b"\xff AKIAQ3EGRJ5MZ7XW4TPL \xfe");
+        assert_eq!(find_token(&bytes), Some("aws-access-key"));
+    }
+
+    #[test]
+    fn a_key_header_alone_is_not_a_secret() {
+        assert_eq!(find_token(b"-----BEGIN RSA PRIVATE KEY-----"), None);
+        assert_eq!(
+            find_token(b"-----BEGIN PUBLIC KEY-----\nMIIBIjANBg\n-----END PUBLIC KEY-----"),
+            None
+        );
+        let block = b"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg\n-----END EC PRIVATE KEY-----\n";
+        assert_eq!(find_token(block), Some("private-key"));
+    }
+}
