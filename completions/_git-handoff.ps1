@@ -79,8 +79,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;seal' {
-            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added')
-            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added. Secrets in it are redacted')
+            [CompletionResult]::new('--message', '--message', [CompletionResultType]::ParameterName, 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added. Secrets in it are redacted')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')

@@ -73,8 +73,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;seal'= {
-            cand -m 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added'
-            cand --message 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added'
+            cand -m 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added. Secrets in it are redacted'
+            cand --message 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added. Secrets in it are redacted'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'

@@ -79,7 +79,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l pla
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand snapshot" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s m -l message -d 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s m -l message -d 'The commit subject (and body) instead of "Seal leftover work: issue #N"; the Handoff-Seal trailer is always added. Secrets in it are redacted' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r

@@ -21,15 +21,17 @@ use crate::util::time;
 /// Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would
 /// stage it (never ignored files), and print its id and files.
 ///
-/// Works on a branch, a detached HEAD or an unborn branch. Runs no commit hooks, never signs, and
-/// needs no configured identity: without one the commit is authored by
+/// Works on a branch, a detached HEAD or an unborn branch. Runs no hooks at all (commit, index or
+/// reference-transaction hooks), never signs, and needs no configured identity: without one the commit is authored by
 /// `git-handoff <git-handoff@localhost>`. The message names the issue and ends with the trailer
 /// `Handoff-Seal: <started_at>`. Atomic: the repository is either sealed or exactly as it was,
 /// also when interrupted (Ctrl-C, SIGTERM, SIGHUP): no index.lock is left behind.
 ///
-/// Files that look like secrets (`.env*`, private keys, credential files, provider tokens in the
-/// content, `[secrets]` in .handoff.toml) are left out, untouched in the work tree, and reported;
-/// the exit status is then 1.
+/// Files that look like secrets (`.env*`, private keys, credential files, or content that
+/// redaction would hide: key blocks, provider tokens, URL credentials, Bearer headers, `API_KEY=`
+/// assignments; `[secrets]` in .handoff.toml) are left out, untouched in the work tree, and
+/// reported; their blobs are not kept in .git/objects; the exit status is then 1. Secrets in
+/// --message are redacted. With nothing to seal, the index is still left as `git add -A` leaves it.
 ///
 /// The seal never changes the attempt's note. A note file edited since its note commit is
 /// committed as the note first (replacing the note commit, as `git handoff note` again would),
@@ -40,7 +42,7 @@ use crate::util::time;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The commit subject (and body) instead of "Seal leftover work: issue #N"; the
-    /// Handoff-Seal trailer is always added.
+    /// Handoff-Seal trailer is always added. Secrets in it are redacted.
     #[arg(long, short = 'm', value_name = "MESSAGE")]
     pub message: Option<String>,
 
