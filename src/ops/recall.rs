@@ -68,12 +68,21 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
     }
     // Every tag is said somewhere: those no line above carries (files touched, or every tag when
     // the record has no summary) get a line of their own.
+    // An item said whole is found in a set; only in a small recall is a tag also looked for
+    // inside the text (a search per tag through a long text would make recall quadratic).
     let said = squeeze(&lines.join(" "));
+    let items: std::collections::HashSet<String> = lines
+        .iter()
+        .flat_map(|l| l.split("; "))
+        .flat_map(|i| [i, i.split_once(": ").map_or(i, |(_, rest)| rest)])
+        .map(squeeze)
+        .collect();
     let unsaid: Vec<String> = record
         .tags
         .iter()
         .map(|t| format!("{} [unverified: {}]", t.item, t.why))
-        .filter(|t| !said.contains(squeeze(t).as_str()))
+        .map(|t| squeeze(&t))
+        .filter(|t| !items.contains(t) && (said.len() > SEARCH_LIMIT || !said.contains(t.as_str())))
         .collect();
     if !unsaid.is_empty() {
         lines.push(format!("Unverified: {}", unsaid.join("; ")));
@@ -90,6 +99,9 @@ pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<Strin
     lines.extend(pointers.iter().cloned());
     fit(lines, req.max_lines, req.max_chars)
 }
+
+/// Up to this size the recall text is searched for each tag it might already say.
+const SEARCH_LIMIT: usize = 64 << 10;
 
 /// The text with every run of whitespace made one space.
 fn squeeze(text: &str) -> String {

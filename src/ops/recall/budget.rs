@@ -27,18 +27,21 @@ pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String
         let at = last_untagged_line(&lines).unwrap_or(lines.len() - 1);
         lines.remove(at);
     }
-    while total(&lines) > max_chars {
-        let excess = total(&lines) - max_chars;
-        // The first line (who, when, why, the digest) is cut only when all else fails.
-        if !shorten(&mut lines, excess, false, 1)
-            && !drop_untagged_item(&mut lines)
-            && !drop_untagged_line(&mut lines)
-            && !shorten(&mut lines, excess, true, 0)
-            && !shorten(&mut lines, excess, false, 0)
-        {
-            break; // what is left is tags and the shortest items: over budget beats a lost tag
-        }
+    // Each step runs once over all items with a running total, in this order, so a recall of a
+    // note with thousands of items stays linear (cutting one item per pass over all of them,
+    // recounting every character each time, took minutes).
+    let mut total = total(&lines);
+    // The first line (who, when, why, the digest) is cut only when all else fails.
+    total = shorten(&mut lines, total, max_chars, false, 1);
+    total = drop_untagged_items(&mut lines, total, max_chars);
+    while total > max_chars {
+        let Some(at) = last_untagged_line(&lines) else { break };
+        total -= chars(&lines[at].join(SEPARATOR)) + 1;
+        lines.remove(at);
     }
+    total = shorten(&mut lines, total, max_chars, true, 0);
+    // What is left over budget is tags and the shortest items: over budget beats a lost tag.
+    shorten(&mut lines, total, max_chars, false, 0);
     lines.into_iter().map(|items| items.join(SEPARATOR)).collect()
 }
 
@@ -59,56 +62,86 @@ fn last_untagged_line(lines: &[Vec<String>]) -> Option<usize> {
     (1..lines.len()).rev().find(|&n| !lines[n].iter().any(|i| tagged(i)))
 }
 
-/// Cuts the longest item that can still be cut (untagged ones, or the claims of tagged ones) by
-/// about `excess` characters, looking at the lines from `from` on. False when none can.
-fn shorten(lines: &mut [Vec<String>], excess: usize, tags: bool, from: usize) -> bool {
-    let claim_len = |item: &String| match item.find(TAG_PREFIX) {
+/// The length of an item's claim (the item without its tag).
+fn claim_len(item: &str) -> usize {
+    match item.find(TAG_PREFIX) {
         Some(at) => chars(item[..at].trim_end()),
         None => chars(item),
-    };
+    }
+}
+
+/// While over `max_chars`, cuts the longest items that can still be cut (untagged ones, or the
+/// claims of tagged ones), in the lines from `from` on, by about the excess each. Returns the
+/// new total.
+fn shorten(
+    lines: &mut [Vec<String>],
+    mut total: usize,
+    max_chars: usize,
+    tags: bool,
+    from: usize,
+) -> usize {
     let min = if tags { MIN_CLAIM } else { MIN_ITEM };
-    let longest = lines
-        .iter()
-        .enumerate()
-        .skip(from)
-        .flat_map(|(l, items)| items.iter().enumerate().map(move |(i, item)| (l, i, item)))
-        .filter(|(_, _, item)| tagged(item) == tags && claim_len(item) > min + 1)
-        .max_by_key(|(_, _, item)| claim_len(item))
-        .map(|(l, i, _)| (l, i));
-    let Some((l, i)) = longest else { return false };
-    let item = &lines[l][i];
+    let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
+    for (l, items) in lines.iter().enumerate().skip(from) {
+        for (i, item) in items.iter().enumerate() {
+            let len = claim_len(item);
+            if tagged(item) == tags && len > min + 1 {
+                candidates.push((len, l, i));
+            }
+        }
+    }
+    // Longest first; among equals, the last one.
+    candidates.sort_unstable_by(|a, b| b.cmp(a));
+    for (_, l, i) in candidates {
+        if total <= max_chars {
+            break;
+        }
+        let cut = cut(&lines[l][i], total - max_chars, min);
+        total = total + chars(&cut) - chars(&lines[l][i]);
+        lines[l][i] = cut;
+    }
+    total
+}
+
+/// `item` with its claim cut by about `excess` characters (never below `min`), marked with `…`,
+/// its tag whole.
+fn cut(item: &str, excess: usize, min: usize) -> String {
     let (claim, tag) = match item.find(TAG_PREFIX) {
         Some(at) => (item[..at].trim_end(), Some(&item[at..])),
-        None => (item.as_str(), None),
+        None => (item, None),
     };
     let keep = min.max(chars(claim).saturating_sub(excess + 1));
     let cut: String = claim.chars().take(keep).collect();
-    lines[l][i] = match tag {
+    match tag {
         Some(tag) => format!("{}… {tag}", cut.trim_end()),
         None => format!("{}…", cut.trim_end()),
-    };
-    true
+    }
 }
 
-/// Drops the last untagged item that is not the first of its line (which carries the label).
-fn drop_untagged_item(lines: &mut [Vec<String>]) -> bool {
+/// While over `max_chars`, drops the last untagged items that are not the first of their line
+/// (which carries the label). Returns the new total.
+fn drop_untagged_items(lines: &mut [Vec<String>], mut total: usize, max_chars: usize) -> usize {
     for items in lines.iter_mut().rev() {
-        if let Some(at) = (1..items.len()).rev().find(|&i| !tagged(&items[i])) {
-            items.remove(at);
-            return true;
+        let mut dropped = vec![false; items.len()];
+        for i in (1..items.len()).rev() {
+            if total <= max_chars {
+                break;
+            }
+            if !tagged(&items[i]) {
+                dropped[i] = true;
+                total -= chars(&items[i]) + chars(SEPARATOR);
+            }
+        }
+        let mut index = 0;
+        items.retain(|_| {
+            index += 1;
+            !dropped[index - 1]
+        });
+        if total <= max_chars {
+            break;
         }
     }
-    false
-}
-
-fn drop_untagged_line(lines: &mut Vec<Vec<String>>) -> bool {
-    match last_untagged_line(lines) {
-        Some(at) => {
-            lines.remove(at);
-            true
-        }
-        None => false,
-    }
+    total
 }
 
 #[cfg(test)]
