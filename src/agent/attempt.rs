@@ -25,7 +25,9 @@ pub const ARCHIVE_DIR: &str = "archive";
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Stored {
-    issue: u64,
+    /// Absent when `record` began the attempt and no issue is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    issue: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     base: Option<String>,
     started_at: String,
@@ -39,12 +41,12 @@ struct Stored {
 /// A started attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempt {
-    pub issue: u64,
+    /// `None` when `record` began the attempt because no `start` ran: the issue is unknown.
+    pub issue: Option<u64>,
     /// `None` when the attempt began on an unborn branch.
     pub base: Option<ObjectId>,
     pub started_at: Timestamp,
     pub branch: Option<String>,
-    pub implicit: bool,
 }
 
 /// What the caller says of the attempt, overriding the attempt state, so a runtime can stay
@@ -102,12 +104,17 @@ impl Attempt {
         let started_at = time::parse(&stored.started_at)
             .map_err(|err| anyhow!("{}: started_at: {err}; {mend}", path.display()))?;
         Ok(Some(Attempt {
-            issue: stored.issue,
+            // An implicit attempt knows no issue, whatever an older file stored for it.
+            issue: stored.issue.filter(|_| !stored.implicit),
             base,
             started_at,
             branch: stored.branch,
-            implicit: stored.implicit,
         }))
+    }
+
+    /// True when `record` began the attempt because no `start` ran.
+    pub fn implicit(&self) -> bool {
+        self.issue.is_none()
     }
 
     /// Writes the attempt state atomically.
@@ -117,7 +124,7 @@ impl Attempt {
             base: self.base.map(|id| id.to_string()),
             started_at: time::format(self.started_at),
             branch: self.branch.clone(),
-            implicit: self.implicit,
+            implicit: self.implicit(),
         };
         let text = toml::to_string(&stored).context("serialising the attempt state")?;
         let dir = repo.handoff_dir();
@@ -147,8 +154,9 @@ impl Attempt {
     /// by `record`) has no known issue, so its base and started_at serve any `--issue`.
     pub fn resolve(repo: &Repo, args: &Overrides) -> Result<Resolved> {
         let stored = Attempt::load(repo)?;
+        // An implicit attempt (no issue) serves any `--issue`; a stored issue only its own.
         let stored =
-            stored.filter(|a| a.implicit || args.issue.is_none_or(|issue| issue == a.issue));
+            stored.filter(|a| a.issue.is_none() || args.issue.is_none_or(|i| a.issue == Some(i)));
         let base = match &args.base {
             Some(rev) => Some(Some(repo.resolve_commit(rev)?)),
             None => stored.as_ref().map(|a| a.base),
@@ -157,7 +165,7 @@ impl Attempt {
             Some(text) => Some(time::parse(text).context("--started-at")?),
             None => stored.as_ref().map(|a| a.started_at),
         };
-        let stored_issue = stored.as_ref().filter(|a| !a.implicit).map(|a| a.issue);
+        let stored_issue = stored.as_ref().and_then(|a| a.issue);
         Ok(Resolved { issue: args.issue.or(stored_issue), base, started_at })
     }
 }

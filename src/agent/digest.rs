@@ -121,7 +121,7 @@ pub fn for_repo(repo: &Repo, config: &Config) -> Result<Digest> {
     let dir = repo.handoff_dir();
     let mut digest = compute(&dir.join(EVENTS_FILE), config)?;
     // A broken attempt state does not stop the digest; commands that need the attempt say so.
-    digest.implicit_attempt = Attempt::load(repo).ok().flatten().is_some_and(|a| a.implicit);
+    digest.implicit_attempt = Attempt::load(repo).ok().flatten().is_some_and(|a| a.implicit());
     Ok(digest)
 }
 

@@ -125,16 +125,15 @@ fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
     Ok((repo.git_dir, top))
 }
 
-/// Saves an attempt marked implicit: issue unknown (stored as 0), base HEAD, started now.
+/// Saves an implicit attempt: issue unknown, base HEAD, started now.
 fn begin_implicit() -> Result<()> {
     let repo = Repo::discover()?;
     let head = repo.head().ok();
     let attempt = Attempt {
-        issue: 0,
+        issue: None,
         base: head.as_ref().and_then(|h| h.id),
         started_at: time::now(),
         branch: head.and_then(|h| h.branch),
-        implicit: true,
     };
     attempt.save(&repo)
 }

@@ -52,12 +52,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         Some(text) => time::parse(text).context("--started-at")?,
         None => time::now(),
     };
-    let attempt =
-        Attempt { issue: args.issue, base, started_at, branch: head.branch, implicit: false };
+    let attempt = Attempt { issue: Some(args.issue), base, started_at, branch: head.branch };
     let archived = attempt.begin(&repo)?;
     let dir = repo.handoff_dir();
     let report = Report {
-        issue: attempt.issue,
+        issue: args.issue,
         base: attempt.base.map(|id| id.to_string()),
         branch: attempt.branch.clone(),
         started_at: time::format(attempt.started_at),
