@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::note::Note;
-use crate::ops::record_store::{self, Key, Record};
+use crate::ops::record_store::{self, Key, Record, RecordKind};
 
 pub use branch::NoteOnBranch;
 
@@ -135,7 +135,7 @@ pub fn all(
     if let Some(issue) = issue {
         digests.extend(record_store::read_lenient(repo, &refs, Key::Issue(issue).id(repo)?)?);
     }
-    digests.retain(|r| r.kind == "digest" && issue.is_none_or(|i| r.issue == Some(i)));
+    digests.retain(|r| r.kind == RecordKind::Digest && issue.is_none_or(|i| r.issue == Some(i)));
     digests.sort_by(|a, b| (&a.commit, &b.written_at).cmp(&(&b.commit, &a.written_at)));
     digests.dedup_by(|a, b| a.commit == b.commit);
     let depth: std::collections::HashMap<ObjectId, usize> =
@@ -187,7 +187,7 @@ fn assemble(
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
     let stored = record_store::read_lenient(repo, refs, found.commit)?
         .into_iter()
-        .filter(|r| r.kind != "digest")
+        .filter(|r| r.kind != RecordKind::Digest)
         .max_by(|a, b| a.written_at.cmp(&b.written_at));
     let (mut record, source) = match stored {
         Some(record) => (record, Source::Record),

@@ -49,7 +49,7 @@ fn entry(handoff: Handoff) -> Entry {
     let record = handoff.record;
     Entry {
         commit: record.commit,
-        kind: record.kind,
+        kind: record.kind.to_string(),
         issue: record.issue,
         reason: record.reason,
         started_at: record.started_at,

@@ -7,7 +7,7 @@
 
 mod budget;
 
-use crate::ops::record_store::Record;
+use crate::ops::record_store::{Record, RecordKind};
 
 /// How much recall may say.
 pub struct Limits<'a> {
@@ -26,7 +26,7 @@ pub fn headline(record: &Record) -> String {
     if let Some(reason) = &record.reason {
         parts.push(reason.clone());
     }
-    if record.kind != "agent" {
+    if record.kind != RecordKind::Agent {
         parts.push(format!("{} handoff", record.kind));
     }
     if let Some(line) = &record.digest_line {
@@ -142,7 +142,7 @@ pub fn digest_files(record: &Record) -> Vec<String> {
 
 /// `Files edited: a, b (+N more)` for a digest-only handoff, which has no summary to say it.
 fn files_line(record: &Record) -> Option<String> {
-    if record.kind != "digest" {
+    if record.kind != RecordKind::Digest {
         return None;
     }
     let files = digest_files(record);

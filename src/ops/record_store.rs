@@ -34,13 +34,70 @@ use crate::git::identity::{FALLBACK_EMAIL, FALLBACK_NAME};
 /// How long a write keeps retrying while other writers move the notes ref first.
 const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
 
+/// What wrote a record. Stored as its name; a kind this version does not know (a record from a
+/// newer git-handoff) is kept as written, so rewriting a record list never changes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum RecordKind {
+    /// The agent's checked note.
+    #[default]
+    Agent,
+    /// The note git-handoff wrote because the agent wrote none.
+    Emergency,
+    /// The digest alone, on HEAD, when the agent wrote no note.
+    Digest,
+    Other(String),
+}
+
+impl RecordKind {
+    pub fn as_str(&self) -> &str {
+        match self {
+            RecordKind::Agent => "agent",
+            RecordKind::Emergency => "emergency",
+            RecordKind::Digest => "digest",
+            RecordKind::Other(name) => name,
+        }
+    }
+}
+
+impl From<String> for RecordKind {
+    fn from(name: String) -> Self {
+        match name.as_str() {
+            "agent" => RecordKind::Agent,
+            "emergency" => RecordKind::Emergency,
+            "digest" => RecordKind::Digest,
+            _ => RecordKind::Other(name),
+        }
+    }
+}
+
+impl From<RecordKind> for String {
+    fn from(kind: RecordKind) -> Self {
+        kind.as_str().to_string()
+    }
+}
+
+impl From<crate::model::note::Kind> for RecordKind {
+    fn from(kind: crate::model::note::Kind) -> Self {
+        match kind {
+            crate::model::note::Kind::Agent => RecordKind::Agent,
+            crate::model::note::Kind::Emergency => RecordKind::Emergency,
+        }
+    }
+}
+
+impl std::fmt::Display for RecordKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One handoff record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Record {
     pub version: u32,
-    /// `agent`, `emergency` or `digest`.
-    pub kind: String,
+    pub kind: RecordKind,
     pub issue: Option<u64>,
     pub branch: Option<String>,
     pub started_at: Option<String>,
@@ -88,10 +145,10 @@ pub fn merge(mut ours: Vec<Record>, theirs: Vec<Record>) -> Vec<Record> {
         }
     }
     ours.sort_by(|a, b| {
-        (&a.written_at, &a.commit, &a.kind, &a.started_at).cmp(&(
+        (&a.written_at, &a.commit, a.kind.as_str(), &a.started_at).cmp(&(
             &b.written_at,
             &b.commit,
-            &b.kind,
+            b.kind.as_str(),
             &b.started_at,
         ))
     });

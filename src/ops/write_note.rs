@@ -16,7 +16,7 @@ use crate::git::repo::Repo;
 use crate::model::claims::Evidence;
 use crate::model::config::Config;
 use crate::model::note::{self};
-use crate::ops::record_store::{self, Record, Tag};
+use crate::ops::record_store::{self, Record, RecordKind, Tag};
 use crate::ops::validate::{self, Range};
 use crate::util::time;
 
@@ -36,7 +36,8 @@ pub struct Outcome {
     pub commit: Option<String>,
     pub path: Option<String>,
     /// `agent`, `emergency`, `digest`, or `none` when nothing was written.
-    pub kind: String,
+    #[serde(serialize_with = "kind_or_none")]
+    pub kind: Option<RecordKind>,
     pub tags: Vec<Tag>,
     pub digest_line: String,
     /// Why nothing was written, when nothing was.
@@ -165,7 +166,7 @@ fn base_record(
 ) -> Result<Record> {
     Ok(Record {
         version: 1,
-        kind: String::new(),
+        kind: RecordKind::Agent,
         issue: Some(attempt.issue),
         branch: repo.head()?.ref_name,
         started_at: Some(attempt.started_at.clone()),
@@ -180,4 +181,8 @@ fn base_record(
         tags: Vec::new(),
         progress: plan_items(repo),
     })
+}
+
+fn kind_or_none<S: serde::Serializer>(kind: &Option<RecordKind>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.as_ref().map_or("none", RecordKind::as_str))
 }

@@ -12,6 +12,7 @@ use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::emergency::Facts;
+use crate::ops::record_store::RecordKind;
 use crate::ops::write_note::{self, Attempt, Outcome, Source};
 use crate::util::error::CheckFailed;
 use crate::util::time;
@@ -125,9 +126,11 @@ fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
         return Ok(());
     }
     let commit = outcome.commit.as_deref().map(crate::util::text::short_id).unwrap_or("");
-    match outcome.kind.as_str() {
-        "digest" => writeln!(out, "Digest stored on {commit}: {}.", outcome.digest_line)?,
-        "emergency" => writeln!(
+    match outcome.kind {
+        Some(RecordKind::Digest) => {
+            writeln!(out, "Digest stored on {commit}: {}.", outcome.digest_line)?
+        }
+        Some(RecordKind::Emergency) => writeln!(
             out,
             "Emergency handoff note saved in {commit} ({}). From the log: {}.",
             outcome.path.as_deref().unwrap_or(""),

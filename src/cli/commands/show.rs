@@ -13,7 +13,7 @@ use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::ops::handoff::{self, Handoff, Query, Seal, SealPosition, Source};
 use crate::ops::recall;
-use crate::ops::record_store::Record;
+use crate::ops::record_store::{Record, RecordKind};
 
 /// Show the latest handoff on the branch (or at or below REV) for a person picking up the work.
 ///
@@ -128,7 +128,7 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
         }
     }
     let files = recall::digest_files(record);
-    if record.kind == "digest" && !files.is_empty() {
+    if record.kind == RecordKind::Digest && !files.is_empty() {
         writeln!(out, "\n{}", output::heading("Files edited (digest)"))?;
         let (kept, more) = crate::model::markdown::capped(&files, SHOW_FILES);
         for file in kept {

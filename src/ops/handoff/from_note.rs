@@ -6,7 +6,7 @@ use crate::git::repo::Repo;
 use crate::model::claims::TAG_PREFIX;
 use crate::model::note::Note;
 use crate::ops::handoff::NoteOnBranch;
-use crate::ops::record_store::{Record, Tag};
+use crate::ops::record_store::{Record, RecordKind, Tag};
 use crate::ops::write_note;
 use crate::util::time;
 
@@ -25,7 +25,7 @@ pub fn record(repo: &Repo, found: &NoteOnBranch, path: &str, text: Option<&str>)
     let written_at = jiff::Timestamp::from_second(found.time).map(time::format).unwrap_or_default();
     Record {
         version: 1,
-        kind: parsed.as_ref().map_or("agent", |n| n.kind().as_str()).to_string(),
+        kind: parsed.as_ref().map_or(RecordKind::Agent, |n| n.kind().into()),
         issue: Some(found.issue),
         branch: repo.head().ok().and_then(|h| h.ref_name),
         started_at: field("started_at"),

@@ -111,7 +111,7 @@ fn identity(record: &Record) -> (String, String, String, Option<u64>, Option<Str
     (
         record.commit.clone(),
         record.written_at.clone(),
-        record.kind.clone(),
+        record.kind.to_string(),
         record.issue,
         record.started_at.clone(),
     )

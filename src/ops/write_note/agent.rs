@@ -14,7 +14,7 @@ use crate::model::markdown::code_span;
 use crate::model::note::{self, Header, Note};
 use crate::model::redact::Redactor;
 use crate::ops::handoff::moves::{self, Place};
-use crate::ops::record_store::{self, Record, Summary, Tag};
+use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
 use crate::util::paths::read_bounded;
 
 use super::{
@@ -118,7 +118,7 @@ pub fn agent_note(
     };
     let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
     let record = Record {
-        kind: "agent".into(),
+        kind: RecordKind::Agent,
         summary: Some(summary),
         tags: tags.clone(),
         ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
@@ -127,7 +127,7 @@ pub fn agent_note(
     Ok(Outcome {
         commit: Some(commit.to_string()),
         path: Some(rel),
-        kind: "agent".into(),
+        kind: Some(RecordKind::Agent),
         tags,
         digest_line: digest.line(),
         skipped: None,

@@ -7,7 +7,7 @@ use gix::ObjectId;
 use crate::agent::digest::{self, Digest};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::record_store::{self, Record};
+use crate::ops::record_store::{self, Record, RecordKind};
 use crate::util::time;
 
 use crate::ops::handoff::{NoteOnBranch, branch};
@@ -26,7 +26,7 @@ pub fn digest_only(
     let skip = |why: String, digest: &Digest| Outcome {
         commit: None,
         path: None,
-        kind: "none".into(),
+        kind: None,
         tags: Vec::new(),
         digest_line: digest.line(),
         skipped: Some(why),
@@ -40,7 +40,7 @@ pub fn digest_only(
         return Ok(skip("HEAD has no commit yet".into(), &digest));
     };
     if let Some(existing) = record_store::latest(repo, &config.notes_ref, head)?
-        && existing.kind != "digest"
+        && existing.kind != RecordKind::Digest
     {
         return Ok(skip(format!("HEAD already has a {} record", existing.kind), &digest));
     }
@@ -65,7 +65,7 @@ pub fn digest_only(
     let head_ref = repo.head()?.ref_name;
     let record = Record {
         version: 1,
-        kind: "digest".into(),
+        kind: RecordKind::Digest,
         issue,
         branch: head_ref,
         started_at,
@@ -81,7 +81,7 @@ pub fn digest_only(
     Ok(Outcome {
         commit: Some(head.to_string()),
         path: None,
-        kind: "digest".into(),
+        kind: Some(RecordKind::Digest),
         tags: Vec::new(),
         digest_line: digest.line(),
         skipped: None,

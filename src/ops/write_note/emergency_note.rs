@@ -10,7 +10,7 @@ use crate::model::config::Config;
 use crate::model::emergency::{self, CallEnd, CheckCall, Facts, ToolCall};
 use crate::model::note::{self, Note};
 use crate::model::redact::Redactor;
-use crate::ops::record_store::{self, Record, Summary};
+use crate::ops::record_store::{self, Record, RecordKind, Summary};
 use crate::ops::validate::{self};
 use crate::util::time;
 
@@ -35,7 +35,7 @@ pub fn emergency_note(
         return Ok(Outcome {
             commit: Some(existing.to_string()),
             path: Some(rel),
-            kind: "none".into(),
+            kind: None,
             tags: Vec::new(),
             digest_line: digest.line(),
             skipped: Some(format!(
@@ -157,7 +157,7 @@ pub fn emergency_note(
     let text = redactor.redact(&emergency::render(&input)).into_owned();
     let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
     let record = Record {
-        kind: "emergency".into(),
+        kind: RecordKind::Emergency,
         seal_commit: input.seal.as_ref().map(|(c, _)| c.clone()),
         summary: Some(Summary {
             goal: None,
@@ -176,7 +176,7 @@ pub fn emergency_note(
     Ok(Outcome {
         commit: Some(commit.to_string()),
         path: Some(rel),
-        kind: "emergency".into(),
+        kind: Some(RecordKind::Emergency),
         tags: Vec::new(),
         digest_line: digest.line(),
         skipped: None,
