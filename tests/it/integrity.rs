@@ -269,8 +269,14 @@ fn note_handling_is_linear_and_bounded() {
     assert_eq!(tags, 1_250);
     let (note_big, recall_big, tags) = time_note(&env, "big", 16, 20_000);
     assert_eq!(tags, 20_000);
-    assert!(note_big < note_small * 40.0 + 5.0, "note: {note_small:.2}s, then {note_big:.2}s");
-    assert!(recall_big < recall_small * 40.0 + 5.0, "recall: {recall_small:.2}s, {recall_big:.2}s");
+    // The slack is wide because the suite runs beside other tests on two cores: the bound
+    // catches handling that grows with the square at sizes users reach (a 12 MB note took 22 s
+    // before), not a small slowdown.
+    assert!(note_big < note_small * 64.0 + 15.0, "note: {note_small:.2}s, then {note_big:.2}s");
+    assert!(
+        recall_big < recall_small * 64.0 + 15.0,
+        "recall: {recall_small:.2}s, {recall_big:.2}s"
+    );
 
     // Past the size bound: a clear error, nothing committed.
     let repo = started(&env, "s", 17);
