@@ -213,7 +213,7 @@ fn list_changes(
 ) -> Result<Vec<Change>> {
     let staged = gix::index::File::at(&stage.file, hash, true, Default::default());
     match (original, staged, before) {
-        (Some(original), Ok(staged), Ok(before)) => Ok(changes::list(original, &staged, &before)),
+        (Some(original), Ok(staged), Ok(before)) => changes::list(original, &staged, &before),
         _ => stage.changes(base),
     }
 }

@@ -10,17 +10,15 @@
 //! still matches HEAD: all of them, right after a commit). A path outside the second list had in
 //! the original index what HEAD has, so HEAD's side of every change is known without a tree read.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::Result;
+use gix::ObjectId;
 use gix::index::entry::Flags;
 
 use super::stage::{Change, parse_raw};
 use crate::git::Git;
-
-/// One side of a path: mode and object id (hex); `None` when the path is absent.
-type Side = Option<(u32, String)>;
 
 /// What was staged before the seal: `git diff-index --cached` of the original index against
 /// `base` (read only: the seal holds the index lock, so it cannot change meanwhile).
@@ -40,60 +38,57 @@ pub(super) fn list(
     original: &gix::index::File,
     staged: &gix::index::File,
     before: &[Change],
-) -> Vec<Change> {
+) -> Result<Vec<Change>> {
     let old = sides(original);
     let new = sides(staged);
-    let mut paths: BTreeMap<&[u8], Side> = BTreeMap::new();
-    for change in before {
-        paths.insert(&change.path, side(change.old_mode, &change.old_id));
-    }
-    let mut o = old.iter().peekable();
-    let mut n = new.iter().peekable();
-    loop {
-        let (path, a, b) = match (o.peek(), n.peek()) {
-            (None, None) => break,
+    let head = before
+        .iter()
+        .map(|c| Ok((c.path.as_slice(), side(c.old_mode, &c.old_id)?)))
+        .collect::<Result<HashMap<&[u8], Side>>>()?;
+    let mut out = Vec::new();
+    let mut push = |path: &[u8], was: Side, now: Side| {
+        let was = if head.is_empty() { was } else { head.get(path).copied().unwrap_or(was) };
+        if was != now {
+            out.push(change(path, &was, &now));
+        }
+    };
+    // Both lists are in index order (by path): walk them side by side.
+    let (mut o, mut n) = (0, 0);
+    while o < old.len() || n < new.len() {
+        match (old.get(o), new.get(n)) {
             (Some((p, a)), Some((q, b))) if p == q => {
-                o.next();
-                n.next();
-                (*p, a, b)
+                push(p, *a, *b);
+                (o, n) = (o + 1, n + 1);
             }
             (Some((p, a)), Some((q, _))) if p < q => {
-                o.next();
-                (*p, a, &None)
-            }
-            (Some(_), Some((q, b))) | (None, Some((q, b))) => {
-                n.next();
-                (*q, &None, b)
+                push(p, *a, None);
+                o += 1;
             }
             (Some((p, a)), None) => {
-                o.next();
-                (*p, a, &None)
+                push(p, *a, None);
+                o += 1;
             }
-        };
-        if a != b {
-            paths.entry(path).or_insert_with(|| a.clone());
+            (_, Some((q, b))) => {
+                push(q, None, *b);
+                n += 1;
+            }
+            (None, None) => break,
         }
     }
-    let staged_side: BTreeMap<&[u8], &Side> = new.iter().map(|(p, s)| (*p, s)).collect();
-    paths
-        .into_iter()
-        .filter_map(|(path, head)| {
-            let now = staged_side.get(path).map_or(&None, |s| *s);
-            (head != *now).then(|| {
-                let zero = |s: &Side| s.clone().unwrap_or((0, "0".repeat(40)));
-                let ((old_mode, old_id), (new_mode, new_id)) = (zero(&head), zero(now));
-                let zeros = "0".repeat(old_id.len().max(new_id.len()));
-                Change {
-                    old_mode,
-                    new_mode,
-                    old_id: if old_mode == 0 { zeros.clone() } else { old_id },
-                    new_id: if new_mode == 0 { zeros } else { new_id },
-                    path: path.to_vec(),
-                }
-            })
-        })
-        .collect()
+    // A staged deletion is in neither index.
+    let in_either = |path: &[u8]| {
+        let find = |list: &[(&[u8], Side)]| list.binary_search_by(|(p, _)| (*p).cmp(path));
+        find(&old).is_ok() || find(&new).is_ok()
+    };
+    for c in before.iter().filter(|c| !in_either(&c.path)) {
+        push(&c.path, None, None);
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
 }
+
+/// One side of a path: mode and object id; `None` when the path is absent.
+type Side = Option<(u32, ObjectId)>;
 
 /// Each stage-0 path of an index with its side; intent-to-add entries hold nothing yet.
 fn sides(index: &gix::index::File) -> Vec<(&[u8], Side)> {
@@ -102,13 +97,31 @@ fn sides(index: &gix::index::File) -> Vec<(&[u8], Side)> {
         .iter()
         .filter(|e| e.stage_raw() == 0)
         .map(|e| {
-            let side = (!e.flags.contains(Flags::INTENT_TO_ADD))
-                .then(|| (e.mode.bits(), e.id.to_string()));
+            let side = (!e.flags.contains(Flags::INTENT_TO_ADD)).then_some((e.mode.bits(), e.id));
             (e.path(index).as_ref(), side)
         })
         .collect()
 }
 
-fn side(mode: u32, id: &str) -> Side {
-    (mode != 0).then(|| (mode, id.to_string()))
+fn side(mode: u32, hex: &str) -> Result<Side> {
+    if mode == 0 {
+        return Ok(None);
+    }
+    let id = ObjectId::from_hex(hex.as_bytes()).map_err(|err| {
+        anyhow::anyhow!("`git diff-index` printed {hex:?} as an object id: {err}")
+    })?;
+    Ok(Some((mode, id)))
+}
+
+fn change(path: &[u8], was: &Side, now: &Side) -> Change {
+    let hex = |side: &Side| side.map(|(_, id)| id.to_string()).unwrap_or_default();
+    let (old_id, new_id) = (hex(was), hex(now));
+    let zeros = "0".repeat(old_id.len().max(new_id.len()));
+    Change {
+        old_mode: was.map_or(0, |(mode, _)| mode),
+        new_mode: now.map_or(0, |(mode, _)| mode),
+        old_id: if old_id.is_empty() { zeros.clone() } else { old_id },
+        new_id: if new_id.is_empty() { zeros } else { new_id },
+        path: path.to_vec(),
+    }
 }
