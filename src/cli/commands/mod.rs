@@ -48,9 +48,13 @@ pub fn run(cli: Cli) -> Result<()> {
             )
         })?;
     }
-    // `record` prints nothing to colour, and runs on every tool call: no git start for it.
-    let record = matches!(cli.command, Command::Record(_));
-    output::init_color(cli.global.color, || if record { None } else { output::git_color_config() });
+    // `record` prints nothing to colour, and runs on every tool call; `recall` prints lines for an
+    // agent's context, where colour codes never belong, at every session start: no git start for
+    // either (it cost recall more than finding the handoff).
+    let uncoloured = matches!(cli.command, Command::Record(_) | Command::Recall(_));
+    output::init_color(cli.global.color, || {
+        if uncoloured { None } else { output::git_color_config() }
+    });
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
