@@ -9,6 +9,10 @@ mod budget;
 
 use crate::ops::record_store::{Record, RecordKind};
 
+mod session;
+
+pub use session::{Asked, Source, for_session};
+
 /// How much recall may say.
 pub struct Limits<'a> {
     pub prefix: &'a str,

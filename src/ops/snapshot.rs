@@ -12,12 +12,14 @@ mod one_walk;
 
 use std::process::Output;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
 use serde::{Serialize, Serializer};
 
+use crate::agent::attempt::Resolved;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
+use crate::model::config::Config;
 use crate::util::time;
 
 pub mod markdown;
@@ -67,6 +69,30 @@ pub struct Request {
     pub started_at: Option<jiff::Timestamp>,
     pub reason: String,
     pub max_lines: usize,
+}
+
+impl Request {
+    /// The request for the attempt `resolved`: the reason checked against the configured ones, the
+    /// cap defaulting to `caps.snapshot_lines`.
+    pub fn for_attempt(
+        config: &Config,
+        resolved: Resolved,
+        reason: String,
+        max_lines: Option<usize>,
+    ) -> Result<Request> {
+        config.check_reason(&reason)?;
+        let max_lines = max_lines.unwrap_or(config.caps.snapshot_lines);
+        if max_lines == 0 {
+            bail!("--max-lines must be at least 1 (it caps each git output; the default is 40)");
+        }
+        Ok(Request {
+            issue: resolved.issue,
+            base: resolved.base,
+            started_at: resolved.started_at,
+            reason,
+            max_lines,
+        })
+    }
 }
 
 /// Takes the snapshot.

@@ -10,6 +10,7 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use serde::Serialize;
 
+use crate::agent::attempt::Resolved;
 use crate::agent::digest::{Digest, LastCheck};
 use crate::agent::progress::Store;
 use crate::git::repo::Repo;
@@ -61,6 +62,17 @@ pub struct Attempt {
     pub started_at: String,
     /// `None` when unknown (all history) or unborn.
     pub base: Option<ObjectId>,
+}
+
+impl Attempt {
+    /// The attempt a note is written for: the issue is required, started_at defaults to now.
+    pub fn from_resolved(resolved: &Resolved) -> Result<Attempt> {
+        Ok(Attempt {
+            issue: resolved.require_issue()?,
+            started_at: time::format(resolved.started_at.unwrap_or_else(time::now)),
+            base: resolved.base.flatten(),
+        })
+    }
 }
 
 /// Where the agent's note comes from.

@@ -87,11 +87,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             resolved.base.flatten(),
         )?
     } else {
-        let attempt = Attempt {
-            issue: resolved.require_issue()?,
-            started_at: time::format(resolved.started_at.unwrap_or_else(time::now)),
-            base: resolved.base.flatten(),
-        };
+        let attempt = Attempt::from_resolved(&resolved)?;
         if args.emergency {
             let facts = match &args.facts {
                 Some(path) => read_facts(path)?,

@@ -2,22 +2,16 @@
 
 use std::io::Write;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Subcommand;
-use serde::Serialize;
 
-use crate::agent::attempt::Attempt;
-use crate::agent::change_summary;
-use crate::agent::digest::{self, OwnFiles};
-use crate::agent::progress::{Item, Mode, Plan, Status, Store};
+use crate::agent::progress::{Item, Mode, Status};
 use crate::cli::AttemptArgs;
 use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::model::redact::Redactor;
-use crate::util::fs::write_atomic;
-use crate::util::time;
+use crate::ops::progress::{self, Change, Report};
 
 /// Keep a progress plan that survives interruption.
 ///
@@ -75,74 +69,20 @@ pub enum Action {
     },
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    mode: Mode,
-    status_line: String,
-    complete: bool,
-    items: &'a [Item],
-    files_changed: Vec<String>,
-}
-
-impl Report<'_> {
-    fn of(plan: &Plan, files_changed: Vec<String>) -> Report<'_> {
-        Report {
-            mode: plan.mode,
-            status_line: plan.status_line(),
-            complete: plan.is_complete(),
-            items: &plan.items,
-            files_changed,
-        }
-    }
-}
-
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
-    let store = Store::new(&repo.handoff_dir());
-    // Item titles and notes go to the plan, the progress file and records: secrets never do.
-    let redactor = Redactor::new(&config)?;
-    let (plan, attempt_args) = match args.action {
+    let change = match args.action {
         Action::Plan { findings, force, items } => {
-            let items: Vec<String> = items.into_iter().map(|i| redactor.redact_string(i)).collect();
             let mode = if findings { Mode::Findings } else { Mode::Tasks };
-            let plan = store.update(|old| {
-                if let Some(old) = old {
-                    let started = old.items.iter().any(|i| i.status != Status::Pending);
-                    if started && !force {
-                        bail!(
-                            "a plan with progress exists ({}); pass --force to replace it, or \
-                             `git handoff progress set` to update it",
-                            old.status_line()
-                        );
-                    }
-                }
-                Plan::new(mode, &items, time::format(time::now()))
-            })?;
-            (plan, AttemptArgs::default())
+            Change::Plan { mode, items, force }
         }
-        Action::Set { id, status, note, files } => {
-            let note = note.map(|n| redactor.redact_string(n));
-            let plan = store.update(|old| {
-                let Some(mut plan) = old else {
-                    bail!("there is no progress plan yet; write one with `git handoff progress plan ITEM...`");
-                };
-                plan.set(&id, &status, note, files, time::format(time::now()))?;
-                Ok(plan)
-            })?;
-            (plan, AttemptArgs::default())
-        }
+        Action::Set { id, status, note, files } => Change::Set { id, status, note, files },
         Action::Show { write, attempt } => {
-            let Some(plan) = store.load()? else {
-                bail!(
-                    "there is no progress plan yet; write one with `git handoff progress plan ITEM...`"
-                );
-            };
-            let facts = summary_facts(&repo, &config, &plan, &attempt)?;
-            let summary = change_summary::render(&plan, &facts);
-            let files = facts.files_changed;
+            let plan = progress::load(&repo)?;
+            let (summary, files) = progress::summary(&repo, &config, &plan, &(&attempt).into())?;
             if let Some(path) = write {
-                write_summary(&repo, &path, &summary)?;
+                progress::write_summary(&repo, &path, &summary)?;
             }
             if ctx.json {
                 return Ok(output::write_json(out, &Report::of(&plan, files))?);
@@ -151,11 +91,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             return Ok(());
         }
     };
-    // After a change: the configured summary file is rewritten so readers always find a whole one.
-    if let Some(path) = &config.progress.write {
-        let facts = summary_facts(&repo, &config, &plan, &attempt_args)?;
-        write_summary(&repo, path, &change_summary::render(&plan, &facts))?;
-    }
+    let plan = progress::change(&repo, &config, change)?;
     if ctx.json {
         return Ok(output::write_json(out, &Report::of(&plan, Vec::new()))?);
     }
@@ -166,25 +102,6 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         writeln!(out, "  {} {status:<16} {}", mark(item.status), item_label(item))?;
     }
     Ok(())
-}
-
-/// What the change summary says besides the plan: the ticket, the files, the quality gates.
-fn summary_facts(
-    repo: &Repo,
-    config: &Config,
-    plan: &Plan,
-    args: &AttemptArgs,
-) -> Result<change_summary::Facts> {
-    let resolved = Attempt::resolve(repo, &args.into())?;
-    let own = OwnFiles::of(config);
-    let mut files = files_changed(repo, plan, resolved.base)?;
-    files.retain(|f| !own.holds(f));
-    let digest = digest::for_repo(repo, config)?;
-    Ok(change_summary::Facts {
-        ticket: resolved.issue,
-        files_changed: files,
-        quality_gates: change_summary::quality_gates(&digest),
-    })
 }
 
 fn item_label(item: &Item) -> String {
@@ -198,41 +115,4 @@ fn mark(status: Status) -> &'static str {
         Status::Abandoned | Status::NotFixed => "[-]",
         Status::Pending => "[ ]",
     }
-}
-
-/// The files the items name, then what changed since the attempt's base (tracked and untracked).
-fn files_changed(
-    repo: &Repo,
-    plan: &Plan,
-    base: Option<Option<gix::ObjectId>>,
-) -> Result<Vec<String>> {
-    let mut files: Vec<String> = Vec::new();
-    for item in &plan.items {
-        for file in &item.files {
-            if !files.contains(file) {
-                files.push(file.clone());
-            }
-        }
-    }
-    if let (Some(Some(base)), Ok(_)) = (base, repo.top()) {
-        let git = repo.git();
-        let base = base.to_string();
-        let tracked = git.text(["diff", "--name-only", "--no-renames", base.as_str(), "--"])?;
-        let untracked = git.text(["ls-files", "--others", "--exclude-standard"])?;
-        for line in tracked.lines().chain(untracked.lines()) {
-            if !line.is_empty() && !files.iter().any(|f| f == line) {
-                files.push(line.to_string());
-            }
-        }
-    }
-    Ok(files)
-}
-
-/// Writes the summary to `path` (relative to the work tree top) atomically.
-fn write_summary(repo: &Repo, path: &str, summary: &str) -> Result<()> {
-    let target = match repo.top() {
-        Ok(top) => crate::util::paths::inside(top, path, "the progress file")?,
-        Err(_) => std::path::PathBuf::from(path),
-    };
-    write_atomic(&target, summary.as_bytes())
 }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
@@ -69,15 +69,10 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let config = Config::load(repo.top().ok())?;
     let default_reason = if args.prompt { "token_soft_threshold" } else { "agent_request" };
     let reason = args.reason.unwrap_or_else(|| default_reason.to_string());
-    config.check_reason(&reason)?;
-    let max_lines = args.max_lines.unwrap_or(config.caps.snapshot_lines);
-    if max_lines == 0 {
-        bail!("--max-lines must be at least 1 (it caps each git output; the default is 40)");
-    }
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let issue = if args.prompt { Some(resolved.require_issue()?) } else { resolved.issue };
-    let req =
-        Request { issue, base: resolved.base, started_at: resolved.started_at, reason, max_lines };
+    let mut req = Request::for_attempt(&config, resolved, reason, args.max_lines)?;
+    req.issue = issue;
     let snap = snapshot::take(&repo, &req)?;
     if let Some(issue) = issue.filter(|_| args.prompt) {
         let note_path = format!("{}/{issue}.md", config.note_dir());

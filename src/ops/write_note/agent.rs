@@ -53,27 +53,27 @@ pub fn agent_note(
     let top = repo.top()?.to_path_buf();
     let note_file = crate::util::paths::inside(&top, &rel, "the note")?;
 
+    // The summary route: the sections are rendered from the summary, the header filled in here.
+    let from_summary = |mut summary: Summary| -> Result<_> {
+        redact_summary(&redactor, &mut summary);
+        let mut tags = claims::tag_done(&mut summary.done, &evidence);
+        tags.extend(claims::tag_files(&mut summary.files_touched, &evidence));
+        let reason = reason.unwrap_or("agent_request");
+        config.check_reason(reason)?;
+        let header = Header {
+            issue: attempt.issue,
+            started_at: attempt.started_at.clone(),
+            reason: reason.to_string(),
+            last_work_commit: head.to_string(),
+        };
+        let mut body = header.render();
+        body.push_str(&crate::model::summary::render_sections(&summary, &evidence_lines(&digest)));
+        Ok((body, tags, Some(summary), Vec::new()))
+    };
     let (text, tags, summary, fixes) = match source {
         Source::Summary(path) => {
             let text = read_text(path)?;
-            let mut summary = crate::model::summary::parse(&text, &path.display().to_string())?;
-            redact_summary(&redactor, &mut summary);
-            let mut tags = claims::tag_done(&mut summary.done, &evidence);
-            tags.extend(claims::tag_files(&mut summary.files_touched, &evidence));
-            let reason = reason.unwrap_or("agent_request");
-            config.check_reason(reason)?;
-            let header = Header {
-                issue: attempt.issue,
-                started_at: attempt.started_at.clone(),
-                reason: reason.to_string(),
-                last_work_commit: head.to_string(),
-            };
-            let mut body = header.render();
-            body.push_str(&crate::model::summary::render_sections(
-                &summary,
-                &evidence_lines(&digest),
-            ));
-            (body, tags, Some(summary), Vec::new())
+            from_summary(crate::model::summary::parse(&text, &path.display().to_string())?)?
         }
         Source::Markdown(_) | Source::WorkTree => {
             let (bytes, origin) = match source {

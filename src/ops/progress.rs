@@ -1,0 +1,161 @@
+//! Changing and reading the progress plan as `progress` and the `handoff_progress` agent tool do:
+//! write the plan (refusing to drop progress unless forced), set an item, and the change summary
+//! with the ticket, the files the attempt changed and the quality gates. After each change the
+//! configured summary file (`[progress] write`) is rewritten whole, so an orchestrator always
+//! finds a complete one.
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+use crate::agent::attempt::{Attempt, Overrides};
+use crate::agent::change_summary;
+use crate::agent::digest::{self, OwnFiles};
+use crate::agent::progress::{Item, Mode, Plan, Status, Store};
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::model::redact::Redactor;
+use crate::util::fs::write_atomic;
+use crate::util::time;
+
+/// A change to the plan.
+pub enum Change {
+    /// Write the plan: one item per entry (findings given as "F1: title").
+    Plan { mode: Mode, items: Vec<String>, force: bool },
+    /// Set an item's status, with an optional note and the files it touched.
+    Set { id: String, status: String, note: Option<String>, files: Vec<String> },
+}
+
+/// The plan in the shape of `progress --json`.
+#[derive(Debug, Serialize)]
+pub struct Report<'a> {
+    pub mode: Mode,
+    pub status_line: String,
+    pub complete: bool,
+    pub items: &'a [Item],
+    pub files_changed: Vec<String>,
+}
+
+impl Report<'_> {
+    pub fn of(plan: &Plan, files_changed: Vec<String>) -> Report<'_> {
+        Report {
+            mode: plan.mode,
+            status_line: plan.status_line(),
+            complete: plan.is_complete(),
+            items: &plan.items,
+            files_changed,
+        }
+    }
+}
+
+const NO_PLAN: &str =
+    "there is no progress plan yet; write one with `git handoff progress plan ITEM...`";
+
+/// Applies `change` under the plan's lock, then rewrites the configured summary file.
+pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
+    let store = Store::new(&repo.handoff_dir());
+    // Item titles and notes go to the plan, the progress file and records: secrets never do.
+    let redactor = Redactor::new(config)?;
+    let plan = match change {
+        Change::Plan { mode, items, force } => store.update(|old| {
+            let items: Vec<String> = items.into_iter().map(|i| redactor.redact_string(i)).collect();
+            if let Some(old) = old {
+                let started = old.items.iter().any(|i| i.status != Status::Pending);
+                if started && !force {
+                    bail!(
+                        "a plan with progress exists ({}); pass --force to replace it, or \
+                         `git handoff progress set` to update it",
+                        old.status_line()
+                    );
+                }
+            }
+            Plan::new(mode, &items, time::format(time::now()))
+        })?,
+        Change::Set { id, status, note, files } => store.update(|old| {
+            let note = note.map(|n| redactor.redact_string(n));
+            let Some(mut plan) = old else { bail!(NO_PLAN) };
+            plan.set(&id, &status, note, files, time::format(time::now()))?;
+            Ok(plan)
+        })?,
+    };
+    if let Some(path) = &config.progress.write {
+        // The stored attempt, with no overrides: a change names no attempt.
+        let (summary, _) = summary(repo, config, &plan, &Overrides::default())?;
+        write_summary(repo, path, &summary)?;
+    }
+    Ok(plan)
+}
+
+/// The plan, or the error that says how to write one.
+pub fn load(repo: &Repo) -> Result<Plan> {
+    match Store::new(&repo.handoff_dir()).load()? {
+        Some(plan) => Ok(plan),
+        None => bail!(NO_PLAN),
+    }
+}
+
+/// The change summary of `plan` for the attempt, and the files it lists as changed.
+pub fn summary(
+    repo: &Repo,
+    config: &Config,
+    plan: &Plan,
+    overrides: &Overrides,
+) -> Result<(String, Vec<String>)> {
+    let facts = summary_facts(repo, config, plan, overrides)?;
+    Ok((change_summary::render(plan, &facts), facts.files_changed))
+}
+
+/// What the change summary says besides the plan: the ticket, the files, the quality gates.
+fn summary_facts(
+    repo: &Repo,
+    config: &Config,
+    plan: &Plan,
+    overrides: &Overrides,
+) -> Result<change_summary::Facts> {
+    let resolved = Attempt::resolve(repo, overrides)?;
+    let own = OwnFiles::of(config);
+    let mut files = files_changed(repo, plan, resolved.base)?;
+    files.retain(|f| !own.holds(f));
+    let digest = digest::for_repo(repo, config)?;
+    Ok(change_summary::Facts {
+        ticket: resolved.issue,
+        files_changed: files,
+        quality_gates: change_summary::quality_gates(&digest),
+    })
+}
+
+/// The files the items name, then what changed since the attempt's base (tracked and untracked).
+fn files_changed(
+    repo: &Repo,
+    plan: &Plan,
+    base: Option<Option<gix::ObjectId>>,
+) -> Result<Vec<String>> {
+    let mut files: Vec<String> = Vec::new();
+    for item in &plan.items {
+        for file in &item.files {
+            if !files.contains(file) {
+                files.push(file.clone());
+            }
+        }
+    }
+    if let (Some(Some(base)), Ok(_)) = (base, repo.top()) {
+        let git = repo.git();
+        let base = base.to_string();
+        let tracked = git.text(["diff", "--name-only", "--no-renames", base.as_str(), "--"])?;
+        let untracked = git.text(["ls-files", "--others", "--exclude-standard"])?;
+        for line in tracked.lines().chain(untracked.lines()) {
+            if !line.is_empty() && !files.iter().any(|f| f == line) {
+                files.push(line.to_string());
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Writes the summary to `path` (relative to the work tree top) atomically.
+pub fn write_summary(repo: &Repo, path: &str, summary: &str) -> Result<()> {
+    let target = match repo.top() {
+        Ok(top) => crate::util::paths::inside(top, path, "the progress file")?,
+        Err(_) => std::path::PathBuf::from(path),
+    };
+    write_atomic(&target, summary.as_bytes())
+}

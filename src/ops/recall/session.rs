@@ -1,0 +1,194 @@
+//! The recall a session gets, as `recall` prints it and the `handoff_recall` agent tool returns
+//! it: the lines for how the session started, the unsealed-work warning on a fresh start, and the
+//! project rules block.
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+use crate::agent::attempt::Resolved;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::handoff::{self, Query};
+use crate::ops::record_store::Record;
+
+use super::{Limits, fit, full, rules_block, startup};
+
+/// What started the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Startup,
+    Resume,
+    Clear,
+    Compact,
+    Fork,
+}
+
+/// The recall, in the shape of `recall --json`.
+#[derive(Debug, Serialize)]
+pub struct Recall {
+    pub source: Source,
+    pub lines: Vec<String>,
+    pub rules: Option<String>,
+    pub record: Option<Record>,
+    /// For the command to print (the rules file was cut).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+impl Recall {
+    /// The lines, then the rules block after a blank line: what the session is given.
+    pub fn text(&self) -> String {
+        let mut text = self.lines.join("\n");
+        if let Some(rules) = &self.rules {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(rules);
+        }
+        text
+    }
+}
+
+/// What the session asks for.
+pub struct Asked {
+    /// The issue named explicitly (`--issue N`), else the attempt's handoff.
+    pub issue: Option<u64>,
+    pub source: Source,
+    /// Lines at most [default: caps.recall_lines].
+    pub max_lines: Option<usize>,
+}
+
+/// The recall for a session: the latest handoff on the branch, as `ops::handoff` finds it.
+pub fn for_session(
+    repo: &Repo,
+    config: &Config,
+    resolved: &Resolved,
+    asked: &Asked,
+) -> Result<Recall> {
+    let source = asked.source;
+    let max_lines = asked.max_lines.unwrap_or(config.caps.recall_lines);
+    if max_lines == 0 {
+        bail!("--max-lines must be at least 1 (the default is 10)");
+    }
+    let max_chars = config.caps.recall_chars;
+    let limits = Limits { prefix: &config.recall.prefix, max_lines, max_chars };
+
+    let mut lines = Vec::new();
+    let mut record = None;
+    if config.recall.enabled {
+        let head = repo.head()?;
+        let query = Query {
+            start: None,
+            issue: asked.issue,
+            attempt_issue: resolved.issue,
+            branch: head.ref_name.as_deref(),
+        };
+        record = handoff::find(repo, config, &query)?.map(|h| h.record);
+        if let Some(found) = &record {
+            lines = match source {
+                Source::Startup => vec![startup(found, limits.prefix)],
+                _ => full(found, &limits, &pointers(repo, config, found)),
+            };
+        }
+        // Only a fresh session start asks whether the previous attempt left work behind: after
+        // compact or resume the attempt is still going, and its dirty tree is work in progress.
+        if source == Source::Startup
+            && let Some(warning) = unsealed_work(repo, resolved, record.as_ref())?
+        {
+            match lines.first_mut() {
+                Some(line) => *line = format!("{line} {warning}"),
+                None => lines.push(warning),
+            }
+        }
+        lines = fit(lines, max_lines, max_chars);
+    }
+    let mut warnings = Vec::new();
+    let rules = rules(repo, config, &mut warnings)?;
+    Ok(Recall { source, lines, rules, record, warnings })
+}
+
+/// Where to read more: the note and its commit, the spec and the rules.
+fn pointers(repo: &Repo, config: &Config, record: &Record) -> Vec<String> {
+    let mut parts = Vec::new();
+    let commit = crate::util::text::short_id(&record.commit);
+    match &record.note_path {
+        Some(path) => parts.push(format!("Note: {path} at {commit}")),
+        None => parts.push(format!("Record on {commit}")),
+    }
+    let top = repo.top().ok();
+    if let Some(spec) = &config.recall.spec_file {
+        parts.push(format!("Spec: {spec}"));
+    }
+    let rules = &config.recall.rules_file;
+    if !rules.is_empty() && top.is_some_and(|t| t.join(rules).is_file()) {
+        parts.push(format!("Rules: {rules}"));
+    }
+    vec![format!("{} · details: `git handoff show`", parts.join(" · "))]
+}
+
+/// When the attempt of this worktree has no handoff yet and the work tree is dirty, the next
+/// session must know: Stop and SessionEnd often never fire.
+fn unsealed_work(
+    repo: &Repo,
+    resolved: &Resolved,
+    record: Option<&Record>,
+) -> Result<Option<String>> {
+    let (Some(issue), Some(started)) = (resolved.issue, resolved.started_at) else {
+        return Ok(None);
+    };
+    let started = crate::util::time::format(started);
+    let handed_off = record.is_some_and(|r| {
+        r.issue == Some(issue) && r.started_at.as_deref() == Some(started.as_str())
+    });
+    if handed_off || repo.top().is_err() {
+        return Ok(None);
+    }
+    let status = repo.git().output(["status", "--porcelain", "--untracked-files=normal"])?;
+    if status.is_empty() {
+        return Ok(None);
+    }
+    let count = status.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+    Ok(Some(format!(
+        "Unsealed: the previous attempt (issue #{issue}, started {started}) left {count} \
+         uncommitted paths and no handoff note; run `git handoff seal` then \
+         `git handoff note --emergency --reason time_limit` (or commit the work yourself)."
+    )))
+}
+
+/// How much of the rules file recall reads.
+const RULES_READ: u64 = 256 << 10;
+
+/// The rules block, when the rules file exists inside the work tree. It goes into the agent's
+/// context, so it is redacted like every text git-handoff passes on, and a link out of the work
+/// tree is not followed (recall still gives the rest, with a warning).
+fn rules(repo: &Repo, config: &Config, warnings: &mut Vec<String>) -> Result<Option<String>> {
+    use std::io::Read;
+    let name = &config.recall.rules_file;
+    let Ok(top) = repo.top() else { return Ok(None) };
+    if name.is_empty() {
+        return Ok(None);
+    }
+    let path = match crate::util::paths::inside(top, name, "the rules file") {
+        Ok(path) => path,
+        Err(err) => {
+            warnings.push(format!("{err:#}; the rules are left out"));
+            return Ok(None);
+        }
+    };
+    // The block holds at most a few thousand characters: a prefix of the file is all it needs.
+    let mut bytes = Vec::new();
+    match std::fs::File::open(&path) {
+        Ok(file) => file.take(RULES_READ).read_to_end(&mut bytes),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => Err(err),
+    }
+    .map_err(|err| anyhow::anyhow!("{}: cannot read the rules file: {err}", path.display()))?;
+    let redactor = crate::model::redact::Redactor::new(config)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = redactor.redact(&text);
+    let (block, warning) =
+        rules_block(name, &text, config.caps.rules_lines, config.caps.rules_chars);
+    warnings.extend(warning);
+    Ok(Some(block))
+}
