@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff on the branch (or at or below REV) for a person picking up the work')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List every attempt''s handoff on the branch, newest first, like `git log` for handoffs')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the handoff as agent tools (an MCP server on stdin/stdout)')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
@@ -269,6 +270,16 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'git-handoff;mcp' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'git-handoff;hooks' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -385,6 +396,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Print the last handoff for the next session, before its first turn')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the latest handoff on the branch (or at or below REV) for a person picking up the work')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List every attempt''s handoff on the branch, newest first, like `git log` for handoffs')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the handoff as agent tools (an MCP server on stdin/stdout)')
             [CompletionResult]::new('hooks', 'hooks', [CompletionResultType]::ParameterValue, 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Play a whole interrupted attempt in a throwaway repository, printing each step')
             [CompletionResult]::new('install-man', 'install-man', [CompletionResultType]::ParameterValue, 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them')
@@ -438,6 +450,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;help;log' {
+            break
+        }
+        'git-handoff;help;mcp' {
             break
         }
         'git-handoff;help;hooks' {

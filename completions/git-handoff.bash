@@ -37,6 +37,9 @@ _git__handoff() {
             git__handoff,log)
                 cmd="git__handoff__subcmd__log"
                 ;;
+            git__handoff,mcp)
+                cmd="git__handoff__subcmd__mcp"
+                ;;
             git__handoff,note)
                 cmd="git__handoff__subcmd__note"
                 ;;
@@ -87,6 +90,9 @@ _git__handoff() {
                 ;;
             git__handoff__subcmd__help,log)
                 cmd="git__handoff__subcmd__help__subcmd__log"
+                ;;
+            git__handoff__subcmd__help,mcp)
+                cmd="git__handoff__subcmd__help__subcmd__mcp"
                 ;;
             git__handoff__subcmd__help,note)
                 cmd="git__handoff__subcmd__help__subcmd__note"
@@ -191,7 +197,7 @@ _git__handoff() {
 
     case "${cmd}" in
         git__handoff)
-            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions help"
+            opts="-C -h -V --json --color --help --version start snapshot seal note progress record digest validate sync recall show log mcp hooks demo install-man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -279,7 +285,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__help)
-            opts="start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions help"
+            opts="start snapshot seal note progress record digest validate sync recall show log mcp hooks demo install-man completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -419,6 +425,20 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -818,6 +838,28 @@ _git__handoff() {
                     ;;
             esac
             COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_refs)" -- "${cur}") )
+            return 0
+            ;;
+        git__handoff__subcmd__mcp)
+            opts="-C -h -V --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
         git__handoff__subcmd__note)
@@ -1352,7 +1394,7 @@ __git_handoff_remotes ()
 # git's bash completion calls this for `git handoff <TAB>` (load git's completion first).
 _git_handoff ()
 {
-	local subcommands="start snapshot seal note progress record digest validate sync recall show log hooks demo install-man completions"
+	local subcommands="start snapshot seal note progress record digest validate sync recall show log mcp hooks demo install-man completions"
 	local subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
@@ -1555,6 +1597,15 @@ _git_handoff ()
 		--color) __gitcomp "auto always never" "" "$cur"; return ;;
 		esac
 		__git_complete_refs --cur="$cur"
+		;;
+	mcp)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
+		-*) __gitcomp "--color= --help --json --version"; return ;;
+		esac
+		case "$prev" in
+		--color) __gitcomp "auto always never" "" "$cur"; return ;;
+		esac
 		;;
 	hooks)
 		local nested="$(__git_find_on_cmdline "install uninstall status")"

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff on the branch (or at or below REV) for a person picking up the work'
             cand log 'List every attempt''s handoff on the branch, newest first, like `git log` for handoffs'
+            cand mcp 'Serve the handoff as agent tools (an MCP server on stdin/stdout)'
             cand hooks 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there'
             cand demo 'Play a whole interrupted attempt in a throwaway repository, printing each step'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
@@ -245,6 +246,15 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'git-handoff;mcp'= {
+            cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
+            cand --color 'When to colour human output'
+            cand --json 'Print one JSON document on stdout instead of text'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'git-handoff;hooks'= {
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
@@ -349,6 +359,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand recall 'Print the last handoff for the next session, before its first turn'
             cand show 'Show the latest handoff on the branch (or at or below REV) for a person picking up the work'
             cand log 'List every attempt''s handoff on the branch, newest first, like `git log` for handoffs'
+            cand mcp 'Serve the handoff as agent tools (an MCP server on stdin/stdout)'
             cand hooks 'Install, remove or show git-handoff''s hooks (pre-push check, agent hooks), keeping what is there'
             cand demo 'Play a whole interrupted attempt in a throwaway repository, printing each step'
             cand install-man 'Install the man pages, so that `git handoff --help` (which runs `man git-handoff`) finds them'
@@ -387,6 +398,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;help;show'= {
         }
         &'git-handoff;help;log'= {
+        }
+        &'git-handoff;help;mcp'= {
         }
         &'git-handoff;help;hooks'= {
             cand install 'Install git-handoff''s hooks, keeping what is there'

@@ -63,6 +63,7 @@ pub enum Command {
     Recall(commands::recall::Args),
     Show(commands::show::Args),
     Log(commands::log::Args),
+    Mcp(commands::mcp::Args),
     /// Install, remove or show git-handoff's hooks (pre-push check, agent hooks), keeping what
     /// is there.
     #[command(subcommand)]

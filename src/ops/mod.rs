@@ -3,6 +3,7 @@
 
 pub mod handoff;
 pub mod log;
+pub mod mcp;
 pub mod progress;
 pub mod recall;
 pub mod record_store;

@@ -17,7 +17,7 @@ use crate::git::repo::Repo;
 use crate::model::claims::Evidence;
 use crate::model::config::Config;
 use crate::model::note::{self};
-use crate::ops::record_store::{self, Record, RecordKind, Tag};
+use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
 use crate::ops::validate::{self, Range};
 use crate::util::time;
 
@@ -83,6 +83,8 @@ pub enum Source<'a> {
     Markdown(&'a Path),
     /// A TOML summary.
     Summary(&'a Path),
+    /// A summary given as data (the `handoff_note` agent tool).
+    Given(Summary),
 }
 
 /// The note path for an issue, relative to the top of the work tree.

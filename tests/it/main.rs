@@ -18,6 +18,7 @@ mod hooks;
 mod integrity;
 mod json;
 mod lifecycle;
+mod mcp;
 mod note;
 mod progress;
 mod prompt;

@@ -8,6 +8,7 @@ pub mod digest;
 pub mod hooks;
 pub mod install_man;
 pub mod log;
+pub mod mcp;
 pub mod note;
 pub mod progress;
 pub mod recall;
@@ -86,6 +87,7 @@ fn dispatch(ctx: &Ctx, command: Command, chdir: bool, out: &mut impl Write) -> R
         Command::Hooks(command) => hooks::run(ctx, command, out)?,
         Command::Demo(args) => demo::run(ctx, args, out)?,
         Command::InstallMan(args) => install_man::run(ctx, args, out)?,
+        Command::Mcp(args) => mcp::run(ctx, args, out)?,
         Command::Completions(args) => completions::run(ctx, args, out)?,
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! project rules block.
 
 use anyhow::{Result, bail};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::agent::attempt::Resolved;
 use crate::git::repo::Repo;
@@ -14,7 +14,7 @@ use crate::ops::record_store::Record;
 use super::{Limits, fit, full, rules_block, startup};
 
 /// What started the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     Startup,

@@ -75,6 +75,7 @@ pub fn agent_note(
             let text = read_text(path)?;
             from_summary(crate::model::summary::parse(&text, &path.display().to_string())?)?
         }
+        Source::Given(summary) => from_summary(summary)?,
         Source::Markdown(_) | Source::WorkTree => {
             let (bytes, origin) = match source {
                 Source::Markdown(path) => {

@@ -1,0 +1,242 @@
+//! `tools/call`: each tool runs the operation its command runs, on the repository found afresh for
+//! the call, and answers with text for the model and the command's JSON as structured content.
+//! A failure is a tool result with `isError: true` and the message the command prints.
+
+use anyhow::{Result, bail};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::agent::attempt::{Attempt, Overrides};
+use crate::agent::progress::Mode;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::progress::{self, Change, Report};
+use crate::ops::recall;
+use crate::ops::record_store::Summary;
+use crate::ops::snapshot::{self, Request};
+use crate::ops::write_note::{self, Source};
+use crate::util::error::{self, CheckFailed, Refused};
+
+use super::protocol::{INVALID_PARAMS, RpcError};
+use super::{schema, tools};
+
+/// What a tool answers: text for the model, the command's JSON, and whether it failed.
+struct Reply {
+    text: String,
+    structured: Option<Value>,
+    is_error: bool,
+}
+
+/// Runs the tool named in `params` with its arguments.
+pub fn call(params: &Map<String, Value>) -> Result<Value, RpcError> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Err(RpcError::new(INVALID_PARAMS, "tools/call needs the tool's name in `name`"));
+    };
+    let Some(tool) = tools::find(name) else {
+        let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
+        let why = format!("unknown tool {name:?}; the tools are: {}", names.join(", "));
+        return Err(RpcError::new(INVALID_PARAMS, why));
+    };
+    let mut args = match params.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(args) => args.clone(),
+    };
+    let reply = schema::check(tool.fields, &mut args, "").and_then(|()| run(tool.name, args));
+    let mut reply = reply.unwrap_or_else(|err| Reply {
+        text: error_text(&err),
+        structured: None,
+        is_error: true,
+    });
+    // What the operations would have the command print as warnings, the model reads here.
+    for warning in crate::util::warnings::drain() {
+        reply.text.push_str(&format!("\nwarning: {warning}"));
+    }
+    let mut result = json!({
+        "content": [{"type": "text", "text": reply.text}],
+        "isError": reply.is_error,
+    });
+    if let Some(structured) = reply.structured {
+        result["structuredContent"] = structured;
+    }
+    Ok(result)
+}
+
+/// The message the command prints for `err`: a failed check's report, else the error's chain.
+fn error_text(err: &anyhow::Error) -> String {
+    if err.is::<CheckFailed>() {
+        let report = error::check_report(err);
+        if !report.is_empty() {
+            return report.join("\n");
+        }
+    }
+    if err.is::<Refused>() {
+        return format!("error: {err}");
+    }
+    error::render(err)
+}
+
+fn run(name: &str, args: Value) -> Result<Reply> {
+    match name {
+        tools::NOTE => note(serde_json::from_value(args)?),
+        tools::RECALL => recall(serde_json::from_value(args)?),
+        tools::SNAPSHOT => snapshot(serde_json::from_value(args)?),
+        tools::PROGRESS => progress(serde_json::from_value(args)?),
+        _ => bail!("no tool {name}"),
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct NoteArgs {
+    goal: Option<String>,
+    done: Vec<String>,
+    in_progress: Vec<String>,
+    decisions: Vec<String>,
+    next: Vec<String>,
+    files_touched: Vec<String>,
+    reason: Option<String>,
+    issue: Option<u64>,
+}
+
+/// The summary route of `note`: checked, tagged, committed alone, recorded.
+fn note(args: NoteArgs) -> Result<Reply> {
+    let mut repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let overrides = Overrides { issue: args.issue, ..Overrides::default() };
+    let resolved = Attempt::resolve(&repo, &overrides)?;
+    if resolved.issue.is_none() {
+        bail!(
+            "no attempt is started here; run `git handoff start --issue N`, or give the issue \
+             number as the argument `issue`"
+        );
+    }
+    let attempt = write_note::Attempt::from_resolved(&resolved)?;
+    let summary = Summary {
+        goal: args.goal,
+        done: args.done,
+        in_progress: args.in_progress,
+        decisions: args.decisions,
+        next: args.next,
+        files_touched: args.files_touched,
+    };
+    let reason = args.reason.as_deref();
+    let outcome =
+        write_note::agent_note(&mut repo, &config, &attempt, reason, Source::Given(summary))?;
+    let mut text = format!(
+        "Handoff saved for the next session. From the log: {}.\nNote: {} in commit {}.",
+        outcome.digest_line,
+        outcome.path.as_deref().unwrap_or(""),
+        outcome.commit.as_deref().unwrap_or("")
+    );
+    if !outcome.tags.is_empty() {
+        let tags: Vec<String> =
+            outcome.tags.iter().map(|t| format!("\"{}\" ({})", t.item, t.why)).collect();
+        text.push_str(&format!(
+            "\nTagged [unverified]: {}. Correct it if the log is right.",
+            tags.join("; ")
+        ));
+    }
+    if !outcome.problems.is_empty() {
+        text.push_str("\nThe note was committed, but its layout check failed:");
+        for problem in &outcome.problems {
+            text.push_str(&format!("\n{problem}"));
+        }
+    }
+    let is_error = !outcome.problems.is_empty();
+    Ok(Reply { text, structured: Some(serde_json::to_value(&outcome)?), is_error })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RecallArgs {
+    source: Option<recall::Source>,
+    max_lines: Option<usize>,
+}
+
+fn recall(args: RecallArgs) -> Result<Reply> {
+    let repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let resolved = Attempt::resolve(&repo, &Overrides::default())?;
+    let source = args.source.unwrap_or(recall::Source::Resume);
+    let asked = recall::Asked { issue: None, source, max_lines: args.max_lines };
+    let recall = recall::for_session(&repo, &config, &resolved, &asked)?;
+    let mut text = recall.text();
+    if text.is_empty() {
+        text = "No handoff is recorded for this branch or issue yet.".to_string();
+    }
+    for warning in &recall.warnings {
+        text.push_str(&format!("\nwarning: {warning}"));
+    }
+    Ok(Reply { text, structured: Some(serde_json::to_value(&recall)?), is_error: false })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SnapshotArgs {
+    max_lines: Option<usize>,
+    reason: Option<String>,
+}
+
+fn snapshot(args: SnapshotArgs) -> Result<Reply> {
+    let repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let resolved = Attempt::resolve(&repo, &Overrides::default())?;
+    let reason = args.reason.unwrap_or_else(|| "agent_request".to_string());
+    let request = Request::for_attempt(&config, resolved, reason, args.max_lines)?;
+    let value = serde_json::to_value(snapshot::take(&repo, &request)?)?;
+    Ok(Reply {
+        text: serde_json::to_string_pretty(&value)?,
+        structured: Some(value),
+        is_error: false,
+    })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ProgressArgs {
+    plan: Option<Vec<String>>,
+    findings: bool,
+    force: bool,
+    set: Option<SetArgs>,
+}
+
+#[derive(Deserialize)]
+struct SetArgs {
+    id: String,
+    status: String,
+    #[serde(default)]
+    note: Option<String>,
+    #[serde(default)]
+    files: Vec<String>,
+}
+
+fn progress(args: ProgressArgs) -> Result<Reply> {
+    let repo = Repo::discover()?;
+    let config = Config::load(repo.top().ok())?;
+    let change = match (args.plan, args.set) {
+        (Some(_), Some(_)) => bail!("give the argument `plan` or `set`, not both"),
+        (Some(items), None) => {
+            let mode = if args.findings { Mode::Findings } else { Mode::Tasks };
+            Change::Plan { mode, items, force: args.force }
+        }
+        (None, _) if args.findings || args.force => {
+            bail!("the arguments `findings` and `force` go with `plan`")
+        }
+        (None, Some(set)) => {
+            Change::Set { id: set.id, status: set.status, note: set.note, files: set.files }
+        }
+        (None, None) => {
+            let plan = progress::load(&repo)?;
+            let (text, files) = progress::summary(&repo, &config, &plan, &Overrides::default())?;
+            let value = serde_json::to_value(Report::of(&plan, files))?;
+            return Ok(Reply { text, structured: Some(value), is_error: false });
+        }
+    };
+    let plan = progress::change(&repo, &config, change)?;
+    let mut text = plan.status_line();
+    for item in &plan.items {
+        text.push_str(&format!("\n{}: {} — {}", item.id, item.title, item.status.as_str()));
+    }
+    let value = serde_json::to_value(Report::of(&plan, Vec::new()))?;
+    Ok(Reply { text, structured: Some(value), is_error: false })
+}
