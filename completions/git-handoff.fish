@@ -252,8 +252,8 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fis
 always\t'Always colour'
 never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l pre-push -d 'Install the pre-push check'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l claude -d 'Install Claude Code hooks into .claude/settings.json'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l codex -d 'Install Codex hooks into .codex/hooks.json'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l claude -d 'Install Claude Code hooks into .claude/settings.json and the MCP server into .mcp.json'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l codex -d 'Install Codex hooks into .codex/hooks.json and the MCP server into .codex/config.toml'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l dry-run -d 'Show what would change (paths and diffs) and write nothing'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l push-notes -d 'Also push the handoff records with every push (a failed notes push only warns)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Print one JSON document on stdout instead of text'

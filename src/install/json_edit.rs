@@ -86,6 +86,33 @@ pub fn append(text: &str, path: &[&str], value: &Value) -> Option<String> {
     Some(insert_child(text, node, None, value))
 }
 
+/// Adds the member `key: value` to the object at `path`, creating the objects on the way when
+/// they are missing. `None` when the text is not JSON, a step on the path is not an object, or the
+/// member is there already.
+pub fn insert(text: &str, path: &[&str], key: &str, value: &Value) -> Option<String> {
+    let root = parse(text)?;
+    let mut node = &root;
+    for (i, step) in path.iter().enumerate() {
+        let Some(next) = node.child(Step::Key(step)) else {
+            let mut missing = serde_json::Map::new();
+            missing.insert(key.to_string(), value.clone());
+            let mut missing = Value::Object(missing);
+            for step in path[i + 1..].iter().rev() {
+                let mut object = serde_json::Map::new();
+                object.insert((*step).to_string(), missing);
+                missing = Value::Object(object);
+            }
+            return matches!(node, Node::Object { .. })
+                .then(|| insert_child(text, node, Some(step), &missing));
+        };
+        node = next;
+    }
+    if !matches!(node, Node::Object { .. }) || node.child(Step::Key(key)).is_some() {
+        return None;
+    }
+    Some(insert_child(text, node, Some(key), value))
+}
+
 /// Removes the element or member at `path` together with the separator that joins it to its
 /// siblings. `None` when there is nothing at `path`.
 pub fn remove(text: &str, path: &[Step]) -> Option<String> {

@@ -12,6 +12,7 @@ pub mod git_hooks;
 pub mod json_edit;
 pub mod managers;
 pub mod manifest;
+pub mod mcp;
 pub mod rewrite_ref;
 
 use std::path::PathBuf;
@@ -43,8 +44,8 @@ pub enum Action {
 }
 
 /// The things `hooks install` puts in place, each of which `hooks uninstall` can take out alone.
-/// Another registration (an MCP server's) joins as one more part: `hooks uninstall` matches on
-/// these exhaustively.
+/// The MCP server's registration (`.mcp.json`, `.codex/config.toml`) goes with its agent's part:
+/// `hooks uninstall` matches on these exhaustively.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Part {

@@ -10,16 +10,11 @@ use common::payloads::{bash_failed, edit, record};
 use common::{Env, Repo, stdout_ok};
 use serde_json::{Value, json};
 
-/// Sends `messages` (one a line, then end of input) to `git-handoff mcp` run by `cmd`; returns the
+/// Sends `messages` (one a line, then end of input) to the server `cmd` starts; returns the
 /// answers in order. The server must end cleanly at the end of its input.
 fn serve_with(mut cmd: Command, messages: &[Value]) -> Vec<Value> {
-    let mut child = cmd
-        .arg("mcp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut input = String::new();
     for message in messages {
         match message {
@@ -34,7 +29,9 @@ fn serve_with(mut cmd: Command, messages: &[Value]) -> Vec<Value> {
 }
 
 fn serve(repo: &Repo, messages: &[Value]) -> Vec<Value> {
-    serve_with(repo.handoff(), messages)
+    let mut cmd = repo.handoff();
+    cmd.arg("mcp");
+    serve_with(cmd, messages)
 }
 
 fn call(id: u64, tool: &str, arguments: Value) -> Value {
@@ -161,8 +158,10 @@ fn one_call_hands_off_tags_commits_and_keeps_answering() {
     record(&repo, &edit(&repo, "src/lib.rs"));
     record(&repo, &bash_failed(&repo, "cargo test", 101));
     let before = repo.head();
+    let mut git_handoff = repo.git_handoff();
+    git_handoff.arg("mcp");
     let answers = serve_with(
-        repo.git_handoff(),
+        git_handoff,
         &[
             call(
                 1,
@@ -263,4 +262,51 @@ fn failures_are_the_commands_messages_as_tool_errors() {
         note.contains("- Wrote it [unverified: no tool calls recorded in this attempt]"),
         "{note}"
     );
+}
+
+#[test]
+fn hooks_install_registers_the_server_and_uninstall_gives_the_files_back() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.commit_all("init");
+    let mcp_json = "{\n  \"mcpServers\": {\n    \"docs\": {\"command\": \"docs-mcp\"}\n  }\n}\n";
+    let config_toml = "model = \"o4\"\n\n[features]\ncodex_hooks = true\n";
+    repo.write(".mcp.json", mcp_json);
+    repo.write(".codex/config.toml", config_toml);
+    for _ in 0..2 {
+        stdout_ok(
+            repo.handoff().args(["hooks", "install", "--claude", "--codex"]).output().unwrap(),
+        );
+    }
+    let registered: Value = serde_json::from_slice(&repo.read(".mcp.json")).unwrap();
+    assert_eq!(
+        registered["mcpServers"],
+        json!({"docs": {"command": "docs-mcp"},
+               "git-handoff": {"command": "git-handoff", "args": ["mcp"]}})
+    );
+    let codex: toml::Table =
+        toml::from_str(&String::from_utf8(repo.read(".codex/config.toml")).unwrap()).unwrap();
+    assert_eq!(codex["mcp_servers"]["git-handoff"]["command"].as_str(), Some("git-handoff"));
+    assert_eq!(codex["features"]["codex_hooks"].as_bool(), Some(true));
+    let status: Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["hooks", "status", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(
+        (&status["claude_mcp"]["installed"], &status["codex_mcp"]["installed"]),
+        (&json!(true), &json!(true))
+    );
+
+    // The server as registered (`git-handoff mcp`, found on PATH) answers.
+    let entry = &registered["mcpServers"]["git-handoff"];
+    let mut cmd = Command::new(entry["command"].as_str().unwrap());
+    common::hermetic(&mut cmd, repo.home());
+    cmd.current_dir(&repo.path).env("PATH", common::path_with_binary());
+    cmd.args(entry["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()));
+    let listed = serve_with(cmd, &[json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})]);
+    assert_eq!(listed[0]["result"]["tools"].as_array().unwrap().len(), 4);
+
+    stdout_ok(repo.handoff().args(["hooks", "uninstall"]).output().unwrap());
+    assert_eq!(String::from_utf8(repo.read(".mcp.json")).unwrap(), mcp_json);
+    assert_eq!(String::from_utf8(repo.read(".codex/config.toml")).unwrap(), config_toml);
 }

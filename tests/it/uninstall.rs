@@ -74,12 +74,15 @@ fn parts_are_picked_and_an_edited_skill_is_kept() {
     repo.write(".claude/skills/handoff/SKILL.md", "my edits\n");
     let json: Value =
         serde_json::from_str(&run(&repo, &["hooks", "uninstall", "--codex", "--json"])).unwrap();
-    assert_eq!(json["hooks"].as_array().unwrap().len(), 1, "{json}");
+    // The Codex hooks and the Codex MCP server registration.
+    assert_eq!(json["hooks"].as_array().unwrap().len(), 2, "{json}");
     assert_eq!(json["hooks"][0]["action"], "removed_file");
+    assert_eq!(json["hooks"][1]["action"], "removed_file");
     assert!(repo.path.join(".claude/settings.json").is_file());
     let json: Value =
         serde_json::from_str(&run(&repo, &["hooks", "uninstall", "--claude", "--json"])).unwrap();
-    assert_eq!(json["hooks"][1]["action"], "kept", "{json}");
+    let skill = json["hooks"].as_array().unwrap().iter().find(|h| h["hook"] == "handoff skill");
+    assert_eq!(skill.unwrap()["action"], "kept", "{json}");
     assert_eq!(repo.read(".claude/skills/handoff/SKILL.md"), b"my edits\n");
     assert!(!repo.path.join(".claude/settings.json").exists());
 }

@@ -75,6 +75,9 @@ fn print_outcome(
 ) -> Result<()> {
     let path = shown(&outcome.path, top);
     let what = outcome.hook;
+    if what.ends_with("MCP server") {
+        return print_mcp(outcome, dry_run, &path, out);
+    }
     let noun = if what == "pre-push" { "block" } else { "hooks" };
     let ours = format!("the git-handoff {noun}");
     let line = match (outcome.action, dry_run) {
@@ -114,6 +117,27 @@ fn print_outcome(
     }
     if what == "Codex" && matches!(outcome.action, Action::Created | Action::Added) && !dry_run {
         writeln!(out, "{}", output::dim(CODEX_REVIEW))?;
+    }
+    Ok(())
+}
+
+/// The MCP server registration: one entry in `.mcp.json` or `.codex/config.toml`.
+fn print_mcp(outcome: &Outcome, dry_run: bool, path: &str, out: &mut impl Write) -> Result<()> {
+    let would = if dry_run { "would be " } else { "" };
+    let line = match outcome.action {
+        Action::Created | Action::Added => {
+            format!("the git-handoff MCP server {would}added to {path}")
+        }
+        Action::Unchanged => format!("the git-handoff MCP server is already in {path}"),
+        Action::Removed | Action::RemovedFile => {
+            format!("the git-handoff MCP server {would}removed from {path}")
+        }
+        Action::NotInstalled => format!("no git-handoff MCP server in {path}"),
+        _ => format!("kept the git-handoff MCP server in {path}: it was changed after install"),
+    };
+    writeln!(out, "{line}")?;
+    if let Some(diff) = &outcome.diff {
+        write!(out, "{diff}")?;
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use crate::git::repo::Repo;
 use crate::install::agent_settings::{self, Agent};
 use crate::install::change::FileChange;
 use crate::install::manifest::{self, Created};
-use crate::install::{Action, Outcome, git_hooks, rewrite_ref};
+use crate::install::{Action, Outcome, git_hooks, mcp, rewrite_ref};
 use crate::model::config::Config;
 
 use super::{Report, print, shown};
@@ -32,8 +32,10 @@ use super::{Report, print, shown};
 /// that make handoffs automatic: tool starts (PreToolUse, Claude Code, so a call still running at
 /// a limit is known), tool results and Stop → `record`, SessionStart → `recall`,
 /// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
-/// `.claude/skills/handoff/SKILL.md` when there is none. Every existing setting is kept, and the
-/// file's own formatting; installing again changes nothing. An invalid settings file stops the
+/// `.claude/skills/handoff/SKILL.md` when there is none. Each also registers the handoff tools
+/// (`git handoff mcp`) as the MCP server `git-handoff`: in `.mcp.json` (`mcpServers`) for Claude
+/// Code, in `.codex/config.toml` (`[mcp_servers.git-handoff]`) for Codex. Every existing setting
+/// is kept, and the file's own formatting; installing again changes nothing. An invalid settings file stops the
 /// install before anything is written.
 ///
 /// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
@@ -51,11 +53,11 @@ pub struct InstallArgs {
     #[arg(long)]
     pub pre_push: bool,
 
-    /// Install Claude Code hooks into .claude/settings.json.
+    /// Install Claude Code hooks into .claude/settings.json and the MCP server into .mcp.json.
     #[arg(long)]
     pub claude: bool,
 
-    /// Install Codex hooks into .codex/hooks.json.
+    /// Install Codex hooks into .codex/hooks.json and the MCP server into .codex/config.toml.
     #[arg(long)]
     pub codex: bool,
 
@@ -111,6 +113,8 @@ pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
             (true, false) => Action::Created,
         };
         planned.push((Outcome::new(agent.name(), change.path.clone(), action), Some(change)));
+        let (change, action) = mcp::plan_install(top, *agent)?;
+        planned.push((Outcome::new(mcp::label(*agent), change.path.clone(), action), Some(change)));
     }
 
     let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());

@@ -13,6 +13,7 @@ use crate::install::agent_settings::{Agent, CLAUDE_SKILL_PATH};
 use crate::install::agent_uninstall::{self, AgentStatus, SkillState};
 use crate::install::git_hooks::{self, PrePushStatus};
 use crate::install::managers::Evidence;
+use crate::install::mcp;
 use crate::install::rewrite_ref;
 use crate::model::config::Config;
 
@@ -33,7 +34,8 @@ fn label(name: &str) -> String {
 /// --json prints {"pre_push": {"path", "installed", "manager", "evidence", "elsewhere": [{"path",
 /// "runs"}]}, "rewrite_ref": {"key", "value", "set"}, "claude": {"path", "exists", "installed":
 /// [event], "missing": [event], "problem"?}, "codex": {...}, "skill": {"path", "state":
-/// "absent"|"unchanged"|"modified"}}.
+/// "absent"|"unchanged"|"modified"}, "claude_mcp": {"path", "installed", "changed"},
+/// "codex_mcp": {...}}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 
@@ -44,6 +46,8 @@ struct Report {
     claude: Option<AgentStatus>,
     codex: Option<AgentStatus>,
     skill: Option<Skill>,
+    claude_mcp: Option<mcp::Status>,
+    codex_mcp: Option<mcp::Status>,
 }
 
 #[derive(Serialize)]
@@ -77,6 +81,8 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
         claude: agent(Agent::Claude)?,
         codex: agent(Agent::Codex)?,
         skill,
+        claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
+        codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
     };
     if ctx.json {
         return Ok(output::write_json(out, &report)?);
@@ -119,6 +125,16 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
             ),
         };
         writeln!(out, "{}{} {what}", label(name), show(&status.path))?;
+    }
+    for (name, status) in [("MCP (Claude)", &report.claude_mcp), ("MCP (Codex)", &report.codex_mcp)]
+    {
+        let Some(status) = status else { continue };
+        let state = match (status.installed, status.changed) {
+            (true, _) => "registers git-handoff",
+            (false, true) => "has a changed git-handoff entry",
+            (false, false) => "does not register git-handoff",
+        };
+        writeln!(out, "{}{} {state}", label(name), show(&status.path))?;
     }
     if let Some(skill) = &report.skill {
         let state = match skill.state {

@@ -10,7 +10,7 @@ use crate::git::repo::Repo;
 use crate::install::agent_settings::Agent;
 use crate::install::change::FileChange;
 use crate::install::manifest::{self, Manifest};
-use crate::install::{Outcome, Part, agent_uninstall, git_hooks, rewrite_ref};
+use crate::install::{Outcome, Part, agent_uninstall, git_hooks, mcp, rewrite_ref};
 use crate::model::config::Config;
 
 use super::{Report, print, shown};
@@ -26,7 +26,8 @@ use super::{Report, print, shown};
 /// `.codex/hooks.json`: only entries whose command is one git-handoff installs; the user's hooks,
 /// keys and formatting stay, and a file left empty is removed. --claude also removes
 /// `.claude/skills/handoff/SKILL.md` if it is still the skill as installed (an edited skill is
-/// kept).
+/// kept). Each also takes the `git-handoff` MCP server out of `.mcp.json` / `.codex/config.toml`
+/// when it is as installed (a changed entry is kept).
 ///
 /// With no flag, removes everything. --dry-run shows the changes and writes nothing.
 #[derive(Debug, clap::Args)]
@@ -114,6 +115,8 @@ fn plan(
     let created = manifest.remove(agent.settings_path());
     let (change, action) = agent_uninstall::plan_uninstall(top, agent, created.as_ref())?;
     let mut plans = vec![outcome(agent.name(), change, action)];
+    let (change, action) = mcp::plan_uninstall(top, agent)?;
+    plans.push(outcome(mcp::label(agent), change, action));
     if agent == Agent::Claude {
         let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
         plans.push(outcome("handoff skill", change, action));
