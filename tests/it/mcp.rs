@@ -310,3 +310,30 @@ fn hooks_install_registers_the_server_and_uninstall_gives_the_files_back() {
     assert_eq!(String::from_utf8(repo.read(".mcp.json")).unwrap(), mcp_json);
     assert_eq!(String::from_utf8(repo.read(".codex/config.toml")).unwrap(), config_toml);
 }
+
+#[test]
+fn the_skills_one_call_path_commits_a_note_that_validates() {
+    let skill =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/skills/handoff/SKILL.md"))
+            .unwrap();
+    let start = skill.find("```json\n").expect("the skill shows the handoff_note call") + 8;
+    let mut call_args = skill[start..][..skill[start..].find("\n```").unwrap()].to_string();
+    // Fill every placeholder as an agent would.
+    while let Some(open) = call_args.find('<') {
+        let close = open + call_args[open..].find('>').unwrap();
+        let filled = if &call_args[open..=close] == "<path>" { "src/lib.rs" } else { "Wrote b" };
+        call_args.replace_range(open..=close, filled);
+    }
+    let call_args: Value = serde_json::from_str(&call_args).expect("the skill's call is JSON");
+
+    let env = Env::new();
+    let repo = started(&env, 31);
+    repo.write("src/lib.rs", "fn a() { b() }\n");
+    record(&repo, &edit(&repo, "src/lib.rs"));
+    let answers = serve(&repo, &[call(1, "handoff_note", call_args)]);
+    assert_eq!(answers[0]["result"]["isError"], false, "{}", answers[0]);
+    assert_eq!(repo.git_text(["log", "-1", "--format=%s"]), "Handoff note: issue #31");
+    let note = repo.git_text(["show", "HEAD:.agent/handoff/31.md"]);
+    assert!(note.contains("reason: token_soft_threshold\n"), "{note}");
+    stdout_ok(repo.handoff().arg("validate").output().unwrap());
+}
