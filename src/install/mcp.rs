@@ -83,6 +83,75 @@ pub fn plan_uninstall(top: &Path, agent: Agent) -> Result<(FileChange, Action)> 
     Ok((FileChange { path, before, after, executable: false }, action))
 }
 
+/// Where Claude Code keeps a user's approval of a project's servers (not shared with the team).
+pub const CLAUDE_APPROVAL_PATH: &str = ".claude/settings.local.json";
+/// What `hooks install --claude` reports the approval as.
+pub const APPROVAL_LABEL: &str = "Claude Code MCP approval";
+const APPROVED: &str = "enabledMcpjsonServers";
+
+/// Plans approving the server for this user: Claude Code starts a server from `.mcp.json` only
+/// once approved, and the user asked for it by installing. A server the user disabled
+/// (`disabledMcpjsonServers`) stays disabled.
+pub fn plan_approval(top: &Path) -> Result<(FileChange, Action)> {
+    let path = top.join(CLAUDE_APPROVAL_PATH);
+    let before = read_text(&path)?;
+    let text = before.as_deref().unwrap_or_default();
+    let mut root = parse_json(text, CLAUDE_APPROVAL_PATH)?;
+    let listed = |root: &Value, key: &str| {
+        root.get(key).and_then(Value::as_array).is_some_and(|a| a.contains(&json!(NAME)))
+    };
+    if listed(&root, APPROVED) || listed(&root, "disabledMcpjsonServers") {
+        return Ok((
+            FileChange { path, after: before.clone(), before, executable: false },
+            Action::Unchanged,
+        ));
+    }
+    let Some(list) = root
+        .as_object_mut()
+        .and_then(|o| o.entry(APPROVED).or_insert_with(|| json!([])).as_array_mut())
+    else {
+        bail!("{CLAUDE_APPROVAL_PATH}: \"{APPROVED}\" is not a list; fix the file, then run again");
+    };
+    list.push(json!(NAME));
+    let mut pretty = serde_json::to_string_pretty(&root)?;
+    pretty.push('\n');
+    let spliced = Some(text)
+        .filter(|text| !text.trim().is_empty())
+        .and_then(|text| json_edit::append(text, &[APPROVED], &json!(NAME)))
+        .filter(|text| serde_json::from_str::<Value>(text).is_ok_and(|value| value == root));
+    let action = if before.is_some() { Action::Added } else { Action::Created };
+    let after = Some(spliced.unwrap_or(pretty));
+    Ok((FileChange { path, before, after, executable: false }, action))
+}
+
+/// Plans taking the approval out again; a file left as `{}` is removed.
+pub fn plan_unapproval(top: &Path) -> Result<(FileChange, Action)> {
+    let path = top.join(CLAUDE_APPROVAL_PATH);
+    let before = read_text(&path)?;
+    let text = before.as_deref().unwrap_or_default();
+    let root = parse_json(text, CLAUDE_APPROVAL_PATH)?;
+    let list = root.get(APPROVED).and_then(Value::as_array);
+    let Some(index) = list.and_then(|list| list.iter().position(|v| *v == json!(NAME))) else {
+        return Ok((
+            FileChange { path, after: before.clone(), before, executable: false },
+            Action::NotInstalled,
+        ));
+    };
+    let steps: &[Step] = match list {
+        Some(list) if list.len() == 1 => &[Step::Key(APPROVED)],
+        _ => &[Step::Key(APPROVED), Step::Index(index)],
+    };
+    let after = json_edit::remove(text, steps).ok_or_else(|| {
+        anyhow!("{CLAUDE_APPROVAL_PATH}: could not take out the approval of git-handoff; remove it by hand")
+    })?;
+    let (after, action) = if is_empty(&after, Agent::Claude) {
+        (None, Action::RemovedFile)
+    } else {
+        (Some(after), Action::Removed)
+    };
+    Ok((FileChange { path, before, after, executable: false }, action))
+}
+
 /// Whether the server is registered for `agent`, for `hooks status`.
 #[derive(Debug, Serialize)]
 pub struct Status {
@@ -280,6 +349,26 @@ mod tests {
         assert!(matches!(unmerge_json(text, ".mcp.json").unwrap(), Removal::Changed));
         let err = merge_json(Some("{\"mcpServers\": [1]}"), ".mcp.json").unwrap_err();
         assert!(err.to_string().contains("\"mcpServers\" is not an object"), "{err}");
+    }
+
+    #[test]
+    fn the_approval_is_added_for_this_user_and_taken_out_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let local = dir.path().join(CLAUDE_APPROVAL_PATH);
+        std::fs::create_dir_all(local.parent().unwrap()).unwrap();
+        let before = "{\n  \"enabledMcpjsonServers\": [\"docs\"],\n  \"model\": \"opus\"\n}\n";
+        std::fs::write(&local, before).unwrap();
+        let (change, action) = plan_approval(dir.path()).unwrap();
+        assert_eq!(action, Action::Added);
+        let after = change.after.clone().unwrap();
+        assert_eq!(after, before.replace("[\"docs\"]", "[\"docs\",\"git-handoff\"]"));
+        change.apply(dir.path()).unwrap();
+        assert_eq!(plan_approval(dir.path()).unwrap().1, Action::Unchanged);
+        let (change, action) = plan_unapproval(dir.path()).unwrap();
+        assert_eq!((change.after.as_deref(), action), (Some(before), Action::Removed));
+        // A server the user disabled stays disabled.
+        std::fs::write(&local, "{\"disabledMcpjsonServers\": [\"git-handoff\"]}").unwrap();
+        assert_eq!(plan_approval(dir.path()).unwrap().1, Action::Unchanged);
     }
 
     #[test]

@@ -284,6 +284,8 @@ fn hooks_install_registers_the_server_and_uninstall_gives_the_files_back() {
         json!({"docs": {"command": "docs-mcp"},
                "git-handoff": {"command": "git-handoff", "args": ["mcp"]}})
     );
+    let local: Value = serde_json::from_slice(&repo.read(".claude/settings.local.json")).unwrap();
+    assert_eq!(local, json!({"enabledMcpjsonServers": ["git-handoff"]}), "approved for this user");
     let codex: toml::Table =
         toml::from_str(&String::from_utf8(repo.read(".codex/config.toml")).unwrap()).unwrap();
     assert_eq!(codex["mcp_servers"]["git-handoff"]["command"].as_str(), Some("git-handoff"));
@@ -309,6 +311,7 @@ fn hooks_install_registers_the_server_and_uninstall_gives_the_files_back() {
     stdout_ok(repo.handoff().args(["hooks", "uninstall"]).output().unwrap());
     assert_eq!(String::from_utf8(repo.read(".mcp.json")).unwrap(), mcp_json);
     assert_eq!(String::from_utf8(repo.read(".codex/config.toml")).unwrap(), config_toml);
+    assert!(!repo.path.join(".claude/settings.local.json").exists());
 }
 
 #[test]

@@ -75,7 +75,7 @@ fn print_outcome(
 ) -> Result<()> {
     let path = shown(&outcome.path, top);
     let what = outcome.hook;
-    if what.ends_with("MCP server") {
+    if what.ends_with("MCP server") || what.ends_with("MCP approval") {
         return print_mcp(outcome, dry_run, &path, out);
     }
     let noun = if what == "pre-push" { "block" } else { "hooks" };
@@ -125,6 +125,9 @@ fn print_outcome(
 fn print_mcp(outcome: &Outcome, dry_run: bool, path: &str, out: &mut impl Write) -> Result<()> {
     let would = if dry_run { "would be " } else { "" };
     let line = match outcome.action {
+        _ if outcome.hook.ends_with("approval") => {
+            return print_approval(outcome, dry_run, path, out);
+        }
         Action::Created | Action::Added => {
             format!("the git-handoff MCP server {would}added to {path}")
         }
@@ -134,6 +137,33 @@ fn print_mcp(outcome: &Outcome, dry_run: bool, path: &str, out: &mut impl Write)
         }
         Action::NotInstalled => format!("no git-handoff MCP server in {path}"),
         _ => format!("kept the git-handoff MCP server in {path}: it was changed after install"),
+    };
+    writeln!(out, "{line}")?;
+    if let Some(diff) = &outcome.diff {
+        write!(out, "{diff}")?;
+    }
+    Ok(())
+}
+
+/// The user's approval of the server in `.claude/settings.local.json`.
+fn print_approval(
+    outcome: &Outcome,
+    dry_run: bool,
+    path: &str,
+    out: &mut impl Write,
+) -> Result<()> {
+    let would = if dry_run { "would be " } else { "" };
+    let line = match outcome.action {
+        Action::Created | Action::Added => {
+            format!("the git-handoff MCP server {would}approved in {path}")
+        }
+        Action::Unchanged => {
+            format!("the git-handoff MCP server is approved (or disabled) in {path}")
+        }
+        Action::Removed | Action::RemovedFile => {
+            format!("the git-handoff MCP server's approval {would}removed from {path}")
+        }
+        _ => format!("no approval of the git-handoff MCP server in {path}"),
     };
     writeln!(out, "{line}")?;
     if let Some(diff) = &outcome.diff {

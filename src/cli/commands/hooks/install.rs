@@ -34,9 +34,10 @@ use super::{Report, print, shown};
 /// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
 /// `.claude/skills/handoff/SKILL.md` when there is none. Each also registers the handoff tools
 /// (`git handoff mcp`) as the MCP server `git-handoff`: in `.mcp.json` (`mcpServers`) for Claude
-/// Code, in `.codex/config.toml` (`[mcp_servers.git-handoff]`) for Codex. Every existing setting
-/// is kept, and the file's own formatting; installing again changes nothing. An invalid settings file stops the
-/// install before anything is written.
+/// Code (approved for you in `.claude/settings.local.json`, as Claude Code asks before starting a
+/// project's server), in `.codex/config.toml` (`[mcp_servers.git-handoff]`) for Codex. Every
+/// existing setting is kept, and the file's own formatting; installing again changes nothing. An
+/// invalid settings file stops the install before anything is written.
 ///
 /// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
 /// running `git-handoff sync <remote>` once the checks pass; when that fails it warns and the push
@@ -115,6 +116,13 @@ pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
         planned.push((Outcome::new(agent.name(), change.path.clone(), action), Some(change)));
         let (change, action) = mcp::plan_install(top, *agent)?;
         planned.push((Outcome::new(mcp::label(*agent), change.path.clone(), action), Some(change)));
+        if *agent == Agent::Claude {
+            let (change, action) = mcp::plan_approval(top)?;
+            planned.push((
+                Outcome::new(mcp::APPROVAL_LABEL, change.path.clone(), action),
+                Some(change),
+            ));
+        }
     }
 
     let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());

@@ -27,7 +27,8 @@ use super::{Report, print, shown};
 /// keys and formatting stay, and a file left empty is removed. --claude also removes
 /// `.claude/skills/handoff/SKILL.md` if it is still the skill as installed (an edited skill is
 /// kept). Each also takes the `git-handoff` MCP server out of `.mcp.json` / `.codex/config.toml`
-/// when it is as installed (a changed entry is kept).
+/// when it is as installed (a changed entry is kept), and its approval out of
+/// `.claude/settings.local.json`.
 ///
 /// With no flag, removes everything. --dry-run shows the changes and writes nothing.
 #[derive(Debug, clap::Args)]
@@ -117,6 +118,10 @@ fn plan(
     let mut plans = vec![outcome(agent.name(), change, action)];
     let (change, action) = mcp::plan_uninstall(top, agent)?;
     plans.push(outcome(mcp::label(agent), change, action));
+    if agent == Agent::Claude {
+        let (change, action) = mcp::plan_unapproval(top)?;
+        plans.push(outcome(mcp::APPROVAL_LABEL, change, action));
+    }
     if agent == Agent::Claude {
         let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
         plans.push(outcome("handoff skill", change, action));
