@@ -14,7 +14,8 @@
 //!   is not readable and not ok: it "did not finish". The checks are also kept by kind (test, build,
 //!   lint) and by command ([`checks`]).
 //! - **session id**: the `session_id` the last main-thread payload carried.
-//! - **handoff skill**: the Skill tool called with skill `handoff` on the main thread.
+//! - **handoff skill**: the Skill tool called with skill `handoff` on the main thread, or one of
+//!   the handoff's agent tools (`mcp__git-handoff__handoff_note` ...).
 //! - **turns**: stretches of main-thread activity, each begun by a prompt or by the first event after
 //!   a Stop, and ended by Stop.
 //! - **last assistant text**: the text of the last main-thread Stop that carried one.
@@ -213,7 +214,8 @@ impl Builder {
         let name = event.tool.as_deref().unwrap_or("unknown");
         let target = event.target.as_deref();
         let is_result = event.kind == Kind::ToolResult;
-        if !event.sub && name == "Skill" && target.is_some_and(is_handoff_skill) {
+        let skill = name == "Skill" && target.is_some_and(is_handoff_skill);
+        if !event.sub && (skill || is_handoff_tool(name)) {
             self.digest.handoff_skill = true;
         }
         let check = match target {
@@ -365,6 +367,12 @@ fn is_handoff_skill(skill: &str) -> bool {
     skill == "handoff" || skill.ends_with(":handoff")
 }
 
+/// A call of the handoff's agent tools (`git handoff mcp`), as Claude Code names MCP tools:
+/// `mcp__git-handoff__handoff_note`. Using them is using the handoff skill.
+fn is_handoff_tool(name: &str) -> bool {
+    name.strip_prefix("mcp__git-handoff__").is_some_and(|tool| tool.starts_with("handoff_"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -455,5 +463,12 @@ mod tests {
         assert_eq!(d.recent_calls.len(), RECENT_CALLS);
         assert_eq!(d.recent_calls[0].target.as_deref(), Some("f25"));
         assert_eq!(d.tool_calls, 40);
+    }
+
+    #[test]
+    fn the_handoff_tools_count_as_the_skill() {
+        assert!(is_handoff_tool("mcp__git-handoff__handoff_note"));
+        assert!(!is_handoff_tool("mcp__other__handoff_note"));
+        assert!(!is_handoff_tool("mcp__git-handoff__other"));
     }
 }
