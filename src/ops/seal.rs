@@ -94,6 +94,20 @@ pub struct Skipped {
 
 /// Seals the uncommitted work of `repo`'s work tree. The repository is either sealed or, on any
 /// error, exactly as it was.
+/// What would make [`seal`] refuse before it changes anything: an empty message, a merge or
+/// rebase in progress, another process holding `index.lock`, unmerged entries. `seal` checks them
+/// again under its lock; a caller that writes something before sealing (the note commit of an
+/// edited note) checks first, so a refusal leaves everything as it was.
+pub fn preflight(repo: &Repo, req: &Request) -> Result<()> {
+    commit_message(req)?;
+    let index = index_path(repo)?;
+    // Taken and dropped at once: the same refusal, in the same words, as the seal's own.
+    drop(IndexLock::acquire(&index)?);
+    refuse_in_progress(&repo.git_dir)?;
+    refuse_conflicts(&repo.git(), repo.gix.object_hash(), &index)?;
+    Ok(())
+}
+
 pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     repo.top()?;
     let guard = Guard::new(&config.secrets)?;

@@ -348,3 +348,48 @@ fn recall_keeps_every_tag_of_a_long_markdown_note() {
         "{text}"
     );
 }
+
+#[test]
+fn a_seal_that_refuses_writes_no_note_commit_first() {
+    let env = Env::new();
+    let repo = started(&env, 61);
+    repo.write("src/app.js", "y\n");
+    repo.commit_all("Work");
+    write_note(&repo, 61, &["Rewrote the parser"]);
+    stdout_ok(repo.handoff().arg("note").output().unwrap());
+    // The note edited, more work left: a seal whose message is empty must refuse before the
+    // edited note replaces the note commit.
+    write_note(&repo, 61, &["Rewrote the parser", "And the lexer"]);
+    repo.write("new.txt", "new\n");
+    let head = repo.head();
+    let index = std::fs::read(repo.path.join(".git/index")).unwrap();
+    let out = repo.handoff().args(["seal", "-m", "   "]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(repo.head(), head, "a refusing seal moved HEAD");
+    assert_eq!(std::fs::read(repo.path.join(".git/index")).unwrap(), index);
+}
+
+#[test]
+fn a_later_attempt_below_an_earlier_note_never_replaces_it() {
+    let env = Env::new();
+    let repo = started(&env, 62);
+    let root = repo.head();
+    repo.write("src/app.js", "y\n");
+    repo.commit_all("Work");
+    write_note(&repo, 62, &["First attempt's work"]);
+    stdout_ok(repo.handoff().arg("note").output().unwrap());
+    let first_note = repo.head();
+    // A second attempt on the same issue whose base lies below the first note.
+    let later = "2026-11-30T05:00:00Z";
+    stdout_ok(
+        repo.handoff()
+            .args(["start", "--issue", "62", "--base", &root, "--started-at", later])
+            .output()
+            .unwrap(),
+    );
+    let path = ".agent/handoff/62.md";
+    repo.write(path, note_text(62, later, &repo.head(), &["Second attempt's work"]));
+    let _ = repo.handoff().arg("note").output().unwrap();
+    let log = repo.git_text(["rev-list", "HEAD"]);
+    assert!(log.contains(&first_note), "the first attempt's note commit left the branch:\n{log}");
+}

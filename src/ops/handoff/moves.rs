@@ -29,16 +29,17 @@ pub enum Place {
     Sealed { note: ObjectId, seal: ObjectId },
 }
 
-/// Where this attempt's note goes. A note commit at HEAD is the attempt's when it lies above the
-/// attempt's base, or (the base unknown) when its `started_at` is the attempt's: a note of an
-/// earlier attempt is never replaced.
+/// Where this attempt's note goes. A note commit at HEAD is the attempt's when its `started_at` is
+/// the attempt's (or, a note without one, when it lies above the attempt's base): a note of an
+/// earlier attempt is never replaced, even when the new attempt's base lies below it.
 pub fn place(repo: &Repo, config: &Config, attempt: &Attempt) -> Result<Place> {
     let Some(found) = handoff::attempt_note(repo, attempt.issue, attempt.base)? else {
         return Ok(Place::OnTop { buried: None });
     };
-    let ours = attempt.base.is_some()
-        || handoff::note_started_at(repo, config, &found).as_deref()
-            == Some(attempt.started_at.as_str());
+    let ours = match handoff::note_started_at(repo, config, &found) {
+        Some(started_at) => started_at == attempt.started_at,
+        None => attempt.base.is_some(),
+    };
     if !ours {
         return Ok(Place::OnTop { buried: None });
     }
@@ -67,7 +68,9 @@ pub fn sealed_refusal(attempt: &Attempt, note: ObjectId, seal: ObjectId, what: &
 /// The refusal to replace a note commit that a remote-tracking ref already holds.
 pub fn published_refusal(attempt: &Attempt, note: ObjectId, remote: &str) -> Refused {
     Refused(format!(
-        "the note commit {} of issue #{issue} is on {remote} already: replacing it would rewrite          what was pushed, and a second note commit would break the layout; nothing changed.          `git handoff start --issue {issue}` begins a new attempt",
+        "the note commit {} of issue #{issue} is on {remote} already: replacing it would rewrite \
+         what was pushed, and a second note commit would break the layout; nothing changed. \
+         `git handoff start --issue {issue}` begins a new attempt",
         short(note),
         issue = attempt.issue,
     ))
@@ -112,6 +115,8 @@ pub fn seal_attempt(
     let rel = write_note::note_path(config, attempt.issue);
     let mut note = None;
     if let Some(why) = note_change(repo, &rel)? {
+        // Whatever would stop the seal stops it before the note commit moves HEAD.
+        seal::preflight(repo, &req)?;
         let hold = |why: String| Skipped { path: rel.clone().into_bytes(), why };
         match place {
             Place::Replace { published: Some(remote), note, .. } => req.hold.push(hold(format!(
