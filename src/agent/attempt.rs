@@ -197,8 +197,14 @@ fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
         if events.exists() { Some(crate::agent::events::open_locked(&events)?) } else { None };
     for path in entries {
         let name = path.file_name().expect("read_dir entries have names");
-        std::fs::rename(&path, target.join(name))
-            .with_context(|| format!("archiving {} into {}", path.display(), target.display()))?;
+        match std::fs::rename(&path, target.join(name)) {
+            // Listed, then gone: a file another process wrote through a temporary name (a hook's
+            // implicit attempt state, the note-free cache) and renamed since. Nothing to archive.
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            other => other.with_context(|| {
+                format!("archiving {} into {}", path.display(), target.display())
+            })?,
+        }
     }
     Ok(Some(target))
 }
