@@ -288,6 +288,11 @@ impl Config {
         dir.trim_end_matches('/').to_string()
     }
 
+    /// The note path for an issue, relative to the top of the work tree.
+    pub fn note_path(&self, issue: u64) -> String {
+        format!("{}/{issue}.md", self.note_dir())
+    }
+
     /// True when `reason` is one of the spec's reasons or the configured extra ones.
     pub fn allows_reason(&self, reason: &str) -> bool {
         SPEC_REASONS.contains(&reason) || self.reasons.iter().any(|r| r == reason)

@@ -165,14 +165,10 @@ pub fn attempt_note(
 
 /// The `started_at` header of the note in `note`'s commit, if it has one.
 pub fn note_started_at(repo: &Repo, config: &Config, note: &NoteOnBranch) -> Option<String> {
-    let path = note_path(config, note.issue);
+    let path = config.note_path(note.issue);
     let bytes = branch::file_at(repo, note.commit, &path)?;
     let parsed = Note::parse(&bytes).ok()?;
     parsed.field("started_at").map(|f| f.value.clone())
-}
-
-fn note_path(config: &Config, issue: u64) -> String {
-    format!("{}/{issue}.md", config.note_dir())
 }
 
 /// A found note commit with its record (or its file) and its seal.
@@ -182,7 +178,7 @@ fn assemble(
     refs: &[String],
     found: &NoteOnBranch,
 ) -> Result<Handoff> {
-    let path = note_path(config, found.issue);
+    let path = config.note_path(found.issue);
     let note = branch::file_at(repo, found.commit, &path)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
     let stored = record_store::read_lenient(repo, refs, found.commit)?

@@ -87,11 +87,6 @@ pub enum Source<'a> {
     Given(Summary),
 }
 
-/// The note path for an issue, relative to the top of the work tree.
-pub fn note_path(config: &Config, issue: u64) -> String {
-    format!("{}/{issue}.md", config.note_dir())
-}
-
 /// The evidence claims are checked against.
 pub fn evidence(digest: &Digest) -> Evidence {
     Evidence {

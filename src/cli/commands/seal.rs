@@ -102,7 +102,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     for skipped in &sealed.skipped {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
     }
-    let held_note = write_note::note_path(&config, issue);
+    let held_note = config.note_path(issue);
     if sealed.skipped.iter().any(|s| s.path != held_note.as_bytes()) {
         eprintln!(
             "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \

@@ -75,7 +75,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     req.issue = issue;
     let snap = snapshot::take(&repo, &req)?;
     if let Some(issue) = issue.filter(|_| args.prompt) {
-        let note_path = format!("{}/{issue}.md", config.note_dir());
+        let note_path = config.note_path(issue);
         let form = if args.followup { Form::Followup } else { Form::First };
         let commit = if args.plain_git { Commit::PlainGit } else { Commit::Handoff };
         let text =

@@ -112,7 +112,7 @@ pub fn seal_attempt(
         let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
         return Ok(SealOutcome { sealed, note: None });
     }
-    let rel = write_note::note_path(config, attempt.issue);
+    let rel = config.note_path(attempt.issue);
     let mut note = None;
     if let Some(why) = note_change(repo, &rel)? {
         // Whatever would stop the seal stops it before the note commit moves HEAD.

@@ -19,7 +19,6 @@ use crate::util::paths::read_bounded;
 
 use super::{
     Attempt, NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit,
-    note_path,
 };
 
 /// The agent's note: checked, tagged, committed alone, validated, recorded.
@@ -49,7 +48,7 @@ pub fn agent_note(
     let digest = digest::for_repo(repo, config)?;
     let evidence = evidence(&digest);
     let redactor = Redactor::new(config)?;
-    let rel = note_path(config, attempt.issue);
+    let rel = config.note_path(attempt.issue);
     let top = repo.top()?.to_path_buf();
     let note_file = crate::util::paths::inside(&top, &rel, "the note")?;
 

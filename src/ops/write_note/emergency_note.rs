@@ -16,7 +16,7 @@ use crate::util::time;
 
 use super::{
     Attempt, NOT_COMMITTED, Outcome, Source, agent_note, base_record, commit_note, existing_note,
-    head_commit, note_path,
+    head_commit,
 };
 
 /// The emergency note, unless the attempt already has a note.
@@ -30,7 +30,7 @@ pub fn emergency_note(
     config.check_reason(reason)?;
     let head = head_commit(repo)?;
     let digest = digest::for_repo(repo, config)?;
-    let rel = note_path(config, attempt.issue);
+    let rel = config.note_path(attempt.issue);
     if let Some(existing) = existing_note(repo, attempt)? {
         return Ok(Outcome {
             commit: Some(existing.to_string()),
