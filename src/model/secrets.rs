@@ -129,7 +129,8 @@ impl Rule {
             }
         };
         if let Kind::Word(i) = self.kind
-            && !caps.get(i).is_some_and(|word| starts_a_word(text, word.start()))
+            && (!caps.get(i).is_some_and(|word| starts_a_word(text, word.start()))
+                || not_an_assignment(text, whole.start(), caps.get(i).map_or(0, |w| w.end())))
         {
             return None;
         }
@@ -165,6 +166,19 @@ fn starts_a_word(text: &str, at: usize) -> bool {
     let first = text[at..].chars().next().unwrap_or(' ');
     !before.is_ascii_alphanumeric()
         || (before.is_ascii_lowercase() || before.is_ascii_digit()) && first.is_ascii_uppercase()
+}
+
+/// A name and separator that only look like `key: value`: a path segment (`one/pass:far`), a
+/// path in code (`Token::Any`: the value would start at the second colon), or the branch of a
+/// conditional (`ok ? "PASS" : "FAIL"`).
+fn not_an_assignment(text: &str, start: usize, word_end: usize) -> bool {
+    let before = &text[..start];
+    let separator =
+        text[word_end..].trim_start_matches(['"', '\'']).trim_start_matches([' ', '\t']);
+    before.ends_with('/')
+        || separator.starts_with("::")
+        || before.trim_end_matches(['"', '\'']).trim_end().ends_with('?')
+            && separator.starts_with(':')
 }
 
 /// The kind named in the marker for a credential word.

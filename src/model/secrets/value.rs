@@ -51,6 +51,9 @@ const NOT_SECRETS: &[&str] = &[
     "environ",
     "process.env",
     "os.environ",
+    // Permissions (`id-token: write` in a GitHub workflow).
+    "read",
+    "write",
 ];
 
 /// How a value was written.
