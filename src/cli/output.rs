@@ -3,21 +3,41 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::process::ExitCode;
+use std::process::{Child, ExitCode, Stdio};
+use std::sync::Mutex;
 
 use serde::Serialize;
 
 use crate::cli::ColorChoice;
 
+/// git's colour setting, asked of a `git config` child started at init and read when the first
+/// styled text is made: the child runs while the command works, not before it.
+static PENDING: Mutex<Option<Child>> = Mutex::new(None);
+
 /// Decides colour once for the process, for stdout and stderr alike. `--color always|never` wins;
 /// with `auto`, NO_COLOR and CLICOLOR_FORCE decide when set, else git's `color.handoff` (falling
-/// back to `color.ui`), as git's own commands do, else whether the stream is a terminal.
-pub fn init_color(choice: ColorChoice, git_config: impl FnOnce() -> Option<ColorChoice>) {
+/// back to `color.ui`), as git's own commands do, else whether the stream is a terminal. With
+/// `ask_git`, git is asked in the background and [`settle_color`] applies its answer.
+pub fn init_color(choice: ColorChoice, ask_git: bool) {
     let env_decides = ["NO_COLOR", "CLICOLOR_FORCE"].iter().any(|k| std::env::var_os(k).is_some());
-    let choice = match choice {
-        ColorChoice::Auto if !env_decides => git_config().unwrap_or(ColorChoice::Auto),
-        other => other,
-    };
+    match choice {
+        ColorChoice::Auto if !env_decides && ask_git => {
+            *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = git_color_probe();
+        }
+        other => apply(other),
+    }
+}
+
+/// Applies git's colour setting once its child has answered (a no-op once done, or when git was
+/// not asked). Every styling helper calls it first.
+pub fn settle_color() {
+    let Some(child) = PENDING.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+    let answer = child.wait_with_output().ok();
+    let choice = answer.and_then(|out| parse_git_color(&String::from_utf8_lossy(&out.stdout)));
+    apply(choice.unwrap_or(ColorChoice::Auto));
+}
+
+fn apply(choice: ColorChoice) {
     match choice {
         ColorChoice::Always => {
             console::set_colors_enabled(true);
@@ -32,16 +52,21 @@ pub fn init_color(choice: ColorChoice, git_config: impl FnOnce() -> Option<Color
     }
 }
 
-/// git's colour setting for git-handoff: `color.handoff`, else `color.ui` (`None` when neither is
-/// set, or git cannot tell).
-pub fn git_color_config() -> Option<ColorChoice> {
-    let out = std::process::Command::new("git")
+/// Starts `git config` for `color.handoff` and `color.ui` (`None` when git cannot start).
+fn git_color_probe() -> Option<Child> {
+    std::process::Command::new("git")
         .args(["config", "--get-regexp", r"^color\.(ui|handoff)$"])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    parse_git_color(&String::from_utf8_lossy(&out.stdout))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()
+}
+
+/// `text` styled with console, once the colour decision is settled.
+pub fn paint<D>(text: D) -> console::StyledObject<D> {
+    settle_color();
+    console::style(text)
 }
 
 /// Reads `git config --get-regexp` lines: `always`, `never` (and git's false words), else auto
@@ -72,19 +97,19 @@ pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()
 
 /// A heading for human output (bold when colour is on for stdout).
 pub fn heading(text: &str) -> String {
-    console::style(text).bold().to_string()
+    paint(text).bold().to_string()
 }
 
 /// Dims text that is secondary (counts, `+N more`).
 pub fn dim(text: &str) -> String {
-    console::style(text).dim().to_string()
+    paint(text).dim().to_string()
 }
 
 /// Colours an error report for stderr.
 pub fn paint_error(text: &str) -> String {
     match text.split_once(": ") {
         Some(("error", rest)) => {
-            format!("{}: {rest}", console::style("error").for_stderr().red().bold())
+            format!("{}: {rest}", paint("error").for_stderr().red().bold())
         }
         _ => text.to_string(),
     }
@@ -92,7 +117,7 @@ pub fn paint_error(text: &str) -> String {
 
 /// A warning on stderr: `warning: ...`.
 pub fn warn(text: &str) {
-    eprintln!("{}: {text}", console::style("warning").for_stderr().yellow().bold());
+    eprintln!("{}: {text}", paint("warning").for_stderr().yellow().bold());
 }
 
 /// True when `--json` is among the arguments (before a `--`): decided before parsing, so that a

@@ -74,7 +74,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 fn oneline(entry: &Entry) -> String {
     let mut parts = vec![format!(
         "{} {}",
-        console::style(short(&entry.commit)).yellow(),
+        output::paint(short(&entry.commit)).yellow(),
         entry.issue.map(|i| format!("#{i}")).unwrap_or_else(|| "#?".into())
     )];
     parts.push(entry.kind.clone());
@@ -95,7 +95,7 @@ fn oneline(entry: &Entry) -> String {
 fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
     let issue = entry.issue.map(|i| format!("issue #{i}")).unwrap_or_else(|| "no issue".into());
     let title = format!("handoff {} ({issue}, {})", entry.commit, entry.kind);
-    writeln!(out, "{}", console::style(title).yellow())?;
+    writeln!(out, "{}", output::paint(title).yellow())?;
     let mut field = |name: &str, value: &str| writeln!(out, "{:<9}{value}", format!("{name}:"));
     if let Some(reason) = &entry.reason {
         field("Reason", reason)?;
@@ -136,7 +136,7 @@ fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
             out,
             "    {} {}",
             tag.item,
-            console::style(format!("[unverified: {}]", tag.why)).yellow().bold()
+            output::paint(format!("[unverified: {}]", tag.why)).yellow().bold()
         )?;
     }
     Ok(())

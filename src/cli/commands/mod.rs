@@ -53,9 +53,7 @@ pub fn run(cli: Cli) -> Result<()> {
     // agent's context, where colour codes never belong, at every session start: no git start for
     // either (it cost recall more than finding the handoff).
     let uncoloured = matches!(cli.command, Command::Record(_) | Command::Recall(_));
-    output::init_color(cli.global.color, || {
-        if uncoloured { None } else { output::git_color_config() }
-    });
+    output::init_color(cli.global.color, !uncoloured);
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

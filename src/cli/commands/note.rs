@@ -144,7 +144,7 @@ fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
         writeln!(
             out,
             "Tagged {}: \"{}\" ({}).",
-            console::style("[unverified]").yellow().bold(),
+            output::paint("[unverified]").yellow().bold(),
             tag.item,
             tag.why
         )?;

@@ -125,7 +125,7 @@ fn render_note(note: &Outcome, out: &mut impl Write) -> Result<()> {
         writeln!(
             out,
             "  {} {} — {}",
-            console::style("[unverified]").yellow().bold(),
+            output::paint("[unverified]").yellow().bold(),
             tag.item,
             tag.why
         )?;

@@ -108,9 +108,9 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
             writeln!(
                 out,
                 "  {} {} — {}",
-                console::style("!").red().bold(),
+                output::paint("!").red().bold(),
                 tag.item,
-                console::style(&tag.why).yellow()
+                output::paint(&tag.why).yellow()
             )?;
         }
     }
@@ -193,10 +193,10 @@ fn next_steps(handoff: &Handoff) -> Vec<String> {
 /// Headings bold, unverified tags highlighted.
 fn paint_line(line: &str) -> String {
     if line.starts_with('#') {
-        return console::style(line).bold().cyan().to_string();
+        return output::paint(line).bold().cyan().to_string();
     }
     match line.find("[unverified:") {
-        Some(at) => format!("{}{}", &line[..at], console::style(&line[at..]).yellow().bold()),
+        Some(at) => format!("{}{}", &line[..at], output::paint(&line[at..]).yellow().bold()),
         None => line.to_string(),
     }
 }
