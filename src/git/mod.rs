@@ -2,6 +2,7 @@
 //! with gix, the note commit's plumbing, and git's history walk.
 
 pub mod identity;
+pub mod index_scan;
 pub mod note_commit;
 pub mod plumbing;
 pub mod process;

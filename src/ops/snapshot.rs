@@ -4,11 +4,10 @@
 //! key (`status.*`, `diff.*`, `log.*`, `core.quotePath`, colour settings, `COLUMNS`), including
 //! rename detection in status and `--stat`, which gix does not match and a port would chase
 //! forever. On a small tree the three run as child processes at once, so a snapshot costs about as
-//! much as the slowest of them. On a large one the work tree is walked once: status runs alone
-//! (with both cores), and the diff is computed from what it reported (see [`one_walk`]), so a
-//! snapshot costs little more than `git status` (see `bench/table.sh`).
+//! much as the slowest of them. On a large one status is split in two halves that run beside the
+//! diff (see [`split`]), so the two cores share the work evenly (see `bench/table.sh`).
 
-mod one_walk;
+mod split;
 
 use std::process::Output;
 
@@ -107,13 +106,12 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let empty_tree = repo.empty_tree().to_string();
     let base_hex = base.map(|id| id.to_string());
 
-    let one_walk = one_walk::chosen(&repo.index_path()?);
     let mut status_args = vec!["status".to_string(), "--short".to_string()];
-    // With two walks, `diff --stat <base>` is the longest of the three (it reads the base tree and
-    // stats every file). On two cores, status's own preload threads would take CPU from it; with
-    // preload off status runs on one core beside it and the snapshot finishes with the diff.
-    // Output is the same.
-    if one_walk.is_none() && std::thread::available_parallelism().map_or(1, usize::from) <= 2 {
+    // `diff --stat <base>` is the longest of the three (it reads the base tree and stats every
+    // file). On two cores, status's own preload threads would take CPU from it; with preload off
+    // status runs on one core beside it and the snapshot finishes with the diff. Output is the
+    // same.
+    if std::thread::available_parallelism().map_or(1, usize::from) <= 2 {
         status_args.splice(0..0, ["-c".to_string(), "core.preloadIndex=false".to_string()]);
     }
     let log_args = match (base, head.id) {
@@ -128,25 +126,13 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let taken_at = time::now();
     let (status, log, diff) = std::thread::scope(|s| {
         let log = s.spawn(|| log_args.as_ref().map(|args| run_git(&git, args)).transpose());
-        let (status, diff) = match &one_walk {
-            Some(index) => {
-                let status = run_git(&git, &status_args);
-                let diff = match &status {
-                    Ok(status) => {
-                        one_walk::diff_stat(&git, &repo.git_dir, index, status, &diff_args)
-                            .transpose()
-                            .unwrap_or_else(|| run_git(&git, &diff_args))
-                    }
-                    Err(_) => Ok(Vec::new()),
-                };
-                (status, diff)
-            }
-            None => {
-                // The longest part starts first.
-                let diff = s.spawn(|| run_git(&git, &diff_args));
-                (run_git(&git, &status_args), join(diff))
-            }
+        // The longest part starts first; whether to split status is worked out while it runs.
+        let diff = s.spawn(|| run_git(&git, &diff_args));
+        let status = match &split::chosen(repo) {
+            Some(plan) => split::status(&git, plan, &status_args),
+            None => run_git(&git, &status_args),
         };
+        let diff = join(diff);
         (status, join(log), diff)
     });
     let (status, log, diff) = (status?, log?.unwrap_or_default(), diff?);

@@ -17,7 +17,7 @@ fn snapshot_json(repo: &Repo, extra: &[&str]) -> Value {
     serde_json::from_str(&stdout_ok(out)).unwrap()
 }
 
-/// The snapshot with its diff made from one walk of the work tree (`one`) or two (`two`),
+/// The snapshot with status split in two halves beside the diff (`split`) or whole (`two`),
 /// whatever the size of the tree.
 fn snapshot_walks(repo: &Repo, walks: &str, extra: &[&str]) -> Value {
     let mut cmd = repo.handoff();
@@ -69,7 +69,7 @@ fn random_dirty_trees_match_git_byte_for_byte() {
         stdout_ok(
             repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap(),
         );
-        for (max, walks) in [(40, "one"), (3, "two")] {
+        for (max, walks) in [(40, "split"), (3, "two"), (2, "split")] {
             let snap = snapshot_walks(&repo, walks, &["--max-lines", &max.to_string()]);
             assert_matches_git(&repo, &snap, &base, max);
             assert_eq!(snap["base"], base);
@@ -78,12 +78,11 @@ fn random_dirty_trees_match_git_byte_for_byte() {
     }
 }
 
-/// One walk (status, then the diff from a private index brought up to date with what status
-/// reported) prints what `git diff --stat` prints where the work-tree side is not what the index
-/// holds: clean filters, autocrlf, intent-to-add, submodules (new commits, dirty content) and
-/// conflicts.
+/// Status split in two (tracked changes, untracked files) and the diff beside it print what git
+/// prints with clean filters, autocrlf, intent-to-add, submodules (new commits, dirty content,
+/// untracked content, which `-uno` alone would hide) and conflicts.
 #[test]
-fn one_walk_matches_git_with_filters_intent_to_add_submodules_and_conflicts() {
+fn split_status_matches_git_with_filters_intent_to_add_submodules_and_conflicts() {
     let env = Env::new();
     let sub = env.repo("sub");
     sub.write("s.txt", "s\n");
@@ -119,7 +118,7 @@ fn one_walk_matches_git_with_filters_intent_to_add_submodules_and_conflicts() {
     repo.write("work.txt", "staged and edited\n");
     stdout_ok(repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap());
     let check = |what: &str| {
-        for walks in ["one", "two"] {
+        for walks in ["split", "two"] {
             let snap = snapshot_walks(&repo, walks, &[]);
             assert_matches_git(&repo, &snap, &base, 40);
             assert!(!snap["diff_stat"]["summary"].as_str().unwrap().is_empty(), "{what}");
@@ -132,8 +131,9 @@ fn one_walk_matches_git_with_filters_intent_to_add_submodules_and_conflicts() {
     in_sub.write("s.txt", "s2\n");
     in_sub.commit_all("sub: second");
     check("submodule with a new commit");
-    in_sub.write("s.txt", "dirty\n");
     in_sub.write("untracked.txt", "u\n");
+    check("submodule with untracked content");
+    in_sub.write("s.txt", "dirty\n");
     check("submodule with modified and untracked content");
 
     // A conflict: unmerged entries.
@@ -148,6 +148,47 @@ fn one_walk_matches_git_with_filters_intent_to_add_submodules_and_conflicts() {
     assert!(!merge.status.success(), "the merge must conflict");
     repo.write("ita2.txt", "x\n");
     check("conflict");
+}
+
+/// The untracked half: names status quotes (spaces, tabs, quotes, backslashes, non-ASCII under
+/// either `core.quotePath`), collapsed and empty directories, a nested repository, ignored files,
+/// and every `status.showUntrackedFiles`; colour and a branch line from the config.
+#[test]
+fn split_status_quotes_and_lists_untracked_files_as_status_does() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".gitignore", "*.o\nbuild/\n");
+    repo.write("tracked.txt", "t\n");
+    repo.write("d/inner.txt", "i\n");
+    let base = repo.commit_all("base");
+    repo.write("tracked.txt", "changed\n");
+    for name in ["a b.txt", "tab\there", "q\"uote", "back\\slash", "ü.txt", "d/new file", "x.o"] {
+        repo.write(name, "u\n");
+    }
+    repo.write("fresh/deep/one.txt", "1\n");
+    repo.write("build/out.txt", "ignored\n");
+    std::fs::create_dir_all(repo.path.join("empty/dir")).unwrap();
+    let nested = repo.at(repo.path.join("nested"));
+    std::fs::create_dir_all(&nested.path).unwrap();
+    nested.git(["init", "-q"]);
+    stdout_ok(repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap());
+    let check = |what: &str| {
+        let snap = snapshot_walks(&repo, "split", &[]);
+        assert_matches_git(&repo, &snap, &base, 40);
+        let two = snapshot_walks(&repo, "two", &[]);
+        assert_eq!(snap["status"], two["status"], "{what}");
+    };
+    check("defaults");
+    repo.git(["config", "core.quotePath", "false"]);
+    check("core.quotePath=false");
+    for setting in ["all", "no", "normal", "false", "true"] {
+        repo.git(["config", "status.showUntrackedFiles", setting]);
+        check(setting);
+    }
+    repo.git(["config", "status.branch", "true"]);
+    check("status.branch");
+    repo.git(["config", "color.ui", "always"]);
+    check("color.ui=always");
 }
 
 #[test]
