@@ -134,6 +134,7 @@ seal_pair() {
     cp -p "$1/.git/handoff-bench-index" "$1/.git/index"
     git -C "$1" update-ref HEAD "$(cat "$1/.git/handoff-bench-head")"
     find "$1/.git/objects" -newer "$1/.git/handoff-bench-head" -type f -path '*/objects/??/*' -delete
+    find "$1/.git/objects/pack" -newer "$1/.git/handoff-bench-head" -type f -delete
     rm -rf "$1"/.git/handoff
     (cd "$1" && git handoff start --issue 1 --base handoff-bench-base --started-at 2026-11-30T03:48:52Z >/dev/null)
   }

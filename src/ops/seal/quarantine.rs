@@ -5,10 +5,13 @@
 //! (or the tree of the index left in place). The blobs of skipped files, secrets, never stay behind
 //! in `.git/objects`: they leave with the directory.
 //!
-//! Objects git writes as a pack (a file over `core.bigFileThreshold`, 512 MiB by default) move
-//! whole: a pack is not split.
+//! `git add` writes the new blobs into one pack here (`core.bigFileThreshold=1` sends every
+//! unfiltered file through git's bulk check-in): one file instead of a loose object per blob,
+//! which on a tree of small files is most of what staging costs. When every object is kept the
+//! packs and loose objects move as they are, packs with their index last. When some are not (a
+//! skipped secret's blob sits in the pack), `git pack-objects` writes the kept ones into a new pack
+//! in the store instead, and nothing else moves.
 
-use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,6 +20,7 @@ use anyhow::{Context, Result};
 use gix::ObjectId;
 
 use crate::git::Git;
+use crate::git::plumbing::run_with_input;
 
 pub(super) struct Quarantine {
     dir: tempfile::TempDir,
@@ -55,7 +59,9 @@ impl Quarantine {
         old: Option<ObjectId>,
         selective: bool,
     ) -> Result<()> {
-        let keep = if selective { Some(reachable(git, root, old)?) } else { None };
+        if selective {
+            return self.pack_kept(git, root, old);
+        }
         let entries = fs::read_dir(self.dir.path()).context("listing the temporary objects")?;
         let mut packs = Vec::new();
         for entry in entries {
@@ -64,7 +70,7 @@ impl Quarantine {
             if name == "pack" {
                 packs.push(entry.path());
             } else if name.len() == 2 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
-                self.move_loose(&entry.path(), &name, keep.as_ref())?;
+                self.move_loose(&entry.path(), &name)?;
             }
         }
         for pack in packs {
@@ -73,16 +79,28 @@ impl Quarantine {
         Ok(())
     }
 
-    fn move_loose(&self, dir: &Path, fan: &str, keep: Option<&HashSet<String>>) -> Result<()> {
+    /// Writes the objects reachable from `root` and not from `old` into a new pack in the store.
+    fn pack_kept(&self, git: &Git, root: &str, old: Option<ObjectId>) -> Result<()> {
+        let keep = reachable(git, root, old)?;
+        if keep.is_empty() {
+            return Ok(());
+        }
+        let target = self.store.join("pack");
+        fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
+        let mut input = keep.join("\n");
+        input.push('\n');
+        let mut cmd =
+            git.command([OsString::from("pack-objects"), "-q".into(), target.join("pack").into()]);
+        run_with_input(&mut cmd, input.as_bytes()).context("packing the objects the seal keeps")?;
+        Ok(())
+    }
+
+    fn move_loose(&self, dir: &Path, fan: &str) -> Result<()> {
         let target = self.store.join(fan);
         fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
         for entry in fs::read_dir(dir)? {
             let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if keep.is_some_and(|keep| !keep.contains(&format!("{fan}{name}"))) {
-                continue;
-            }
-            let to = target.join(&name);
+            let to = target.join(entry.file_name());
             // An object is its name: one that is already there is the same object.
             if !to.exists() {
                 fs::rename(entry.path(), &to)
@@ -109,7 +127,7 @@ impl Quarantine {
 }
 
 /// The objects reachable from `root` and not from `old`, as hex ids.
-fn reachable(git: &Git, root: &str, old: Option<ObjectId>) -> Result<HashSet<String>> {
+fn reachable(git: &Git, root: &str, old: Option<ObjectId>) -> Result<Vec<String>> {
     let old = old.map(|o| format!("^{o}"));
     let mut args = vec!["rev-list", "--objects", "--no-object-names", root];
     args.extend(old.as_deref());

@@ -122,14 +122,24 @@ impl<'a> Stage<'a> {
         git::checked(&cmd, output)
     }
 
-    /// `git add --all` on the private index. Its new blobs are written as loose objects without
-    /// compression: deflating them was a third of what `add` cost (and the secrets scan then
-    /// inflates each one again), while git compresses every loose object anyway when it packs
-    /// them (`git gc`, `git repack`), so they are stored uncompressed only until then.
+    /// `git add --all` on the private index. Its new blobs go into one pack (git's bulk
+    /// check-in, for every file above `core.bigFileThreshold`, here one byte) deflated at the
+    /// fastest level: creating a loose object file per blob was most of what `add` cost on a tree
+    /// of small files, and deflating at the default level most of it on larger ones. Files that a
+    /// filter or line-ending conversion rewrites are still written loose, without compression
+    /// (git compresses loose objects when it packs them).
     pub(super) fn add_all(&self) -> Result<()> {
-        self.run(&["-c", "core.looseCompression=0", "add", "--all"])
-            .map(drop)
-            .context("staging the work tree like `git add -A`")
+        let args = [
+            "-c",
+            "core.bigFileThreshold=1",
+            "-c",
+            "pack.compression=1",
+            "-c",
+            "core.looseCompression=0",
+            "add",
+            "--all",
+        ];
+        self.run(&args).map(drop).context("staging the work tree like `git add -A`")
     }
 
     /// What the private index changes against `base` (a commit, or the empty tree), in git's
