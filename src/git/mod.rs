@@ -4,6 +4,7 @@
 pub mod identity;
 pub mod index_scan;
 pub mod note_commit;
+pub mod pack;
 pub mod plumbing;
 pub mod process;
 pub mod quote;

@@ -9,19 +9,21 @@
 //! Staging is then git's own under every setting that shapes it (`core.fileMode`, `core.autocrlf`
 //! and eol attributes, clean filters, symlinks, sparse checkouts, submodules, index extensions and
 //! versions), which a port from gix parts would have to chase one key at a time (gix 0.90 has no
-//! `add`, and the research notes list where a probe built from its parts fell short). Then
-//! `git write-tree` runs while `git diff-index --cached` lists the changes against HEAD and the
-//! secrets guard streams their blobs from `git cat-file`; skipped paths go back to HEAD's entry for
-//! a second `write-tree`; `git commit-tree --no-gpg-sign` makes the commit (no hooks run, nothing
-//! signs); `git update-ref HEAD <new> <old>` moves the branch with a compare-and-swap; and only
-//! then is the private index renamed over the index while our lock is still held. Until the ref
-//! moves, nothing the user can see has changed: the real index, HEAD and the work tree are never
-//! written, and a failure anywhere removes only our own lock and temp files. Objects written along
-//! the way are unreachable, and `git gc` collects them as usual.
+//! `add`, and the research notes list where a probe built from its parts fell short). Then the
+//! changes against HEAD are listed from the two indexes, and while the secrets guard streams their
+//! blobs from `git cat-file`, the tree is built in-process from HEAD's tree and that list and
+//! stored as one pack (see [`tree`]; `git write-tree` only where that fails); a path the scan
+//! holds back means building it again without that path, whose index entry goes back to what it
+//! was; `git commit-tree --no-gpg-sign` makes the commit (no hooks run, nothing signs);
+//! `git update-ref HEAD <new> <old>` moves the branch with a compare-and-swap; and only then is the
+//! private index renamed over the index while our lock is still held. Until the ref moves, nothing
+//! the user can see has changed: the real index, HEAD and the work tree are never written, and a
+//! failure anywhere removes only our own lock and temp files. Objects written along the way stay
+//! in the quarantine and go with it.
 //!
-//! Because `git add -A` refreshes the copy, the index we install carries fresh stat data (and the
-//! cache tree from `write-tree`), so `git status` afterwards is as fast as after `git commit`.
-//! Skipped files keep the index entries they had before (intent-to-add included), so the seal
+//! Because `git add -A` refreshes the copy, the index we install carries fresh stat data, so
+//! `git status` afterwards is as fast as after `git commit` (the cache tree of the changed
+//! directories is missing until git's next commit writes it). Skipped files keep the index entries they had before (intent-to-add included), so the seal
 //! never stages a secret even in the index. When git has no identity, the commit is authored by
 //! [`FALLBACK_NAME`](crate::git::identity::FALLBACK_NAME) `<`[`FALLBACK_EMAIL`](crate::git::identity::FALLBACK_EMAIL)`>`; the caller's `GIT_AUTHOR_*`/`GIT_COMMITTER_*` and
 //! the repository's `user.*` always win.
@@ -32,6 +34,7 @@ mod lock;
 mod quarantine;
 mod scan;
 mod stage;
+mod tree;
 
 use std::collections::HashSet;
 
@@ -139,24 +142,19 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let original = original?;
     added?;
     let identity = identity?;
-    // `write-tree` only adds the cache tree to the private index (and git replaces index files
-    // by rename), so reading the staged entries, listing the changes and scanning them for
-    // secrets run beside it.
-    let (tree, listed) = std::thread::scope(|s| {
-        let tree = s.spawn(|| stage.write_tree());
-        let listed =
-            list_changes(&stage, hash, original.as_ref(), before, &base).and_then(|changes| {
-                let skipped = if req.allow_secrets {
-                    Vec::new()
-                } else {
-                    find_secrets(&git, &guard, &changes)?
-                };
-                Ok((changes, skipped))
-            });
-        (join(tree), listed)
+    let changes = list_changes(&stage, hash, original.as_ref(), before, &base)?;
+    // The tree is built while the changed blobs are scanned for secrets, leaving out what the
+    // caller holds back; a secret the scan finds means building it again without that file.
+    let caller_held: HashSet<&[u8]> = req.hold.iter().map(|h| h.path.as_slice()).collect();
+    let (guessed, scanned) = std::thread::scope(|s| {
+        let (gix, git, changes, caller_held) = (repo.gix.clone(), &git, &changes, &caller_held);
+        let guessed = s.spawn(move || tree::build(&gix, git, head.id, changes, caller_held));
+        let scanned =
+            if req.allow_secrets { Ok(Vec::new()) } else { find_secrets(git, &guard, changes) };
+        (guessed.join(), scanned)
     });
-    let mut tree = tree?;
-    let (changes, mut skipped) = listed?;
+    let mut skipped = scanned?;
+    let scan_held = skipped.iter().any(|s| !caller_held.contains(s.path.as_slice()));
     hold_back(&mut skipped, &req.hold, &changes);
     let held: HashSet<&[u8]> = skipped.iter().map(|s| s.path.as_slice()).collect();
     let files: Vec<Vec<u8>> = changes
@@ -168,7 +166,17 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         changes.iter().filter(|c| held.contains(c.path.as_slice())).collect();
     if !held_changes.is_empty() {
         stage.reset_to_head(&held_changes)?;
-        tree = stage.write_tree()?;
+    }
+    // The tree from HEAD's and the list of changes; `git write-tree` where that fails.
+    let tree = match guessed {
+        Ok(Ok(tree)) if !scan_held => Ok(tree),
+        _ => tree::build(&repo.gix, &git, head.id, &changes, &held),
+    };
+    let tree = match tree {
+        Ok(tree) => tree,
+        Err(_) => stage.write_tree()?,
+    };
+    if !held_changes.is_empty() {
         stage.restore_entries(&repo.gix, &index, &held_changes)?;
     }
     let selective = !held_changes.is_empty();

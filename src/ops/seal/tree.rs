@@ -1,0 +1,65 @@
+//! The seal's tree without `git write-tree`: HEAD's tree edited in-process at the paths the seal
+//! changes (the list it has already made from the two indexes), the new trees stored as one pack
+//! in the quarantine. `write-tree` reads and rewrites the whole private index and writes each new
+//! tree as a loose file; on the generated 30k-file tree (201 edits over 300 directories) that was
+//! a third of the seal. The index the seal installs then lacks the cache tree of the changed
+//! directories, which git rebuilds at the next commit.
+//!
+//! The tree is git's by construction: entries are sorted as git sorts them, emptied directories
+//! disappear, and the differential tests compare every seal's tree with `git add -A`'s.
+
+use std::collections::HashSet;
+
+use anyhow::{Result, anyhow, bail};
+use gix::ObjectId;
+use gix::objs::tree::EntryKind;
+
+use super::stage::Change;
+use crate::git::{Git, pack};
+
+/// The tree of HEAD (`head`, `None` when unborn) with `changes` applied, except those at `held`.
+pub(super) fn build(
+    repo: &gix::Repository,
+    git: &Git,
+    head: Option<ObjectId>,
+    changes: &[Change],
+    held: &HashSet<&[u8]>,
+) -> Result<String> {
+    let hash = repo.object_hash();
+    let base = match head {
+        Some(commit) => repo.find_commit(commit)?.tree_id()?.detach(),
+        None => ObjectId::empty_tree(hash),
+    };
+    let mut editor = repo.edit_tree(base)?.detach();
+    let applied = changes.iter().filter(|c| !held.contains(c.path.as_slice()));
+    // Removals first: a file that became a directory (or the reverse) is two changes.
+    for change in applied.clone().filter(|c| c.new_mode == 0) {
+        editor.remove(components(&change.path))?;
+    }
+    for change in applied.filter(|c| c.new_mode != 0) {
+        let kind = match change.new_mode {
+            0o100644 => EntryKind::Blob,
+            0o100755 => EntryKind::BlobExecutable,
+            0o120000 => EntryKind::Link,
+            0o160000 => EntryKind::Commit,
+            mode => bail!("an index entry of mode {mode:o} cannot go into a tree"),
+        };
+        let id = ObjectId::from_hex(change.new_id.as_bytes())
+            .map_err(|err| anyhow!("reading the staged object id {}: {err}", change.new_id))?;
+        editor.upsert(components(&change.path), kind, id)?;
+    }
+    let mut trees = Vec::new();
+    let root = editor.write(|tree| -> Result<ObjectId> {
+        let mut data = Vec::new();
+        gix::objs::WriteTo::write_to(tree, &mut data)?;
+        let id = gix::objs::compute_hash(hash, gix::objs::Kind::Tree, &data)?;
+        trees.push((gix::objs::Kind::Tree, data));
+        Ok(id)
+    })?;
+    pack::write_objects(git, hash, &trees)?;
+    Ok(root.to_string())
+}
+
+fn components(path: &[u8]) -> impl Iterator<Item = &gix::bstr::BStr> {
+    path.split(|&b| b == b'/').map(Into::into)
+}
