@@ -5,9 +5,11 @@
 //! rename detection in status and `--stat`, which gix does not match and a port would chase
 //! forever. On a small tree the three run as child processes at once, so a snapshot costs about as
 //! much as the slowest of them. On a large one status is split in two halves that run beside the
-//! diff (see [`split`]), so the two cores share the work evenly (see `bench/table.sh`).
+//! diff (see [`split`]), and the tracked files are walked once, by us, for both status and the
+//! diff (see [`stat_walk`]), so the cores share less work (see `bench/table.sh`).
 
 mod split;
+mod stat_walk;
 
 use std::process::Output;
 
@@ -124,18 +126,21 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let diff_args = vec!["diff".to_string(), "--stat".to_string(), diff_base, "--".to_string()];
 
     let taken_at = time::now();
-    let (status, log, diff) = std::thread::scope(|s| {
+    let (status_and_diff, log) = std::thread::scope(|s| {
         let log = s.spawn(|| log_args.as_ref().map(|args| run_git(&git, args)).transpose());
-        // The longest part starts first; whether to split status is worked out while it runs.
-        let diff = s.spawn(|| run_git(&git, &diff_args));
-        let status = match &split::chosen(repo) {
-            Some(plan) => split::status(&git, plan, &status_args),
-            None => run_git(&git, &status_args),
+        let status_and_diff = match split::chosen(repo) {
+            Some(plan) => split::run(&git, &plan, &status_args, &diff_args),
+            None => {
+                // The longer part starts first.
+                let diff = s.spawn(|| run_git(&git, &diff_args));
+                let status = run_git(&git, &status_args);
+                let diff = join(diff);
+                status.and_then(|status| Ok((status, diff?)))
+            }
         };
-        let diff = join(diff);
-        (status, join(log), diff)
+        (status_and_diff, join(log))
     });
-    let (status, log, diff) = (status?, log?.unwrap_or_default(), diff?);
+    let ((status, diff), log) = (status_and_diff?, log?.unwrap_or_default());
 
     let head_hex = head.id.map(|id| id.to_string());
     let header = req.issue.map(|issue| {

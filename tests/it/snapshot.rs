@@ -17,9 +17,10 @@ fn snapshot_json(repo: &Repo, extra: &[&str]) -> Value {
     serde_json::from_str(&stdout_ok(out)).unwrap()
 }
 
-/// The snapshot with status split in two halves beside the diff (`split`) or whole (`two`),
-/// whatever the size of the tree.
-fn snapshot_walks(repo: &Repo, walks: &str, extra: &[&str]) -> Value {
+/// The snapshot with status split in two halves beside the diff, the tracked files walked once
+/// (`split`) or by each git (`halves`), or with status whole (`two`), whatever the size of the
+/// tree.
+pub fn snapshot_walks(repo: &Repo, walks: &str, extra: &[&str]) -> Value {
     let mut cmd = repo.handoff();
     cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", walks).args(["snapshot", "--json"]).args(extra);
     serde_json::from_str(&stdout_ok(cmd.output().unwrap())).unwrap()
@@ -30,7 +31,7 @@ fn strings(v: &Value) -> Vec<String> {
 }
 
 /// Asserts the snapshot's parts equal git's, for a base and a cap.
-fn assert_matches_git(repo: &Repo, snap: &Value, base: &str, max: usize) {
+pub fn assert_matches_git(repo: &Repo, snap: &Value, base: &str, max: usize) {
     let status = git_lines(repo, &["status", "--short"]);
     assert_eq!(
         strings(&snap["status"]["lines"]),
@@ -69,7 +70,7 @@ fn random_dirty_trees_match_git_byte_for_byte() {
         stdout_ok(
             repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap(),
         );
-        for (max, walks) in [(40, "split"), (3, "two"), (2, "split")] {
+        for (max, walks) in [(40, "split"), (3, "two"), (2, "split"), (40, "halves")] {
             let snap = snapshot_walks(&repo, walks, &["--max-lines", &max.to_string()]);
             assert_matches_git(&repo, &snap, &base, max);
             assert_eq!(snap["base"], base);

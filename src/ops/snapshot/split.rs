@@ -2,26 +2,33 @@
 //!
 //! The three git commands are bound by CPU: status stats every tracked file and reads every
 //! directory for untracked files, `git diff <base>` stats every tracked file again and diffs the
-//! blobs. Run as two processes on two cores, status (the longer) sets the time. Split in three,
-//! `git status --short -uno` (the tracked changes), `git ls-files --others --exclude-standard` (the
-//! untracked walk) and `git diff --stat <base>` share the cores evenly, and the snapshot ends
-//! sooner (see `bench/table.sh`). git prints the tracked lines before the untracked ones, each part
-//! sorted, so the two halves joined are status's output, with the untracked paths quoted as status
-//! quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
+//! blobs. Here `git ls-files --others --exclude-standard` (the untracked walk) starts at once,
+//! while we stat the tracked files once for both the others (see [`stat_walk`]); then
+//! `git status --short -uno` (the tracked changes) and `git diff --stat <base>` run on a private
+//! index that tells them which files to look at. git prints the tracked lines before the
+//! untracked ones, each part sorted, so the two halves joined are status's output, with the
+//! untracked paths quoted as status quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
 //!
 //! Measured and left: the diff taken between HEAD's tree edited at the paths status reported and
 //! the base (no second walk) loses on trees with large directories, whose edited trees must be
 //! hashed and written; a private index brought up to date with `git update-index` costs two reads
-//! and a write of the index after status, which is more than the walk it saves on two cores.
+//! and a write of the index after status, which is more than the walk it saves on two cores; the
+//! diff limited to the changed paths by pathspec is slower than the whole (git matches every
+//! entry against every path).
 //!
 //! Where the halves could print other bytes than status (submodules, whose untracked content `-uno`
 //! hides; conflicts; sparse or split indexes; colour; config given on the command line, which gix
 //! does not read; an unknown `status.showUntrackedFiles`), the snapshot runs status whole.
 
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
 use std::thread;
 
 use anyhow::Result;
 
+use super::stat_walk::{self, Index};
+use super::{join, run_git};
 use crate::git::Git;
 use crate::git::index_scan;
 use crate::git::quote::quote_status_path;
@@ -31,8 +38,9 @@ use crate::git::repo::Repo;
 /// read; below it status runs whole.
 pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
 
-/// Overrides the choice by size: `split` or `two` (status whole beside the diff), for tests and
-/// benchmarks.
+/// Overrides the choice by size, for tests and benchmarks: `split` (status in halves, with the
+/// walk done once), `halves` (status in halves, each git walking) or `two` (status whole beside
+/// the diff). Given, a failure of the private index is an error rather than a quiet way back.
 pub(super) const WALKS_ENV: &str = "GIT_HANDOFF_SNAPSHOT_WALKS";
 
 /// How status lists untracked files (`status.showUntrackedFiles`).
@@ -44,19 +52,26 @@ enum Untracked {
 }
 
 /// What the split needs to know, decided before any git starts.
-#[derive(Debug)]
 pub(super) struct Plan {
     untracked: Untracked,
     quote_path_fully: bool,
+    /// The index as read, and the work tree, for the one walk (see [`stat_walk`]).
+    walk: Option<(Index, PathBuf)>,
+    /// Asked for by [`WALKS_ENV`].
+    forced: bool,
 }
 
 /// The plan for splitting status in `repo`, or `None` to run it whole.
 pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     let index = repo.index_path().ok()?;
-    let wanted = match std::env::var(WALKS_ENV).as_deref() {
-        Ok("split") => true,
-        Ok("two") => false,
-        _ => std::fs::metadata(&index).ok()?.len() >= MIN_INDEX_BYTES,
+    let (wanted, walk, forced) = match std::env::var(WALKS_ENV).as_deref() {
+        Ok("split") => (true, true, true),
+        Ok("halves") => (true, false, true),
+        Ok("two") => (false, false, true),
+        _ => {
+            let large = std::fs::metadata(&index).ok()?.len() >= MIN_INDEX_BYTES;
+            (large, large, false)
+        }
     };
     let from_command_line =
         ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"].iter().any(|k| std::env::var_os(k).is_some());
@@ -80,24 +95,71 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    if index_scan::scan(&index, repo.gix.object_hash())?.special {
+    let (bytes, written) = read_index(&index)?;
+    let hash = repo.gix.object_hash();
+    let scan = index_scan::scan_bytes(&bytes, hash)?;
+    if scan.special {
         return None;
     }
     let quote_path_fully = config.boolean("core.quotePath").unwrap_or(true);
-    Some(Plan { untracked, quote_path_fully })
+    let walk = walk.then(|| {
+        let root = repo.top().ok()?.to_path_buf();
+        Some((Index { bytes, scan, written, hash_len: hash.len_in_bytes() }, root))
+    });
+    Some(Plan { untracked, quote_path_fully, walk: walk.flatten(), forced })
 }
 
-/// `git status --short` (`status_args`, which end in `--short`), from its two halves run at once.
-pub(super) fn status(git: &Git, plan: &Plan, status_args: &[String]) -> Result<Vec<u8>> {
-    let (tracked, untracked) = thread::scope(|s| {
+/// The index file's bytes and the second it was written, from one open file.
+fn read_index(path: &std::path::Path) -> Option<(Vec<u8>, i64)> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let written = file.metadata().ok()?.mtime();
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    Some((bytes, written))
+}
+
+/// `git status --short` (`status_args`, which end in `--short`) from its two halves, and
+/// `git diff --stat` (`diff_args`), all at once.
+pub(super) fn run(
+    git: &Git,
+    plan: &Plan,
+    status_args: &[String],
+    diff_args: &[String],
+) -> Result<(Vec<u8>, Vec<u8>)> {
+    let mut tracked_args = status_args.to_vec();
+    tracked_args.push("-uno".into());
+    let (tracked_and_diff, untracked) = thread::scope(|s| {
         let untracked = s.spawn(|| untracked_lines(git, plan));
-        let mut args = status_args.to_vec();
-        args.push("-uno".into());
-        (super::run_git(git, &args), super::join(untracked))
+        let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::private_index(root, index));
+        let both = match walked {
+            Some(Ok(file)) => {
+                let walked = git.clone().with_env("GIT_INDEX_FILE", file.path());
+                let with_walk =
+                    |args: &[String]| [stat_walk::config_args(), args.to_vec()].concat();
+                match tracked_and_diff(&walked, &with_walk(&tracked_args), &with_walk(diff_args)) {
+                    // An older git refuses the private index; it is only a way to go faster.
+                    Err(_) if !plan.forced => tracked_and_diff(git, &tracked_args, diff_args),
+                    both => both,
+                }
+            }
+            Some(Err(err)) if plan.forced => Err(err),
+            _ => tracked_and_diff(git, &tracked_args, diff_args),
+        };
+        (both, join(untracked))
     });
-    let mut status = tracked?;
+    let (mut status, diff) = tracked_and_diff?;
     status.extend_from_slice(&untracked?);
-    Ok(status)
+    Ok((status, diff))
+}
+
+/// The tracked half of status and the diff, at once (the diff, the longer, first).
+fn tracked_and_diff(git: &Git, tracked: &[String], diff: &[String]) -> Result<(Vec<u8>, Vec<u8>)> {
+    thread::scope(|s| {
+        let diff = s.spawn(|| run_git(git, diff));
+        let tracked = run_git(git, tracked);
+        let diff = join(diff);
+        Ok((tracked?, diff?))
+    })
 }
 
 /// The `?? path` lines status prints for untracked files.
@@ -109,7 +171,7 @@ fn untracked_lines(git: &Git, plan: &Plan) -> Result<Vec<u8>> {
         Untracked::All => {}
     }
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let listed = super::run_git(git, &args)?;
+    let listed = run_git(git, &args)?;
     let mut lines = Vec::with_capacity(listed.len() + listed.len() / 8);
     for path in listed.split(|&b| b == 0).filter(|p| !p.is_empty()) {
         lines.extend_from_slice(b"?? ");

@@ -1,0 +1,258 @@
+//! One walk of the tracked files for both `git status -uno` and `git diff <base>`.
+//!
+//! Each of the two would stat every tracked file, and on a large tree that walk is most of what
+//! they cost. Here it is done once, by us, on every core: each entry whose `lstat` matches the stat
+//! data in the index exactly, and is not racily clean, is unchanged. A private copy of the index
+//! then carries that answer as a file system monitor extension (`FSMN`, version 2: a token and a
+//! bitmap of the entries that may have changed), and both git commands read it with
+//! `core.fsmonitor` set to a hook that only answers "nothing more changed". git then stats only
+//! the entries the bitmap names (`check_removed` and `fake_lstat` in git's `diff-lib.c`, 2.44 on;
+//! older versions stat everything and print the same). What git prints is git's own: a file we
+//! call unchanged is one whose stat data git itself would trust, and every doubt (racily clean,
+//! intent-to-add, skip-worktree, a zero size the index smudged, a path under a symlink or a
+//! missing directory, another file type or executable bit) leaves the entry to git.
+//!
+//! The private index ends in a null checksum, which git (2.40 on) reads without hashing the file,
+//! as with `index.skipHash`; an older git refuses it, and the snapshot then runs without it.
+
+use std::ffi::OsStr;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use rustix::fs::{self, AtFlags, Mode, OFlags};
+
+use anyhow::{Context, Result};
+use tempfile::NamedTempFile;
+
+use crate::git::index_scan::{Entry, Scan};
+
+/// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
+const HOOK: &str = "printf 'handoff\\0';:";
+const TOKEN: &[u8] = b"handoff\0";
+
+/// The index as read, with the second it was written: a file changed in or after that second may
+/// be racily clean, and only reading it tells.
+pub(super) struct Index {
+    pub bytes: Vec<u8>,
+    pub scan: Scan,
+    pub written: i64,
+    pub hash_len: usize,
+}
+
+/// The options that make git read the private index's answer (before the subcommand).
+pub(super) fn config_args() -> Vec<String> {
+    [
+        "-c",
+        &format!("core.fsmonitor={HOOK}"),
+        "-c",
+        "core.fsmonitorHookVersion=2",
+        "-c",
+        "core.preloadIndex=false",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Walks the tracked files under `root` and writes the private index.
+pub(super) fn private_index(root: &Path, index: &Index) -> Result<NamedTempFile> {
+    let dirty = dirty_entries(root, index);
+    let mut bytes = Vec::with_capacity(index.bytes.len() + dirty.len() / 8 + 64);
+    bytes.extend_from_slice(&index.bytes[..index.scan.entries_end]);
+    for (signature, range) in &index.scan.extensions {
+        // A monitor's own extension is replaced; the end-of-entries ones would no longer be last.
+        if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT") {
+            bytes.extend_from_slice(&index.bytes[range.clone()]);
+        }
+    }
+    let extension = fsmonitor_extension(&dirty);
+    bytes.extend_from_slice(b"FSMN");
+    bytes.extend_from_slice(&u32::try_from(extension.len())?.to_be_bytes());
+    bytes.extend_from_slice(&extension);
+    bytes.resize(bytes.len() + index.hash_len, 0);
+    let mut file = tempfile::Builder::new()
+        .prefix("git-handoff-index-")
+        .tempfile()
+        .context("creating the snapshot's private index")?;
+    std::io::Write::write_all(&mut file, &bytes).context("writing the snapshot's private index")?;
+    Ok(file)
+}
+
+/// For each entry, whether git must look at it.
+fn dirty_entries(root: &Path, index: &Index) -> Vec<bool> {
+    let entries = &index.scan.entries;
+    // More walkers than cores only contend for the same directories.
+    let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4);
+    let chunk = entries.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = entries
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut walker = Walker::new(root);
+                    part.iter().map(|e| walker.dirty(index, e)).collect()
+                })
+            })
+            .collect();
+        let mut dirty = Vec::with_capacity(entries.len());
+        for part in parts {
+            // A walker that panicked (it should not) leaves its entries to git.
+            let part: Vec<bool> = part.join().unwrap_or_default();
+            dirty.extend(part);
+        }
+        dirty.resize(entries.len(), true);
+        dirty
+    })
+}
+
+/// One thread's walk: the directory it is in, opened one component at a time without following
+/// symlinks (git treats a path under a symlink as gone), so each file costs one `fstatat` of its
+/// own name.
+struct Walker {
+    root: Option<OwnedFd>,
+    /// The open components of the current directory; `broken` when the next one is not a real
+    /// directory.
+    open: Vec<(Vec<u8>, OwnedFd)>,
+    broken: bool,
+}
+
+impl Walker {
+    fn new(root: &Path) -> Walker {
+        let root =
+            fs::open(root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty());
+        Walker { root: root.ok(), open: Vec::new(), broken: false }
+    }
+
+    fn dirty(&mut self, index: &Index, entry: &Entry) -> bool {
+        if entry.extended {
+            return true;
+        }
+        let path = index.scan.path(entry);
+        let (dir, name) = match path.iter().rposition(|&b| b == b'/') {
+            Some(at) => (&path[..at], &path[at + 1..]),
+            None => (&path[..0], path),
+        };
+        let Some(dir) = self.enter(dir) else { return true };
+        match fs::statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => {
+                !matches_index(&index.bytes[entry.at..entry.at + 40], entry.mode, &stat)
+                    || modified_in_or_after(&stat, index.written)
+            }
+            Err(_) => true,
+        }
+    }
+
+    /// The descriptor of `dir` (relative to the root), or `None` when it is not a real directory.
+    fn enter(&mut self, dir: &[u8]) -> Option<BorrowedFd<'_>> {
+        let wanted: Vec<&[u8]> =
+            if dir.is_empty() { Vec::new() } else { dir.split(|&b| b == b'/').collect() };
+        let same = self.open.iter().zip(&wanted).take_while(|((have, _), want)| have == *want);
+        let same = same.count();
+        if self.broken || same < self.open.len() || same < wanted.len() {
+            self.open.truncate(same);
+            self.broken = false;
+            for component in &wanted[same..] {
+                let parent = match self.open.last() {
+                    Some((_, fd)) => fd.as_fd(),
+                    None => self.root.as_ref()?.as_fd(),
+                };
+                let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                match fs::openat(parent, OsStr::from_bytes(component), flags, Mode::empty()) {
+                    Ok(fd) => self.open.push((component.to_vec(), fd)),
+                    Err(_) => {
+                        self.broken = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if self.broken {
+            return None;
+        }
+        match self.open.last() {
+            Some((_, fd)) => Some(fd.as_fd()),
+            None => self.root.as_ref().map(|fd| fd.as_fd()),
+        }
+    }
+}
+
+/// Changed in or after the second the index was written: racily clean, only reading it tells.
+#[allow(clippy::unnecessary_cast)] // the field types differ between architectures
+fn modified_in_or_after(meta: &fs::Stat, second: i64) -> bool {
+    meta.st_mtime as i64 >= second
+}
+
+/// Whether the file's stat data is the index entry's, field by field (git keeps 32 bits of each),
+/// and its type and executable bit are the entry's mode.
+#[allow(clippy::unnecessary_cast)] // the field types differ between architectures
+fn matches_index(stat: &[u8], mode: u32, meta: &fs::Stat) -> bool {
+    let field = |i: usize| u32::from_be_bytes(stat[i * 4..i * 4 + 4].try_into().unwrap());
+    let kind = meta.st_mode as u32 & 0o170000;
+    let same_kind = match mode {
+        0o100644 => kind == 0o100000 && meta.st_mode as u32 & 0o100 == 0,
+        0o100755 => kind == 0o100000 && meta.st_mode as u32 & 0o100 != 0,
+        0o120000 => kind == 0o120000,
+        _ => false,
+    };
+    same_kind
+        && field(0) == meta.st_ctime as u32
+        && field(1) == meta.st_ctime_nsec as u32
+        && field(2) == meta.st_mtime as u32
+        && field(3) == meta.st_mtime_nsec as u32
+        && field(4) == meta.st_dev as u32
+        && field(5) == meta.st_ino as u32
+        && field(7) == meta.st_uid as u32
+        && field(8) == meta.st_gid as u32
+        // git writes a size of 0 for an entry it could not trust (a racily clean one).
+        && field(9) != 0
+        && field(9) == meta.st_size as u32
+}
+
+/// The `FSMN` extension (version 2): the token, then an EWAH bitmap of the entries git must check,
+/// written as one marker word followed by every word literally.
+fn fsmonitor_extension(dirty: &[bool]) -> Vec<u8> {
+    let mut words = vec![0u64; dirty.len().div_ceil(64)];
+    for (i, _) in dirty.iter().enumerate().filter(|(_, d)| **d) {
+        words[i / 64] |= 1 << (i % 64);
+    }
+    let mut bitmap = Vec::with_capacity(16 + words.len() * 8);
+    bitmap.extend_from_slice(&(dirty.len() as u32).to_be_bytes());
+    bitmap.extend_from_slice(&(words.len() as u32 + 1).to_be_bytes());
+    // The marker: no run, then `words.len()` literal words.
+    bitmap.extend_from_slice(&((words.len() as u64) << 33).to_be_bytes());
+    for word in &words {
+        bitmap.extend_from_slice(&word.to_be_bytes());
+    }
+    // The position of the last marker word.
+    bitmap.extend_from_slice(&0u32.to_be_bytes());
+    let mut extension = Vec::with_capacity(bitmap.len() + 16);
+    extension.extend_from_slice(&2u32.to_be_bytes());
+    extension.extend_from_slice(TOKEN);
+    extension.extend_from_slice(&(bitmap.len() as u32).to_be_bytes());
+    extension.extend_from_slice(&bitmap);
+    extension
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bitmap_names_the_dirty_entries_as_git_reads_it() {
+        let mut dirty = vec![false; 70];
+        dirty[1] = true;
+        dirty[64] = true;
+        let ext = fsmonitor_extension(&dirty);
+        assert_eq!(&ext[..4], &2u32.to_be_bytes());
+        assert_eq!(&ext[4..12], TOKEN);
+        let bitmap = &ext[16..];
+        assert_eq!(u32::from_be_bytes(ext[12..16].try_into().unwrap()) as usize, bitmap.len());
+        assert_eq!(&bitmap[..4], &70u32.to_be_bytes());
+        assert_eq!(&bitmap[4..8], &3u32.to_be_bytes());
+        assert_eq!(&bitmap[8..16], &(2u64 << 33).to_be_bytes());
+        assert_eq!(&bitmap[16..24], &2u64.to_be_bytes());
+        assert_eq!(&bitmap[24..32], &1u64.to_be_bytes());
+        assert_eq!(&bitmap[32..], &0u32.to_be_bytes());
+    }
+}
