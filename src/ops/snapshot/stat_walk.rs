@@ -61,8 +61,9 @@ pub(super) fn private_index(root: &Path, index: &Index) -> Result<NamedTempFile>
     let mut bytes = Vec::with_capacity(index.bytes.len() + dirty.len() / 8 + 64);
     bytes.extend_from_slice(&index.bytes[..index.scan.entries_end]);
     for (signature, range) in &index.scan.extensions {
-        // A monitor's own extension is replaced; the end-of-entries ones would no longer be last.
-        if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT") {
+        // A monitor's own extension is replaced; the end-of-entries ones would no longer be last;
+        // the untracked cache is of no use to `-uno` and the diff, and a monitor would touch it.
+        if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT" | b"UNTR") {
             bytes.extend_from_slice(&index.bytes[range.clone()]);
         }
     }
