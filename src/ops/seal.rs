@@ -53,7 +53,7 @@ use crate::util::interrupt::Interrupt;
 use crate::util::time;
 use lock::{IndexLock, index_path, refuse_in_progress};
 use quarantine::Quarantine;
-use scan::find_secrets;
+use scan::{Objects, find_secrets};
 use stage::{Change, Stage, refuse_conflicts};
 
 pub use guard::Guard;
@@ -130,10 +130,14 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
 
     let base = head.id.unwrap_or_else(|| repo.empty_tree());
     let base_hex = base.to_string();
-    // Four steps that need nothing from each other run at once: `git add -A` on the private
-    // index; reading the real index (read only: it cannot change while we hold its lock) for the
-    // conflict check and what was staged before; asking git for an identity.
+    // Steps that need nothing from each other run at once: `git add -A` on the private index;
+    // reading the real index (read only: it cannot change while we hold its lock) for the
+    // conflict check and what was staged before; asking git for an identity; compiling the
+    // secret rules.
     let (added, original, before, identity) = std::thread::scope(|s| {
+        if !req.allow_secrets {
+            s.spawn(crate::model::secrets::prepare);
+        }
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         let identity = s.spawn(|| identity_env(&git));
@@ -149,8 +153,12 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let (guessed, scanned) = std::thread::scope(|s| {
         let (gix, git, changes, caller_held) = (repo.gix.clone(), &git, &changes, &caller_held);
         let guessed = s.spawn(move || tree::build(&gix, git, head.id, changes, caller_held));
-        let scanned =
-            if req.allow_secrets { Ok(Vec::new()) } else { find_secrets(git, &guard, changes) };
+        let objects = Objects { quarantine: quarantine.path(), store: &repo.gix.objects };
+        let scanned = if req.allow_secrets {
+            Ok(Vec::new())
+        } else {
+            find_secrets(git, &objects, &guard, changes)
+        };
         (guessed.join(), scanned)
     });
     let mut skipped = scanned?;

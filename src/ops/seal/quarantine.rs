@@ -37,6 +37,11 @@ impl Quarantine {
         Ok(Quarantine { dir, store: store.to_path_buf() })
     }
 
+    /// The directory new objects go to.
+    pub(super) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// `git` writing new objects here and reading the store (and its alternates) as well.
     pub(super) fn apply(&self, git: Git) -> Git {
         let mut alternates = OsString::from(quote(&self.store));

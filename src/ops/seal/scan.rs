@@ -1,19 +1,34 @@
-//! The secret scan: the blobs seal would commit, streamed from one `git cat-file --batch`, each
+//! The secret scan: the blobs seal would commit, read in-process from the quarantine and the
+//! store (one reader per core when there are many; `git cat-file --batch` where that fails), each
 //! checked by the [`Guard`](super::Guard) for secret-looking names and content.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::bstr::ByteSlice;
+use gix::objs::{Exists, Find};
 
 use crate::git::{self, Git};
 
 use super::stage::Change;
 use super::{Guard, Skipped};
 
+/// Where the staged blobs are: the quarantine's objects (the new ones) and the store's.
+pub(super) struct Objects<'a> {
+    pub quarantine: &'a Path,
+    pub store: &'a gix::OdbHandle,
+}
+
 /// The changed files the guard holds back: by name, else by the content of the staged blob.
-pub(super) fn find_secrets(git: &Git, guard: &Guard, changes: &[Change]) -> Result<Vec<Skipped>> {
+pub(super) fn find_secrets(
+    git: &Git,
+    objects: &Objects<'_>,
+    guard: &Guard,
+    changes: &[Change],
+) -> Result<Vec<Skipped>> {
     let mut skipped = Vec::new();
     let mut to_read = Vec::new();
     for c in changes.iter().filter(|c| c.is_regular_file()) {
@@ -22,13 +37,57 @@ pub(super) fn find_secrets(git: &Git, guard: &Guard, changes: &[Change]) -> Resu
             None => to_read.push(c),
         }
     }
-    if !to_read.is_empty() {
-        skipped.extend(scan_blobs(git, guard, &to_read)?);
-    }
+    // Inflating and matching are bound by CPU: with many blobs, one reader per core, each taking
+    // the next blob as it finishes one (a few large files would leave a fixed share unbalanced).
+    let readers = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4);
+    let readers = if to_read.len() >= 32 { readers } else { 1 };
+    let next = AtomicUsize::new(0);
+    let found = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..readers)
+            .map(|_| {
+                let (quarantine, store) = (objects.quarantine, objects.store.clone());
+                let (next, to_read) = (&next, &to_read);
+                s.spawn(move || {
+                    let fresh = gix::odb::at(quarantine, store.store_ref().object_hash()).ok();
+                    let mut buf = Vec::new();
+                    let mut found = Vec::new();
+                    while let Some(&c) = to_read.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let why = match read_in_process(fresh.as_ref(), &store, c, &mut buf) {
+                            Some(mut content) => guard.by_content(&c.path, &mut content)?,
+                            None => scan_blobs(git, guard, &[c])?.pop().map(|s| s.why),
+                        };
+                        found.extend(why.map(|why| Skipped { path: c.path.clone(), why }));
+                    }
+                    Ok(found)
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().unwrap_or_else(|_| Err(anyhow!("a secret scan thread panicked"))))
+            .collect::<Result<Vec<Vec<Skipped>>>>()
+    })?;
+    skipped.extend(found.into_iter().flatten());
     let order: std::collections::HashMap<&[u8], usize> =
         changes.iter().enumerate().map(|(i, c)| (c.path.as_slice(), i)).collect();
     skipped.sort_by_key(|s| order.get(s.path.as_slice()).copied());
     Ok(skipped)
+}
+
+/// The staged blob of `c`, read in-process, the quarantine first: no `git cat-file` to start and
+/// no pipe to copy through. `None` when it cannot be read so; the caller then asks git.
+fn read_in_process<'a>(
+    fresh: Option<&gix::odb::Handle>,
+    store: &gix::OdbHandle,
+    c: &Change,
+    buf: &'a mut Vec<u8>,
+) -> Option<&'a [u8]> {
+    let id = gix::ObjectId::from_hex(c.new_id.as_bytes()).ok()?;
+    let blob = match fresh.filter(|f| f.exists(&id)) {
+        Some(fresh) => fresh.try_find(&id, buf).ok()??,
+        None => store.try_find(&id, buf).ok()??,
+    };
+    (blob.kind == gix::objs::Kind::Blob).then_some(blob.data)
 }
 
 /// Streams the blobs through one `git cat-file --batch` and scans each. The ids go in from a
