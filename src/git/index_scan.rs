@@ -75,6 +75,7 @@ pub fn scan_bytes(bytes: &[u8], hash: gix::hash::Kind) -> Option<Scan> {
             name_at += 2;
         }
         let stage = (flags >> 12) & 3;
+        let start = scan.paths.len();
         if version == 4 {
             // The path is a number of bytes to strip from the previous one and a new suffix.
             let (strip, used) = varint(bytes.get(name_at..end)?)?;
@@ -82,29 +83,17 @@ pub fn scan_bytes(bytes: &[u8], hash: gix::hash::Kind) -> Option<Scan> {
             let len = bytes.get(suffix_at..end)?.iter().position(|&b| b == 0)?;
             let previous = scan.entries.last().map_or(0..0, |e: &Entry| e.path.clone());
             let kept = previous.len().checked_sub(strip)?;
-            let start = scan.paths.len();
             scan.paths.extend_from_within(previous.start..previous.start + kept);
             scan.paths.extend_from_slice(&bytes[suffix_at..suffix_at + len]);
-            scan.entries.push(Entry {
-                at: entry,
-                mode,
-                extended: flags & 0x4000 != 0,
-                path: start..scan.paths.len(),
-            });
             at = suffix_at + len + 1;
         } else {
             let len = bytes.get(name_at..end)?.iter().position(|&b| b == 0)?;
-            let start = scan.paths.len();
             scan.paths.extend_from_slice(&bytes[name_at..name_at + len]);
-            scan.entries.push(Entry {
-                at: entry,
-                mode,
-                extended: flags & 0x4000 != 0,
-                path: start..scan.paths.len(),
-            });
             // Entries are padded with NULs to a multiple of eight bytes.
             at = entry + ((name_at - entry + len + 8) & !7);
         }
+        let extended = flags & 0x4000 != 0;
+        scan.entries.push(Entry { at: entry, mode, extended, path: start..scan.paths.len() });
         if at > end {
             return None;
         }
