@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, anyhow, bail};
 use gix::bstr::ByteSlice;
-use gix::objs::{Exists, Find};
+use gix::objs::{Exists, Find, FindHeader};
 
 use crate::git::{self, Git};
 
@@ -74,8 +74,12 @@ pub(super) fn find_secrets(
     Ok(skipped)
 }
 
+/// Blobs up to this size are read whole into memory; larger ones are streamed from git.
+const IN_MEMORY: u64 = 32 << 20;
+
 /// The staged blob of `c`, read in-process, the quarantine first: no `git cat-file` to start and
-/// no pipe to copy through. `None` when it cannot be read so; the caller then asks git.
+/// no pipe to copy through. `None` when it cannot be read so, or is too large to hold at once;
+/// the caller then asks git.
 fn read_in_process<'a>(
     fresh: Option<&gix::odb::Handle>,
     store: &gix::OdbHandle,
@@ -84,8 +88,13 @@ fn read_in_process<'a>(
 ) -> Option<&'a [u8]> {
     let id = gix::ObjectId::from_hex(c.new_id.as_bytes()).ok()?;
     let blob = match fresh.filter(|f| f.exists(&id)) {
-        Some(fresh) => fresh.try_find(&id, buf).ok()??,
-        None => store.try_find(&id, buf).ok()??,
+        Some(fresh) if fresh.try_header(&id).ok()??.size <= IN_MEMORY => {
+            fresh.try_find(&id, buf).ok()??
+        }
+        None if store.try_header(&id).ok()??.size <= IN_MEMORY => {
+            store.try_find(&id, buf).ok()??
+        }
+        _ => return None,
     };
     (blob.kind == gix::objs::Kind::Blob).then_some(blob.data)
 }
