@@ -51,8 +51,10 @@ pub fn run(cli: Cli) -> Result<()> {
     }
     // `record` prints nothing to colour, and runs on every tool call; `recall` prints lines for an
     // agent's context, where colour codes never belong, at every session start: no git start for
-    // either (it cost recall more than finding the handoff).
-    let uncoloured = matches!(cli.command, Command::Record(_) | Command::Recall(_));
+    // either (it cost recall more than finding the handoff). Nor for `--json`, read by programs:
+    // the git child competed with a large snapshot's own for the cores.
+    let uncoloured =
+        matches!(cli.command, Command::Record(_) | Command::Recall(_)) || cli.global.json;
     output::init_color(cli.global.color, !uncoloured);
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
