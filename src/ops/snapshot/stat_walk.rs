@@ -116,13 +116,15 @@ struct Walker {
     /// directory.
     open: Vec<(Vec<u8>, OwnedFd)>,
     broken: bool,
+    /// The directory `open` leads to, as a path: most entries are in the one before theirs.
+    current: Vec<u8>,
 }
 
 impl Walker {
     fn new(root: &Path) -> Walker {
         let root =
             fs::open(root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty());
-        Walker { root: root.ok(), open: Vec::new(), broken: false }
+        Walker { root: root.ok(), open: Vec::new(), broken: false, current: Vec::new() }
     }
 
     fn dirty(&mut self, index: &Index, entry: &Entry) -> bool {
@@ -146,6 +148,20 @@ impl Walker {
 
     /// The descriptor of `dir` (relative to the root), or `None` when it is not a real directory.
     fn enter(&mut self, dir: &[u8]) -> Option<BorrowedFd<'_>> {
+        if self.broken || dir != self.current.as_slice() {
+            self.open_dir(dir);
+        }
+        if self.broken {
+            return None;
+        }
+        match self.open.last() {
+            Some((_, fd)) => Some(fd.as_fd()),
+            None => self.root.as_ref().map(|fd| fd.as_fd()),
+        }
+    }
+
+    /// Opens `dir` from the components already open, setting `broken` where it is not real.
+    fn open_dir(&mut self, dir: &[u8]) {
         let wanted: Vec<&[u8]> =
             if dir.is_empty() { Vec::new() } else { dir.split(|&b| b == b'/').collect() };
         let same = self.open.iter().zip(&wanted).take_while(|((have, _), want)| have == *want);
@@ -154,9 +170,13 @@ impl Walker {
             self.open.truncate(same);
             self.broken = false;
             for component in &wanted[same..] {
-                let parent = match self.open.last() {
-                    Some((_, fd)) => fd.as_fd(),
-                    None => self.root.as_ref()?.as_fd(),
+                let parent = match (self.open.last(), &self.root) {
+                    (Some((_, fd)), _) => fd.as_fd(),
+                    (None, Some(root)) => root.as_fd(),
+                    (None, None) => {
+                        self.broken = true;
+                        break;
+                    }
                 };
                 let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
                 match fs::openat(parent, OsStr::from_bytes(component), flags, Mode::empty()) {
@@ -168,13 +188,8 @@ impl Walker {
                 }
             }
         }
-        if self.broken {
-            return None;
-        }
-        match self.open.last() {
-            Some((_, fd)) => Some(fd.as_fd()),
-            None => self.root.as_ref().map(|fd| fd.as_fd()),
-        }
+        self.current.clear();
+        self.current.extend_from_slice(dir);
     }
 }
 
