@@ -10,28 +10,62 @@ use serde::Serialize;
 
 use crate::cli::ColorChoice;
 
-/// git's colour setting, asked of a `git config` child started at init and read when the first
-/// styled text is made: the child runs while the command works, not before it.
-static PENDING: Mutex<Option<Child>> = Mutex::new(None);
+/// git's colour setting: asked of a `git config` child, started at init or at the first styled
+/// text (see [`AskGit`]), and read at the first styled text.
+static PENDING: Mutex<Pending> = Mutex::new(Pending::Settled);
+
+enum Pending {
+    Running(Child),
+    NotAsked,
+    Settled,
+}
+
+/// When git's colour setting is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskGit {
+    /// At once, in the background: the command styles its normal output, and the child runs while
+    /// the command works.
+    Now,
+    /// Only when something is styled (an error, a warning): the command's normal output is plain,
+    /// and a git start would only take a core from its work.
+    WhenStyled,
+    /// Never: nothing the command prints is styled.
+    Never,
+}
 
 /// Decides colour once for the process, for stdout and stderr alike. `--color always|never` wins;
 /// with `auto`, NO_COLOR and CLICOLOR_FORCE decide when set, else git's `color.handoff` (falling
-/// back to `color.ui`), as git's own commands do, else whether the stream is a terminal. With
-/// `ask_git`, git is asked in the background and [`settle_color`] applies its answer.
-pub fn init_color(choice: ColorChoice, ask_git: bool) {
+/// back to `color.ui`), as git's own commands do, else whether the stream is a terminal. git is
+/// asked when `ask` says, and [`settle_color`] applies its answer.
+pub fn init_color(choice: ColorChoice, ask: AskGit) {
     let env_decides = ["NO_COLOR", "CLICOLOR_FORCE"].iter().any(|k| std::env::var_os(k).is_some());
-    match choice {
-        ColorChoice::Auto if !env_decides && ask_git => {
-            *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = git_color_probe();
+    let pending = match choice {
+        ColorChoice::Auto if !env_decides => match ask {
+            AskGit::Now => git_color_probe().map_or(Pending::Settled, Pending::Running),
+            AskGit::WhenStyled => Pending::NotAsked,
+            AskGit::Never => Pending::Settled,
+        },
+        other => {
+            apply(other);
+            Pending::Settled
         }
-        other => apply(other),
-    }
+    };
+    *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = pending;
 }
 
-/// Applies git's colour setting once its child has answered (a no-op once done, or when git was
-/// not asked). Every styling helper calls it first.
+/// Applies git's colour setting once its child has answered, asking now if it was not asked yet
+/// (a no-op once done, or when git is not to be asked). Every styling helper calls it first.
 pub fn settle_color() {
-    let Some(child) = PENDING.lock().unwrap_or_else(|e| e.into_inner()).take() else { return };
+    let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    let child = match std::mem::replace(&mut *pending, Pending::Settled) {
+        Pending::Running(child) => child,
+        Pending::NotAsked => match git_color_probe() {
+            Some(child) => child,
+            None => return,
+        },
+        Pending::Settled => return,
+    };
+    drop(pending);
     let answer = child.wait_with_output().ok();
     let choice = answer.and_then(|out| parse_git_color(&String::from_utf8_lossy(&out.stdout)));
     apply(choice.unwrap_or(ColorChoice::Auto));

@@ -556,3 +556,23 @@ fn any_byte_in_a_commit_message_is_fine() {
     let out = repo.handoff().args(["validate", "--base", "HEAD~1"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// validate's own output is plain, so git's colour setting is asked for only when an error is
+/// styled; it is still git's setting that decides there.
+#[test]
+fn an_error_is_coloured_as_git_says() {
+    let env = Env::new();
+    let (repo, _) = attempt(&env, "r");
+    let stderr = |repo: &Repo| {
+        let out = validate(repo, &["--base", "no-such-branch"]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let plain = stderr(&repo);
+    assert!(plain.starts_with("error: ") && plain.contains("no-such-branch"), "{plain}");
+    repo.git(["config", "color.ui", "always"]);
+    let coloured = stderr(&repo);
+    assert!(coloured.starts_with("\x1b[") && coloured.contains("no-such-branch"), "{coloured}");
+    repo.git(["config", "color.handoff", "never"]);
+    assert_eq!(stderr(&repo), plain);
+}

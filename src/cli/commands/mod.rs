@@ -24,7 +24,7 @@ use std::io::{self, Write};
 
 use anyhow::Result;
 
-use crate::cli::output;
+use crate::cli::output::{self, AskGit};
 use crate::cli::{Cli, Command};
 
 /// What every command gets besides its own arguments.
@@ -52,10 +52,18 @@ pub fn run(cli: Cli) -> Result<()> {
     // `record` prints nothing to colour, and runs on every tool call; `recall` prints lines for an
     // agent's context, where colour codes never belong, at every session start: no git start for
     // either (it cost recall more than finding the handoff). Nor for `--json`, read by programs:
-    // the git child competed with a large snapshot's own for the cores.
-    let uncoloured =
-        matches!(cli.command, Command::Record(_) | Command::Recall(_)) || cli.global.json;
-    output::init_color(cli.global.color, !uncoloured);
+    // the git child competed with a large snapshot's own for the cores. Commands whose normal
+    // output is plain ask only when they style an error or a warning: a pre-push `validate` is
+    // timed against `git rev-list`, and the child took a fifth of its time.
+    let ask = match cli.command {
+        _ if cli.global.json => AskGit::Never,
+        Command::Record(_) | Command::Recall(_) => AskGit::Never,
+        Command::Validate(_) | Command::Sync(_) | Command::Mcp(_) | Command::Completions(_) => {
+            AskGit::WhenStyled
+        }
+        _ => AskGit::Now,
+    };
+    output::init_color(cli.global.color, ask);
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
