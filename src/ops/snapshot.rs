@@ -8,13 +8,15 @@
 //! diff (see [`split`]), and the tracked files are walked once, by us, for both status and the
 //! diff (see [`stat_walk`]), so the cores share less work (see `bench/table.sh`).
 
+mod others;
 mod split;
 mod stat_walk;
 
-use std::process::Output;
+use std::process::{Output, Stdio};
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
+use rustix::process::{Pid, setpriority_process};
 use serde::{Serialize, Serializer};
 
 use crate::agent::attempt::Resolved;
@@ -169,13 +171,33 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     })
 }
 
-fn run_git(git: &Git, args: &[String]) -> Result<Vec<u8>> {
+fn run_git<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S]) -> Result<Vec<u8>> {
+    run_git_nice(git, args, 0)
+}
+
+/// [`run_git`] with the child at `nice` (0 leaves it as this process is): a child that yields
+/// lets a longer one beside it keep a core.
+fn run_git_nice<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S], nice: i32) -> Result<Vec<u8>> {
     let mut cmd = git.command(args);
     // A snapshot only reads: status must not write the refreshed index back (it would take
     // index.lock from under a concurrent git of the agent's, and costs time). The output is the
     // same either way.
     cmd.env("GIT_OPTIONAL_LOCKS", "0");
-    let output: Output = git::run(&mut cmd)?;
+    // Pathspecs given here are literal (`--literal-pathspecs`), which git refuses beside these.
+    for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
+        cmd.env_remove(key);
+    }
+    let output: Output = if nice == 0 {
+        git::run(&mut cmd)?
+    } else {
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let child = cmd.spawn().with_context(|| {
+            format!("running {}; is git installed and on PATH?", git::describe(&cmd))
+        })?;
+        // Only a hint to the scheduler: where it is refused the child runs as it is.
+        let _ = setpriority_process(Some(Pid::from_child(&child)), nice);
+        child.wait_with_output()?
+    };
     git::checked(&cmd, output)
 }
 

@@ -44,7 +44,7 @@ fn old_tree(env: &Env, name: &str, index_version: &str) -> (Repo, String, Vec<St
 
 fn check(repo: &Repo, base: &str, what: &str) {
     for walks in ["split", "halves", "two"] {
-        let snap = snapshot_walks(repo, walks, &[]);
+        let snap = snapshot_walks(repo, walks, &["--max-lines", "500"]);
         assert_matches_git(repo, &snap, base, 500);
         let status = snap["status"]["lines"].as_array().unwrap();
         assert!(!status.is_empty() || what == "nothing changed", "{what} ({walks})");
@@ -105,4 +105,70 @@ fn racily_clean_edits_show_through_the_one_walk() {
         repo.write(rel, "edited....\n");
     }
     check(&repo, &base, "racy");
+}
+
+/// The `git ls-files` calls a split snapshot made, as git's trace records them (after git has
+/// read its own options, so without `--literal-pathspecs`).
+fn ls_files_calls(repo: &Repo) -> Vec<String> {
+    let trace = repo.path.join("../trace.txt");
+    let _ = std::fs::remove_file(&trace);
+    let mut cmd = repo.handoff();
+    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_TRACE", &trace);
+    stdout_ok(cmd.args(["snapshot", "--json"]).output().unwrap());
+    let trace = std::fs::read_to_string(&trace).unwrap_or_default();
+    trace.lines().filter(|l| l.contains("built-in: git ls-files")).map(str::to_string).collect()
+}
+
+/// The walk reads the tracked directories and hands git only the names the index cannot account
+/// for: what git lists of them must be what it lists of the whole tree, whatever hides or shows a
+/// name (ignore rules at every level, negations, an ignored directory with tracked files, a nested
+/// repository, a directory of ignored files only, names that look like globs or pathspec magic),
+/// and wherever the tree disagrees with the index (a directory where a file was, a file or a
+/// symlink where a directory was).
+#[test]
+fn untracked_names_found_on_the_walk_list_as_git_lists_them() {
+    let env = Env::new();
+    let (repo, base, _) = old_tree(&env, "r", "2");
+    check(&repo, &base, "nothing changed");
+    assert_eq!(ls_files_calls(&repo), Vec::<String>::new(), "no untracked name, no git");
+
+    repo.write(".gitignore", "*.o\n/build/\n!keep.o\n");
+    repo.write("d0/.gitignore", "local.txt\n");
+    repo.write("build/tracked.txt", "t\n");
+    repo.git(["add", "-f", ".gitignore", "d0/.gitignore", "build/tracked.txt"]);
+    repo.git(["commit", "-q", "-m", "ignores"]);
+    for name in ["x.o", "keep.o", "d1/e0/y.o", "d0/local.txt", "d0/e1/local.txt", "build/new.txt"] {
+        repo.write(name, "ignored or not\n");
+    }
+    for name in ["*", "a?b", "[ab]", ":(top)magic", "back\\slash", "sp ace", "d2/e1/ü.txt"] {
+        repo.write(name, "untracked\n");
+    }
+    repo.write("fresh/deep/one.txt", "1\n");
+    repo.write("only-ignored/z.o", "z\n");
+    std::fs::create_dir_all(repo.path.join("empty/dir")).unwrap();
+    let nested = repo.at(repo.path.join("d1/nested"));
+    std::fs::create_dir_all(&nested.path).unwrap();
+    nested.git(["init", "-q"]);
+    check(&repo, &base, "ignored and untracked");
+    let calls = ls_files_calls(&repo);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert!(calls[0].contains(" -- ") && calls[0].contains("fresh"), "{calls:?}");
+
+    // The tree against the index: a directory of tracked files become a file, another become a
+    // symlink, a tracked file become a directory.
+    std::fs::remove_dir_all(repo.path.join("d2/e0")).unwrap();
+    repo.write("d2/e0", "now a file\n");
+    std::fs::rename(repo.path.join("d1/e1"), repo.path.join("elsewhere")).unwrap();
+    repo.symlink("../elsewhere", "d1/e1");
+    std::fs::remove_file(repo.path.join("tool.sh")).unwrap();
+    repo.write("tool.sh/inside.txt", "x\n");
+    check(&repo, &base, "types changed");
+    assert!(ls_files_calls(&repo)[0].contains(" -- "));
+
+    // Past the limit on names, git walks the whole tree again.
+    for i in 0..200 {
+        repo.write(format!("d0/e{}/many-{i}.txt", i % 2), "u\n");
+    }
+    check(&repo, &base, "many untracked files");
+    assert!(!ls_files_calls(&repo)[0].contains(" -- "));
 }

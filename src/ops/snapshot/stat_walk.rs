@@ -19,12 +19,14 @@ use std::ffi::OsStr;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rustix::fs::{self, AtFlags, Mode, OFlags};
 
 use anyhow::{Context, Result};
 use tempfile::NamedTempFile;
 
+use super::others::{self, Found};
 use crate::git::index_scan::{Entry, Scan};
 
 /// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
@@ -55,9 +57,18 @@ pub(super) fn config_args() -> Vec<String> {
     .collect()
 }
 
-/// Walks the tracked files under `root` and writes the private index.
-pub(super) fn private_index(root: &Path, index: &Index) -> Result<NamedTempFile> {
-    let dirty = dirty_entries(root, index);
+/// What the walk leaves: the private index, and the untracked candidates (see [`others`]).
+pub(super) struct Walked {
+    pub index: NamedTempFile,
+    /// The names git is to look at for untracked files; `None` when it must look everywhere (not
+    /// asked for, or too many).
+    pub others: Option<Vec<Vec<u8>>>,
+}
+
+/// Walks the tracked files under `root` (and, with `others`, reads their directories) and writes
+/// the private index.
+pub(super) fn walk(root: &Path, index: &Index, others: bool) -> Result<Walked> {
+    let (dirty, others) = dirty_entries(root, index, others);
     let mut bytes = Vec::with_capacity(index.bytes.len() + dirty.len() / 8 + 64);
     bytes.extend_from_slice(&index.bytes[..index.scan.entries_end]);
     for (signature, range) in &index.scan.extensions {
@@ -77,34 +88,55 @@ pub(super) fn private_index(root: &Path, index: &Index) -> Result<NamedTempFile>
         .tempfile()
         .context("creating the snapshot's private index")?;
     std::io::Write::write_all(&mut file, &bytes).context("writing the snapshot's private index")?;
-    Ok(file)
+    Ok(Walked { index: file, others })
 }
 
-/// For each entry, whether git must look at it.
-fn dirty_entries(root: &Path, index: &Index) -> Vec<bool> {
+/// For each entry, whether git must look at it; with `others`, the untracked candidates.
+fn dirty_entries(root: &Path, index: &Index, others: bool) -> (Vec<bool>, Option<Vec<Vec<u8>>>) {
     let entries = &index.scan.entries;
-    // More walkers than cores only contend for the same directories.
+    // More walkers than cores only contend for the same directories. The entries are dealt in
+    // pieces, so a walker that finishes early takes more rather than waiting for the others.
     let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4);
-    let chunk = entries.len().div_ceil(threads).max(1);
+    let piece = (entries.len() / (threads * 8)).clamp(256, 8192);
+    let pieces = entries.len().div_ceil(piece);
+    let next = AtomicUsize::new(0);
+    // What no walker answered for stays for git to look at.
+    let mut dirty = vec![true; entries.len()];
+    let mut found = Vec::with_capacity(threads);
     std::thread::scope(|s| {
-        let parts: Vec<_> = entries
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut walker = Walker::new(root);
-                    part.iter().map(|e| walker.dirty(index, e)).collect()
+        let walkers: Vec<_> = (0..threads.min(pieces))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut walker = Walker::new(root, others);
+                    let mut done = Vec::new();
+                    loop {
+                        let at = next.fetch_add(1, Ordering::Relaxed) * piece;
+                        if at >= entries.len() {
+                            break;
+                        }
+                        let end = (at + piece).min(entries.len());
+                        let part: Vec<bool> = (at..end).map(|i| walker.visit(index, i)).collect();
+                        done.push((at, part));
+                    }
+                    (done, walker.others)
                 })
             })
             .collect();
-        let mut dirty = Vec::with_capacity(entries.len());
-        for part in parts {
-            // A walker that panicked (it should not) leaves its entries to git.
-            let part: Vec<bool> = part.join().unwrap_or_default();
-            dirty.extend(part);
+        for walker in walkers {
+            match walker.join() {
+                Ok((done, others)) => {
+                    for (at, part) in done {
+                        dirty[at..at + part.len()].copy_from_slice(&part);
+                    }
+                    found.extend(others);
+                }
+                Err(_) => found.push(Found::everywhere()),
+            }
         }
-        dirty.resize(entries.len(), true);
-        dirty
-    })
+    });
+    // With no entry, no walker read the top directory.
+    let others = (others && !entries.is_empty()).then(|| Found::into_names(found)).flatten();
+    (dirty, others)
 }
 
 /// One thread's walk: the directory it is in, opened one component at a time without following
@@ -118,13 +150,35 @@ struct Walker {
     broken: bool,
     /// The directory `open` leads to, as a path: most entries are in the one before theirs.
     current: Vec<u8>,
+    /// The names outside the index in the directories this walker read first, when asked for.
+    others: Option<Found>,
 }
 
 impl Walker {
-    fn new(root: &Path) -> Walker {
+    fn new(root: &Path, others: bool) -> Walker {
         let root =
             fs::open(root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty());
-        Walker { root: root.ok(), open: Vec::new(), broken: false, current: Vec::new() }
+        let others = others.then(Found::default);
+        Walker { root: root.ok(), open: Vec::new(), broken: false, current: Vec::new(), others }
+    }
+
+    /// Entry `at`: reads the directories it is the first entry of, when looking for untracked
+    /// files, and answers whether git must look at it.
+    fn visit(&mut self, index: &Index, at: usize) -> bool {
+        let scan = &index.scan;
+        if self.others.as_ref().is_some_and(|found| !found.whole) {
+            let path = scan.path(&scan.entries[at]);
+            for len in others::first_in(scan, at) {
+                let dir = &path[..len];
+                let Some(mut found) = self.others.take() else { break };
+                // A directory that is not a real one holds nothing git would list.
+                if let Some(fd) = self.enter(dir) {
+                    others::read_dir(scan, at, dir, fd, &mut found);
+                }
+                self.others = Some(found);
+            }
+        }
+        self.dirty(index, &scan.entries[at])
     }
 
     fn dirty(&mut self, index: &Index, entry: &Entry) -> bool {

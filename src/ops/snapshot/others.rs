@@ -1,0 +1,159 @@
+//! The untracked half of status, narrowed on the one walk (see [`stat_walk`](super::stat_walk)).
+//!
+//! `git ls-files --others` reads every directory of the work tree and looks each name up in the
+//! index. The walk already holds each tracked directory open, so it reads the directory too and
+//! keeps only the names the index cannot account for: a non-directory the index has no entry of
+//! that name for, a directory it has no tracked files under. Those few names (on an agent's tree, a
+//! new directory and the files it added beside tracked ones) are what git then gets as literal
+//! pathspecs, and git alone decides what of them it lists, ignore rules, nested repositories and
+//! collapsed directories included: a pathspec only narrows git's walk, and every name outside
+//! them is one git would not list. With no name left, git is not run at all.
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::os::fd::BorrowedFd;
+use std::os::unix::ffi::OsStrExt;
+
+use rustix::fs::{self, AtFlags, Dir, FileType};
+
+use crate::git::index_scan::Scan;
+
+/// Above this many names, or [`MAX_BYTES`] of them, git lists everything: it matches each name it
+/// reads against every pathspec, and the whole walk becomes cheaper.
+const MAX_NAMES: usize = 128;
+const MAX_BYTES: usize = 32 * 1024;
+
+/// What one walker found outside the index.
+#[derive(Default)]
+pub(super) struct Found {
+    /// Paths from the top of the work tree, no trailing slash.
+    pub names: Vec<Vec<u8>>,
+    bytes: usize,
+    /// A directory could not be read, or there were too many names: git must walk it all.
+    pub whole: bool,
+}
+
+impl Found {
+    /// A walker's answer when git must look everywhere.
+    pub fn everywhere() -> Found {
+        Found { whole: true, ..Found::default() }
+    }
+
+    /// The names for git, or `None` when git must list everything (see [`MAX_NAMES`]).
+    pub fn into_names(parts: impl IntoIterator<Item = Found>) -> Option<Vec<Vec<u8>>> {
+        let mut all = Found::default();
+        for part in parts {
+            all.whole |= part.whole;
+            all.bytes += part.bytes;
+            all.names.extend(part.names);
+        }
+        (!all.whole && all.names.len() <= MAX_NAMES && all.bytes <= MAX_BYTES).then_some(all.names)
+    }
+
+    fn push(&mut self, dir: &[u8], name: &[u8]) {
+        if self.whole {
+            return;
+        }
+        let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
+        if !dir.is_empty() {
+            path.extend_from_slice(dir);
+            path.push(b'/');
+        }
+        path.extend_from_slice(name);
+        self.bytes += path.len();
+        self.names.push(path);
+        self.whole = self.names.len() > MAX_NAMES || self.bytes > MAX_BYTES;
+    }
+}
+
+/// The directories the walk must read at entry `at`: those whose first entry in the index it is,
+/// as lengths of the entry's path (0 for the top of the work tree), shallowest first. Entries
+/// under a directory are next to each other in the index, so each directory has one first entry.
+pub(super) fn first_in(scan: &Scan, at: usize) -> Vec<usize> {
+    let path = scan.path(&scan.entries[at]);
+    let common = match at.checked_sub(1) {
+        Some(before) => {
+            let before = scan.path(&scan.entries[before]);
+            path.iter().zip(before).take_while(|(a, b)| a == b).count()
+        }
+        None => 0,
+    };
+    let mut dirs: Vec<usize> = Vec::new();
+    if at == 0 {
+        dirs.push(0);
+    }
+    // `dir/` is a prefix of the entry before only if the paths agree past its slash.
+    dirs.extend(
+        path.iter().enumerate().filter(|&(k, &b)| b == b'/' && k >= common).map(|(k, _)| k),
+    );
+    dirs
+}
+
+/// Reads directory `dir` (open as `fd`, its first entry in the index at `first`) and adds to
+/// `found` each name in it the index does not account for.
+pub(super) fn read_dir(scan: &Scan, first: usize, dir: &[u8], fd: BorrowedFd, found: &mut Found) {
+    if found.whole {
+        return;
+    }
+    let Ok(listing) = Dir::read_from(fd) else {
+        found.whole = true;
+        return;
+    };
+    let known = in_index(scan, first, dir);
+    for entry in listing {
+        let Ok(entry) = entry else {
+            found.whole = true;
+            return;
+        };
+        let name = entry.file_name().to_bytes();
+        // git never lists these (`treat_path` in git's `dir.c`).
+        if matches!(name, b"." | b".." | b".git") {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            FileType::Unknown => {
+                match fs::statat(fd, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(stat) => FileType::from_raw_mode(stat.st_mode),
+                    // Gone since it was listed: gone for git too.
+                    Err(_) => continue,
+                }
+            }
+            kind => kind,
+        };
+        let tracked = known.get(name).is_some_and(|&(file, tracked_dir)| {
+            if kind == FileType::Directory { tracked_dir } else { file }
+        });
+        if !tracked {
+            found.push(dir, name);
+        }
+    }
+}
+
+/// The names the index has in `dir`: for each, whether it is an entry (a file, a symlink) and
+/// whether entries lie under it (a directory).
+fn in_index<'a>(scan: &'a Scan, first: usize, dir: &[u8]) -> HashMap<&'a [u8], (bool, bool)> {
+    let skip = if dir.is_empty() { 0 } else { dir.len() + 1 };
+    let entries = &scan.entries;
+    let mut known: HashMap<&[u8], (bool, bool)> = HashMap::new();
+    let mut at = first;
+    while let Some(entry) = entries.get(at) {
+        let path = scan.path(entry);
+        if skip > 0 && !(path.starts_with(dir) && path.get(dir.len()) == Some(&b'/')) {
+            break;
+        }
+        let rest = &path[skip..];
+        match rest.iter().position(|&b| b == b'/') {
+            Some(end) => {
+                known.entry(&rest[..end]).or_default().1 = true;
+                // Past the subdirectory's entries, which come one after another.
+                let under = &path[..skip + end + 1];
+                at += 1 + entries[at + 1..].partition_point(|e| scan.path(e).starts_with(under));
+            }
+            None => {
+                known.entry(rest).or_default().0 = true;
+                at += 1;
+            }
+        }
+    }
+    known
+}
