@@ -8,6 +8,7 @@
 //! diff (see [`split`]), and the tracked files are walked once, by us, for both status and the
 //! diff (see [`stat_walk`]), so the cores share less work (see `bench/table.sh`).
 
+mod dir_cache;
 mod others;
 mod split;
 mod stat_walk;

@@ -172,3 +172,39 @@ fn untracked_names_found_on_the_walk_list_as_git_lists_them() {
     check(&repo, &base, "many untracked files");
     assert!(!ls_files_calls(&repo)[0].contains(" -- "));
 }
+
+/// The names of the tracked directories are kept between snapshots (`<git dir>/handoff/
+/// snapshot-dirs`) once a directory has not changed for two seconds, and a directory whose
+/// change time moved is read again: a name added or removed shows at once, even when the
+/// directory's modification time is set back to what it was.
+#[test]
+fn kept_directory_names_never_hide_a_change() {
+    let env = Env::new();
+    let (repo, base, _) = old_tree(&env, "r", "2");
+    repo.write("d0/e0/first.txt", "u\n");
+    repo.write("fresh/one.txt", "1\n");
+    std::thread::sleep(Duration::from_millis(2100));
+    check(&repo, &base, "kept");
+    let kept = repo.path.join(".git/handoff/snapshot-dirs");
+    let bytes = std::fs::read(&kept).expect("the names are kept");
+    assert!(bytes.windows(5).any(|w| w == b"d0/e0"));
+    check(&repo, &base, "read from what was kept");
+
+    let dir = repo.path.join("d1/e0");
+    let mtime = std::fs::metadata(&dir).unwrap().modified().unwrap();
+    repo.write("d1/e0/second.txt", "u\n");
+    File::open(&dir).unwrap().set_modified(mtime).unwrap();
+    assert_eq!(std::fs::metadata(&dir).unwrap().modified().unwrap(), mtime);
+    check(&repo, &base, "a name added, the time set back");
+    let status = snapshot_walks(&repo, "split", &[])["status"]["lines"].to_string();
+    assert!(status.contains("d1/e0/second.txt"), "{status}");
+
+    std::fs::remove_file(repo.path.join("d0/e0/first.txt")).unwrap();
+    std::fs::remove_dir_all(repo.path.join("fresh")).unwrap();
+    check(&repo, &base, "names removed");
+
+    // A kept file that is not one (cut short, another version) is read as none.
+    std::fs::write(&kept, b"git-handoff snapshot-dirs 1\n\0\0").unwrap();
+    repo.write("d2/e1/third.txt", "u\n");
+    check(&repo, &base, "a broken file of kept names");
+}

@@ -16,6 +16,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use rustix::fs::{self, AtFlags, Dir, FileType};
 
+use super::dir_cache::{self, DirCache, Visited};
 use crate::git::index_scan::Scan;
 
 /// Above this many names, or [`MAX_BYTES`] of them, git lists everything: it matches each name it
@@ -89,24 +90,41 @@ pub(super) fn first_in(scan: &Scan, at: usize) -> Vec<usize> {
     dirs
 }
 
-/// Reads directory `dir` (open as `fd`, its first entry in the index at `first`) and adds to
-/// `found` each name in it the index does not account for.
-pub(super) fn read_dir(scan: &Scan, first: usize, dir: &[u8], fd: BorrowedFd, found: &mut Found) {
+/// Reads directory `dir` (open as `fd`, its first entry in the index at `first`), or takes its
+/// names from `cache`, and adds to `found` each name in it the index does not account for.
+pub(super) fn read_dir(
+    scan: &Scan,
+    first: usize,
+    dir: &[u8],
+    fd: BorrowedFd,
+    found: &mut Found,
+    (cache, visited): (&DirCache, &mut Vec<Visited>),
+) {
     if found.whole {
         return;
     }
-    let Ok(listing) = Dir::read_from(fd) else {
+    let Some(listing) = cache.read(dir, fd, visited, || list(fd)) else {
         found.whole = true;
         return;
     };
     let known = in_index(scan, first, dir);
-    for entry in listing {
-        let Ok(entry) = entry else {
-            found.whole = true;
-            return;
-        };
+    for (name, is_dir) in dir_cache::names(&listing) {
+        let tracked = known
+            .get(name)
+            .is_some_and(|&(file, tracked_dir)| if is_dir { tracked_dir } else { file });
+        if !tracked {
+            found.push(dir, name);
+        }
+    }
+}
+
+/// The names in the directory open as `fd`, but those git never lists (`treat_path` in git's
+/// `dir.c`); `None` when it cannot be read.
+fn list(fd: BorrowedFd) -> Option<Vec<u8>> {
+    let mut listing = Vec::new();
+    for entry in Dir::read_from(fd).ok()? {
+        let entry = entry.ok()?;
         let name = entry.file_name().to_bytes();
-        // git never lists these (`treat_path` in git's `dir.c`).
         if matches!(name, b"." | b".." | b".git") {
             continue;
         }
@@ -120,13 +138,9 @@ pub(super) fn read_dir(scan: &Scan, first: usize, dir: &[u8], fd: BorrowedFd, fo
             }
             kind => kind,
         };
-        let tracked = known.get(name).is_some_and(|&(file, tracked_dir)| {
-            if kind == FileType::Directory { tracked_dir } else { file }
-        });
-        if !tracked {
-            found.push(dir, name);
-        }
+        dir_cache::push_name(&mut listing, name, kind == FileType::Directory);
     }
+    Some(listing)
 }
 
 /// The names the index has in `dir`: for each, whether it is an entry (a file, a symlink) and

@@ -71,6 +71,9 @@ pub(super) struct Plan {
     /// names are compared byte for byte, as git does unless `core.ignoreCase` (or, on macOS,
     /// `core.precomposeUnicode`) is set.
     narrow_others: bool,
+    /// Where the names of the tracked directories are kept between snapshots (see
+    /// [`dir_cache`](super::dir_cache)).
+    dir_cache: PathBuf,
 }
 
 /// The plan for splitting status in `repo`, or `None` to run it whole.
@@ -121,7 +124,9 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         let root = repo.top().ok()?.to_path_buf();
         Some((Index { bytes, scan, written, hash_len: hash.len_in_bytes() }, root))
     });
-    Some(Plan { untracked, quote_path_fully, walk: walk.flatten(), forced, narrow_others })
+    let dir_cache = repo.handoff_dir().join("snapshot-dirs");
+    let walk = walk.flatten();
+    Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache })
 }
 
 /// The index file's bytes and the second it was written, from one open file.
@@ -144,13 +149,13 @@ pub(super) fn run(
     let mut tracked_args = status_args.to_vec();
     tracked_args.push("-uno".into());
     let look_for_others = plan.untracked != Untracked::No && plan.narrow_others;
-    let walked =
-        match plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, look_for_others))
-        {
-            Some(Ok(walked)) => Some(walked),
-            Some(Err(err)) if plan.forced => return Err(err),
-            _ => None,
-        };
+    let others = look_for_others.then_some(plan.dir_cache.as_path());
+    let walked = match plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, others))
+    {
+        Some(Ok(walked)) => Some(walked),
+        Some(Err(err)) if plan.forced => return Err(err),
+        _ => None,
+    };
     let (tracked_and_diff, untracked) = thread::scope(|s| match &walked {
         Some(walked) => {
             let others = walked.others.as_deref();

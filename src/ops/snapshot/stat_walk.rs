@@ -26,6 +26,7 @@ use rustix::fs::{self, AtFlags, Mode, OFlags};
 use anyhow::{Context, Result};
 use tempfile::NamedTempFile;
 
+use super::dir_cache::{DirCache, Visited};
 use super::others::{self, Found};
 use crate::git::index_scan::{Entry, Scan};
 
@@ -65,10 +66,14 @@ pub(super) struct Walked {
     pub others: Option<Vec<Vec<u8>>>,
 }
 
-/// Walks the tracked files under `root` (and, with `others`, reads their directories) and writes
-/// the private index.
-pub(super) fn walk(root: &Path, index: &Index, others: bool) -> Result<Walked> {
-    let (dirty, others) = dirty_entries(root, index, others);
+/// Walks the tracked files under `root` (and, with `others`, the cache of their directories'
+/// names, reads their directories) and writes the private index.
+pub(super) fn walk(root: &Path, index: &Index, others: Option<&Path>) -> Result<Walked> {
+    let cache = others.map(|path| DirCache::load(path.to_path_buf(), root));
+    let (dirty, others, visited) = dirty_entries(root, index, cache.as_ref());
+    if let Some(cache) = &cache {
+        cache.save(&visited);
+    }
     let mut bytes = Vec::with_capacity(index.bytes.len() + dirty.len() / 8 + 64);
     bytes.extend_from_slice(&index.bytes[..index.scan.entries_end]);
     for (signature, range) in &index.scan.extensions {
@@ -92,7 +97,11 @@ pub(super) fn walk(root: &Path, index: &Index, others: bool) -> Result<Walked> {
 }
 
 /// For each entry, whether git must look at it; with `others`, the untracked candidates.
-fn dirty_entries(root: &Path, index: &Index, others: bool) -> (Vec<bool>, Option<Vec<Vec<u8>>>) {
+fn dirty_entries(
+    root: &Path,
+    index: &Index,
+    cache: Option<&DirCache>,
+) -> (Vec<bool>, Option<Vec<Vec<u8>>>, Vec<Visited>) {
     let entries = &index.scan.entries;
     // More walkers than cores only contend for the same directories. The entries are dealt in
     // pieces, so a walker that finishes early takes more rather than waiting for the others.
@@ -103,11 +112,12 @@ fn dirty_entries(root: &Path, index: &Index, others: bool) -> (Vec<bool>, Option
     // What no walker answered for stays for git to look at.
     let mut dirty = vec![true; entries.len()];
     let mut found = Vec::with_capacity(threads);
+    let mut visited = Vec::new();
     std::thread::scope(|s| {
         let walkers: Vec<_> = (0..threads.min(pieces))
             .map(|_| {
                 s.spawn(|| {
-                    let mut walker = Walker::new(root, others);
+                    let mut walker = Walker::new(root, cache);
                     let mut done = Vec::new();
                     loop {
                         let at = next.fetch_add(1, Ordering::Relaxed) * piece;
@@ -118,31 +128,32 @@ fn dirty_entries(root: &Path, index: &Index, others: bool) -> (Vec<bool>, Option
                         let part: Vec<bool> = (at..end).map(|i| walker.visit(index, i)).collect();
                         done.push((at, part));
                     }
-                    (done, walker.others)
+                    (done, walker.others, walker.visited)
                 })
             })
             .collect();
         for walker in walkers {
             match walker.join() {
-                Ok((done, others)) => {
+                Ok((done, others, seen)) => {
                     for (at, part) in done {
                         dirty[at..at + part.len()].copy_from_slice(&part);
                     }
                     found.extend(others);
+                    visited.extend(seen);
                 }
                 Err(_) => found.push(Found::everywhere()),
             }
         }
     });
     // With no entry, no walker read the top directory.
-    let others = (others && !entries.is_empty()).then(|| Found::into_names(found)).flatten();
-    (dirty, others)
+    let others = (cache.is_some() && !entries.is_empty()).then(|| Found::into_names(found));
+    (dirty, others.flatten(), visited)
 }
 
 /// One thread's walk: the directory it is in, opened one component at a time without following
 /// symlinks (git treats a path under a symlink as gone), so each file costs one `fstatat` of its
 /// own name.
-struct Walker {
+struct Walker<'a> {
     root: Option<OwnedFd>,
     /// The open components of the current directory; `broken` when the next one is not a real
     /// directory.
@@ -150,16 +161,26 @@ struct Walker {
     broken: bool,
     /// The directory `open` leads to, as a path: most entries are in the one before theirs.
     current: Vec<u8>,
-    /// The names outside the index in the directories this walker read first, when asked for.
+    /// The names outside the index in the directories this walker read first, when asked for,
+    /// and those directories (for the cache of their names).
     others: Option<Found>,
+    cache: Option<&'a DirCache>,
+    visited: Vec<Visited>,
 }
 
-impl Walker {
-    fn new(root: &Path, others: bool) -> Walker {
+impl<'a> Walker<'a> {
+    fn new(root: &Path, cache: Option<&'a DirCache>) -> Walker<'a> {
         let root =
             fs::open(root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty());
-        let others = others.then(Found::default);
-        Walker { root: root.ok(), open: Vec::new(), broken: false, current: Vec::new(), others }
+        Walker {
+            root: root.ok(),
+            open: Vec::new(),
+            broken: false,
+            current: Vec::new(),
+            others: cache.map(|_| Found::default()),
+            cache,
+            visited: Vec::new(),
+        }
     }
 
     /// Entry `at`: reads the directories it is the first entry of, when looking for untracked
@@ -172,9 +193,11 @@ impl Walker {
                 let dir = &path[..len];
                 let Some(mut found) = self.others.take() else { break };
                 // A directory that is not a real one holds nothing git would list.
-                if let Some(fd) = self.enter(dir) {
-                    others::read_dir(scan, at, dir, fd, &mut found);
+                let (cache, mut visited) = (self.cache, std::mem::take(&mut self.visited));
+                if let (Some(fd), Some(cache)) = (self.enter(dir), cache) {
+                    others::read_dir(scan, at, dir, fd, &mut found, (cache, &mut visited));
                 }
+                self.visited = visited;
                 self.others = Some(found);
             }
         }
