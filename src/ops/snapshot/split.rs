@@ -39,12 +39,12 @@ use crate::git::repo::Repo;
 
 /// From this index size up (about 2,500 entries) the split pays for its extra git start and index
 /// read; below it status runs whole.
+pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
+
 /// The nice value of the two short gits after the walk (the tracked half of status, the untracked
 /// listing): on two cores the diff, the longest of the three, then keeps one core to itself and
 /// the snapshot ends sooner (about 3 ms of 90 on a 30,000-file tree).
 const NICE: i32 = 10;
-
-pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
 
 /// Overrides the choice by size, for tests and benchmarks: `split` (status in halves, with the
 /// walk done once), `halves` (status in halves, each git walking) or `two` (status whole beside

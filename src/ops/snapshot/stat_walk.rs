@@ -14,6 +14,10 @@
 //!
 //! The private index ends in a null checksum, which git (2.40 on) reads without hashing the file,
 //! as with `index.skipHash`; an older git refuses it, and the snapshot then runs without it.
+//!
+//! The same walk reads each tracked directory once (from the directory names kept between
+//! snapshots when it has not changed, see [`dir_cache`](super::dir_cache)) for the untracked
+//! half of status (see [`others`]).
 
 use std::ffi::OsStr;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
