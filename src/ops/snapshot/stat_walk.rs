@@ -20,6 +20,7 @@
 //! half of status (see [`others`]).
 
 use std::ffi::OsStr;
+use std::io::Write;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -27,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rustix::fs::{self, AtFlags, Mode, OFlags};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
@@ -74,30 +75,45 @@ pub(super) struct Walked {
 /// names, reads their directories) and writes the private index.
 pub(super) fn walk(root: &Path, index: &Index, others: Option<&Path>) -> Result<Walked> {
     let cache = others.map(|path| DirCache::load(path.to_path_buf(), root));
-    let (dirty, others, visited) = dirty_entries(root, index, cache.as_ref());
+    // Everything but the monitor's extension is the index as read: it is written while the
+    // walkers stat, and the extension appended once they are done.
+    let (file, (dirty, others, visited)) = std::thread::scope(|s| {
+        let file = s.spawn(|| private_index_start(index));
+        let walked = dirty_entries(root, index, cache.as_ref());
+        (file.join().unwrap_or_else(|_| Err(anyhow!("writing the private index panicked"))), walked)
+    });
     if let Some(cache) = &cache {
         cache.save(&visited);
     }
-    let mut bytes = Vec::with_capacity(index.bytes.len() + dirty.len() / 8 + 64);
-    bytes.extend_from_slice(&index.bytes[..index.scan.entries_end]);
-    for (signature, range) in &index.scan.extensions {
-        // A monitor's own extension is replaced; the end-of-entries ones would no longer be last;
-        // the untracked cache is of no use to `-uno` and the diff, and a monitor would touch it.
-        if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT" | b"UNTR") {
-            bytes.extend_from_slice(&index.bytes[range.clone()]);
-        }
-    }
+    let mut file = file?;
     let extension = fsmonitor_extension(&dirty);
+    let mut bytes = Vec::with_capacity(extension.len() + 8 + index.hash_len);
     bytes.extend_from_slice(b"FSMN");
     bytes.extend_from_slice(&u32::try_from(extension.len())?.to_be_bytes());
     bytes.extend_from_slice(&extension);
+    // A null checksum: git (2.40 on) then does not hash the file.
     bytes.resize(bytes.len() + index.hash_len, 0);
+    file.write_all(&bytes).context("writing the snapshot's private index")?;
+    Ok(Walked { index: file, others })
+}
+
+/// The private index up to its monitor extension: the entries, and the extensions that stay.
+fn private_index_start(index: &Index) -> Result<NamedTempFile> {
     let mut file = tempfile::Builder::new()
         .prefix("git-handoff-index-")
         .tempfile()
         .context("creating the snapshot's private index")?;
-    std::io::Write::write_all(&mut file, &bytes).context("writing the snapshot's private index")?;
-    Ok(Walked { index: file, others })
+    let mut write =
+        |bytes: &[u8]| file.write_all(bytes).context("writing the snapshot's private index");
+    write(&index.bytes[..index.scan.entries_end])?;
+    for (signature, range) in &index.scan.extensions {
+        // A monitor's own extension is replaced; the end-of-entries ones would no longer be last;
+        // the untracked cache is of no use to `-uno` and the diff, and a monitor would touch it.
+        if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT" | b"UNTR") {
+            write(&index.bytes[range.clone()])?;
+        }
+    }
+    Ok(file)
 }
 
 /// For each entry, whether git must look at it; with `others`, the untracked candidates.
