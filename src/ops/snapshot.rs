@@ -13,11 +13,10 @@ mod others;
 mod split;
 mod stat_walk;
 
-use std::process::{Output, Stdio};
+use std::process::Command;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
-use rustix::process::{Pid, setpriority_process};
 use serde::{Serialize, Serializer};
 
 use crate::agent::attempt::Resolved;
@@ -172,34 +171,19 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     })
 }
 
-fn run_git<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S]) -> Result<Vec<u8>> {
-    run_git_nice(git, args, 0)
+fn run_git(git: &Git, args: &[String]) -> Result<Vec<u8>> {
+    let mut cmd = git_command(git, args);
+    let output = git::run(&mut cmd)?;
+    git::checked(&cmd, output)
 }
 
-/// [`run_git`] with the child at `nice` (0 leaves it as this process is): a child that yields
-/// lets a longer one beside it keep a core.
-fn run_git_nice<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S], nice: i32) -> Result<Vec<u8>> {
+/// A git command of the snapshot's: it only reads. Status must not write the refreshed index
+/// back (it would take index.lock from under a concurrent git of the agent's, and costs time).
+/// The output is the same either way.
+fn git_command<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S]) -> Command {
     let mut cmd = git.command(args);
-    // A snapshot only reads: status must not write the refreshed index back (it would take
-    // index.lock from under a concurrent git of the agent's, and costs time). The output is the
-    // same either way.
     cmd.env("GIT_OPTIONAL_LOCKS", "0");
-    // Pathspecs given here are literal (`--literal-pathspecs`), which git refuses beside these.
-    for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
-        cmd.env_remove(key);
-    }
-    let output: Output = if nice == 0 {
-        git::run(&mut cmd)?
-    } else {
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let child = cmd.spawn().with_context(|| {
-            format!("running {}; is git installed and on PATH?", git::describe(&cmd))
-        })?;
-        // Only a hint to the scheduler: where it is refused the child runs as it is.
-        let _ = setpriority_process(Some(Pid::from_child(&child)), nice);
-        child.wait_with_output()?
-    };
-    git::checked(&cmd, output)
+    cmd
 }
 
 fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {

@@ -171,10 +171,18 @@ fn untracked_names_found_on_the_walk_list_as_git_lists_them() {
     }
     check(&repo, &base, "many untracked files");
     assert!(!ls_files_calls(&repo)[0].contains(" -- "));
+
+    // Names compared without case: git lists the whole tree, beside the walk.
+    for i in 0..200 {
+        std::fs::remove_file(repo.path.join(format!("d0/e{}/many-{i}.txt", i % 2))).unwrap();
+    }
+    repo.git(["config", "core.ignoreCase", "true"]);
+    check(&repo, &base, "core.ignoreCase");
+    assert!(!ls_files_calls(&repo)[0].contains(" -- "));
 }
 
-/// The names of the tracked directories are kept between snapshots (`<git dir>/handoff/
-/// snapshot-dirs`) once a directory has not changed for two seconds, and a directory whose
+/// The names of the tracked directories are kept between snapshots (`<git dir>/handoff-snapshot-
+/// dirs`, which `start` leaves where it is) once a directory has not changed for two seconds, and a directory whose
 /// change time moved is read again: a name added or removed shows at once, even when the
 /// directory's modification time is set back to what it was.
 #[test]
@@ -185,9 +193,12 @@ fn kept_directory_names_never_hide_a_change() {
     repo.write("fresh/one.txt", "1\n");
     std::thread::sleep(Duration::from_millis(2100));
     check(&repo, &base, "kept");
-    let kept = repo.path.join(".git/handoff/snapshot-dirs");
+    let kept = repo.path.join(".git/handoff-snapshot-dirs");
     let bytes = std::fs::read(&kept).expect("the names are kept");
     assert!(bytes.windows(5).any(|w| w == b"d0/e0"));
+    let again = repo.handoff().args(["start", "--issue", "6", "--base", &base]).output().unwrap();
+    stdout_ok(again);
+    assert_eq!(std::fs::read(&kept).unwrap(), bytes, "start leaves the kept names alone");
     check(&repo, &base, "read from what was kept");
 
     let dir = repo.path.join("d1/e0");
@@ -203,8 +214,11 @@ fn kept_directory_names_never_hide_a_change() {
     std::fs::remove_dir_all(repo.path.join("fresh")).unwrap();
     check(&repo, &base, "names removed");
 
-    // A kept file that is not one (cut short, another version) is read as none.
-    std::fs::write(&kept, b"git-handoff snapshot-dirs 1\n\0\0").unwrap();
+    // A kept file that is torn is read as none.
+    let mut torn = std::fs::read(&kept).unwrap();
+    let middle = torn.len() / 2;
+    torn[middle] ^= 0x20;
+    std::fs::write(&kept, torn).unwrap();
     repo.write("d2/e1/third.txt", "u\n");
     check(&repo, &base, "a broken file of kept names");
 }

@@ -1,15 +1,18 @@
 //! What each tracked directory held when a snapshot last read it, kept for the next one in
-//! `<git dir>/handoff/snapshot-dirs`, as git's untracked cache keeps it in the index.
+//! `<git dir>/handoff-snapshot-dirs` (beside, not in, the attempt's folder, which `start`
+//! archives), as git's untracked cache keeps it in the index.
 //!
 //! Reading a directory costs more than `fstat` on it (ext4 hashes and sorts every name of it), and
 //! an agent's edits rarely add or remove names. A directory whose inode, change time and
 //! modification time are those it had when its names were read still holds those names: adding,
 //! removing or renaming a name sets both times to the present, and the change time cannot be set
-//! back. A directory changed in the two seconds before a read is not kept, so a later change in
-//! the same tick of a coarse clock cannot go unseen. Only on file systems known to keep those
-//! times (ext4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs) on Linux; elsewhere every directory is
-//! read. The file is only ever replaced whole (a rename); one that cannot be read, or is of
-//! another version, is ignored, and one that cannot be written is not.
+//! back. A directory whose times fall in the whole second the walk began, or the one before it
+//! (or later), is not kept, so a later change in the same tick of a coarse clock cannot go unseen. Only on
+//! Linux, on file systems known to keep those times (ext4, xfs, btrfs, tmpfs, overlayfs, zfs,
+//! f2fs), and for directories on the work tree's own device (not a mount below it); elsewhere
+//! every directory is read. The file is only ever replaced whole (a rename) and ends in a
+//! checksum; one that cannot be read, is cut short or torn, or is of another version, is ignored,
+//! and one that cannot be written is not.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -18,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{self, Stat};
 
-const MAGIC: &[u8] = b"git-handoff snapshot-dirs 1\n";
+const MAGIC: &[u8] = b"git-handoff snapshot-dirs 2\n";
 /// How old a directory's last change must be, in seconds, for its names to be kept.
 const SETTLED_SECONDS: i64 = 2;
 
@@ -52,6 +55,8 @@ impl Key {
 /// The names kept from the last snapshot, by directory (relative to the top of the work tree).
 pub(super) struct DirCache {
     path: Option<PathBuf>,
+    /// The work tree's device: a directory on another is a mount, whose times are not known.
+    device: u64,
     /// Seconds since the epoch when this walk began.
     now: i64,
     bytes: Vec<u8>,
@@ -102,10 +107,12 @@ impl DirCache {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
-        let mut cache = DirCache { path: None, now, bytes: Vec::new(), dirs: HashMap::new() };
-        if !times_are_kept(root) {
-            return cache;
-        }
+        let mut cache =
+            DirCache { path: None, device: 0, now, bytes: Vec::new(), dirs: HashMap::new() };
+        #[allow(clippy::unnecessary_cast)] // the field's type differs between architectures
+        let device = fs::stat(root).map(|stat| stat.st_dev as u64);
+        let (true, Ok(device)) = (times_are_kept(root), device) else { return cache };
+        cache.device = device;
         if let Ok(bytes) = std::fs::read(&path)
             && let Some(dirs) = parse(&bytes)
         {
@@ -125,8 +132,10 @@ impl DirCache {
         visited: &mut Vec<Visited>,
         read: impl FnOnce() -> Option<Vec<u8>>,
     ) -> Option<std::borrow::Cow<'a, [u8]>> {
-        let key = self.path.as_ref().and_then(|_| fs::fstat(fd).ok()).map(|stat| Key::of(&stat));
-        let Some(key) = key else {
+        let stat = self.path.as_ref().and_then(|_| fs::fstat(fd).ok());
+        #[allow(clippy::unnecessary_cast)] // the field's type differs between architectures
+        let stat = stat.filter(|stat| stat.st_dev as u64 == self.device);
+        let Some(key) = stat.map(|stat| Key::of(&stat)) else {
             return read().map(std::borrow::Cow::Owned);
         };
         if let Some((kept, range)) = self.dirs.get(dir)
@@ -164,6 +173,7 @@ impl DirCache {
             out.extend_from_slice(&(listing.len() as u32).to_be_bytes());
             out.extend_from_slice(listing);
         }
+        out.extend_from_slice(&checksum(&out).to_be_bytes());
         let _ = write_replacing(path, &out);
     }
 }
@@ -177,8 +187,25 @@ fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The kept directories, or `None` when the bytes are not this version's.
+/// A checksum of the file's bytes, eight at a time: enough to tell a torn or cut file (not a
+/// guard against tampering, which needs write access to the git dir anyway).
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut sum = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        sum = (sum.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    for &byte in words.remainder() {
+        sum = (sum.rotate_left(23) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    sum
+}
+
+/// The kept directories, or `None` when the bytes are not this version's or not whole.
 fn parse(bytes: &[u8]) -> Option<Kept> {
+    let (bytes, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+    (checksum(bytes).to_be_bytes() == sum).then_some(())?;
     let mut at = MAGIC.len();
     (bytes.get(..at)? == MAGIC).then_some(())?;
     let mut dirs = HashMap::new();
@@ -239,12 +266,17 @@ mod tests {
     }
 
     #[test]
-    fn a_file_of_another_version_or_cut_short_is_not_read() {
-        assert!(parse(b"git-handoff snapshot-dirs 0\n").is_none());
+    fn a_file_of_another_version_cut_short_or_torn_is_not_read() {
+        let sealed = |bytes: &[u8]| [bytes, &checksum(bytes).to_be_bytes()].concat();
+        assert!(parse(&sealed(b"git-handoff snapshot-dirs 0\n")).is_none());
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&3u32.to_be_bytes());
         bytes.extend_from_slice(b"src");
-        assert!(parse(&bytes).is_none());
-        assert_eq!(parse(MAGIC).map(|d| d.len()), Some(0));
+        assert!(parse(&sealed(&bytes)).is_none());
+        assert_eq!(parse(&sealed(MAGIC)).map(|d| d.len()), Some(0));
+        let mut torn = sealed(MAGIC);
+        torn[3] ^= 1;
+        assert!(parse(&torn).is_none());
+        assert!(parse(MAGIC).is_none());
     }
 }

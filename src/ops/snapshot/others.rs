@@ -90,20 +90,34 @@ pub(super) fn first_in(scan: &Scan, at: usize) -> Vec<usize> {
     dirs
 }
 
+/// One walker's search for untracked names: what it found, the directory names kept between
+/// snapshots, and the directories it read.
+pub(super) struct Looking<'a> {
+    pub found: Found,
+    cache: &'a DirCache,
+    pub visited: Vec<Visited>,
+}
+
+impl<'a> Looking<'a> {
+    pub fn new(cache: &'a DirCache) -> Looking<'a> {
+        Looking { found: Found::default(), cache, visited: Vec::new() }
+    }
+}
+
 /// Reads directory `dir` (open as `fd`, its first entry in the index at `first`), or takes its
-/// names from `cache`, and adds to `found` each name in it the index does not account for.
+/// names from the cache, and adds each name in it the index does not account for.
 pub(super) fn read_dir(
     scan: &Scan,
     first: usize,
     dir: &[u8],
     fd: BorrowedFd,
-    found: &mut Found,
-    (cache, visited): (&DirCache, &mut Vec<Visited>),
+    looking: &mut Looking,
 ) {
+    let found = &mut looking.found;
     if found.whole {
         return;
     }
-    let Some(listing) = cache.read(dir, fd, visited, || list(fd)) else {
+    let Some(listing) = looking.cache.read(dir, fd, &mut looking.visited, || list(fd)) else {
         found.whole = true;
         return;
     };

@@ -32,19 +32,14 @@ use anyhow::Result;
 
 use super::stat_walk::{self, Index};
 use super::{join, run_git};
-use crate::git::Git;
 use crate::git::index_scan;
 use crate::git::quote::quote_status_path;
 use crate::git::repo::Repo;
+use crate::git::{self, Git};
 
 /// From this index size up (about 2,500 entries) the split pays for its extra git start and index
 /// read; below it status runs whole.
 pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
-
-/// The nice value of the two short gits after the walk (the tracked half of status, the untracked
-/// listing): on two cores the diff, the longest of the three, then keeps one core to itself and
-/// the snapshot ends sooner (about 3 ms of 90 on a 30,000-file tree).
-const NICE: i32 = 10;
 
 /// Overrides the choice by size, for tests and benchmarks: `split` (status in halves, with the
 /// walk done once), `halves` (status in halves, each git walking) or `two` (status whole beside
@@ -124,7 +119,7 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         let root = repo.top().ok()?.to_path_buf();
         Some((Index { bytes, scan, written, hash_len: hash.len_in_bytes() }, root))
     });
-    let dir_cache = repo.handoff_dir().join("snapshot-dirs");
+    let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
     Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache })
 }
@@ -148,36 +143,34 @@ pub(super) fn run(
 ) -> Result<(Vec<u8>, Vec<u8>)> {
     let mut tracked_args = status_args.to_vec();
     tracked_args.push("-uno".into());
-    let look_for_others = plan.untracked != Untracked::No && plan.narrow_others;
-    let others = look_for_others.then_some(plan.dir_cache.as_path());
-    let walked = match plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, others))
-    {
-        Some(Ok(walked)) => Some(walked),
-        Some(Err(err)) if plan.forced => return Err(err),
-        _ => None,
-    };
-    let (tracked_and_diff, untracked) = thread::scope(|s| match &walked {
-        Some(walked) => {
-            let others = walked.others.as_deref();
-            let untracked = s.spawn(move || untracked_lines(git, plan, others));
-            let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
-            let with_walk = |args: &[String]| [stat_walk::config_args(), args.to_vec()].concat();
-            let both = match tracked_and_diff(
-                &private,
-                &with_walk(&tracked_args),
-                &with_walk(diff_args),
-            ) {
-                // An older git refuses the private index; it is only a way to go faster.
-                Err(_) if !plan.forced => tracked_and_diff(git, &tracked_args, diff_args),
-                both => both,
-            };
-            (both, join(untracked))
-        }
-        None => {
-            let untracked = s.spawn(|| untracked_lines(git, plan, None));
-            (tracked_and_diff(git, &tracked_args, diff_args), join(untracked))
-        }
-    });
+    let narrow = plan.untracked != Untracked::No && plan.narrow_others;
+    let cache = narrow.then_some(plan.dir_cache.as_path());
+    let (tracked_and_diff, untracked) = thread::scope(|s| {
+        // Unless the walk narrows it, the listing needs nothing from the walk and runs beside it.
+        let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan, None)));
+        let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, cache));
+        let walked = match walked {
+            Some(Ok(walked)) => Some(walked),
+            Some(Err(err)) if plan.forced => return Err(err),
+            _ => None,
+        };
+        let names = walked.as_ref().and_then(|w| w.others.clone());
+        let untracked = whole.unwrap_or_else(|| s.spawn(|| untracked_lines(git, plan, names)));
+        let both = match &walked {
+            Some(walked) => {
+                let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
+                let with_walk =
+                    |args: &[String]| [stat_walk::config_args(), args.to_vec()].concat();
+                match tracked_and_diff(&private, &with_walk(&tracked_args), &with_walk(diff_args)) {
+                    // An older git refuses the private index; it is only a way to go faster.
+                    Err(_) if !plan.forced => tracked_and_diff(git, &tracked_args, diff_args),
+                    both => both,
+                }
+            }
+            None => tracked_and_diff(git, &tracked_args, diff_args),
+        };
+        Ok((both, join(untracked)))
+    })?;
     let (mut status, diff) = tracked_and_diff?;
     status.extend_from_slice(&untracked?);
     Ok((status, diff))
@@ -187,7 +180,7 @@ pub(super) fn run(
 fn tracked_and_diff(git: &Git, tracked: &[String], diff: &[String]) -> Result<(Vec<u8>, Vec<u8>)> {
     thread::scope(|s| {
         let diff = s.spawn(|| run_git(git, diff));
-        let tracked = super::run_git_nice(git, tracked, NICE);
+        let tracked = run_git(git, tracked);
         let diff = join(diff);
         Ok((tracked?, diff?))
     })
@@ -195,7 +188,7 @@ fn tracked_and_diff(git: &Git, tracked: &[String], diff: &[String]) -> Result<(V
 
 /// The `?? path` lines status prints for untracked files: of the whole work tree, or of only the
 /// `names` the walk found outside the index (see [`others`](super::others)).
-fn untracked_lines(git: &Git, plan: &Plan, names: Option<&[Vec<u8>]>) -> Result<Vec<u8>> {
+fn untracked_lines(git: &Git, plan: &Plan, names: Option<Vec<Vec<u8>>>) -> Result<Vec<u8>> {
     let mut args: Vec<&OsStr> = Vec::new();
     if names.is_some() {
         args.push("--literal-pathspecs".as_ref());
@@ -206,14 +199,20 @@ fn untracked_lines(git: &Git, plan: &Plan, names: Option<&[Vec<u8>]>) -> Result<
         Untracked::Normal => args.extend(["--directory", "--no-empty-directory"].map(OsStr::new)),
         Untracked::All => {}
     }
-    if let Some(names) = names {
+    if let Some(names) = &names {
         if names.is_empty() {
             return Ok(Vec::new());
         }
         args.push("--".as_ref());
         args.extend(names.iter().map(|name| OsStr::from_bytes(name)));
     }
-    let listed = super::run_git_nice(git, &args, NICE)?;
+    let mut cmd = super::git_command(git, &args);
+    // The names are literal (`--literal-pathspecs`), which git refuses beside these.
+    for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
+        cmd.env_remove(key);
+    }
+    let output = git::run(&mut cmd)?;
+    let listed = git::checked(&cmd, output)?;
     let mut lines = Vec::with_capacity(listed.len() + listed.len() / 8);
     for path in listed.split(|&b| b == 0).filter(|p| !p.is_empty()) {
         lines.extend_from_slice(b"?? ");

@@ -27,12 +27,13 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rustix::fs::{self, AtFlags, Mode, OFlags};
+use rustix::io::Errno;
 
 use anyhow::{Context, Result, anyhow};
 use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
-use super::others::{self, Found};
+use super::others::{self, Found, Looking};
 use crate::git::index_scan::{Entry, Scan};
 
 /// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
@@ -71,10 +72,10 @@ pub(super) struct Walked {
     pub others: Option<Vec<Vec<u8>>>,
 }
 
-/// Walks the tracked files under `root` (and, with `others`, the cache of their directories'
-/// names, reads their directories) and writes the private index.
-pub(super) fn walk(root: &Path, index: &Index, others: Option<&Path>) -> Result<Walked> {
-    let cache = others.map(|path| DirCache::load(path.to_path_buf(), root));
+/// Walks the tracked files under `root` and writes the private index; with `dir_cache` (where the
+/// directories' names are kept), also reads their directories for untracked names.
+pub(super) fn walk(root: &Path, index: &Index, dir_cache: Option<&Path>) -> Result<Walked> {
+    let cache = dir_cache.map(|path| DirCache::load(path.to_path_buf(), root));
     // Everything but the monitor's extension is the index as read: it is written while the
     // walkers stat, and the extension appended once they are done.
     let (file, (dirty, others, visited)) = std::thread::scope(|s| {
@@ -82,7 +83,9 @@ pub(super) fn walk(root: &Path, index: &Index, others: Option<&Path>) -> Result<
         let walked = dirty_entries(root, index, cache.as_ref());
         (file.join().unwrap_or_else(|_| Err(anyhow!("writing the private index panicked"))), walked)
     });
-    if let Some(cache) = &cache {
+    // A walk that stopped reading directories (too many names, one it could not read) leaves the
+    // kept names as they were.
+    if let (Some(cache), Some(_)) = (&cache, &others) {
         cache.save(&visited);
     }
     let mut file = file?;
@@ -148,18 +151,20 @@ fn dirty_entries(
                         let part: Vec<bool> = (at..end).map(|i| walker.visit(index, i)).collect();
                         done.push((at, part));
                     }
-                    (done, walker.others, walker.visited)
+                    (done, walker.others)
                 })
             })
             .collect();
         for walker in walkers {
             match walker.join() {
-                Ok((done, others, seen)) => {
+                Ok((done, looking)) => {
                     for (at, part) in done {
                         dirty[at..at + part.len()].copy_from_slice(&part);
                     }
-                    found.extend(others);
-                    visited.extend(seen);
+                    if let Some(looking) = looking {
+                        found.push(looking.found);
+                        visited.extend(looking.visited);
+                    }
                 }
                 Err(_) => found.push(Found::everywhere()),
             }
@@ -179,13 +184,13 @@ struct Walker<'a> {
     /// directory.
     open: Vec<(Vec<u8>, OwnedFd)>,
     broken: bool,
+    /// Opening failed for another reason than the path not being a real directory (no
+    /// descriptor left, no memory): what is under it is unknown.
+    strange: bool,
     /// The directory `open` leads to, as a path: most entries are in the one before theirs.
     current: Vec<u8>,
-    /// The names outside the index in the directories this walker read first, when asked for,
-    /// and those directories (for the cache of their names).
-    others: Option<Found>,
-    cache: Option<&'a DirCache>,
-    visited: Vec<Visited>,
+    /// The untracked names looked for, when asked (see [`others`]).
+    others: Option<Looking<'a>>,
 }
 
 impl<'a> Walker<'a> {
@@ -196,10 +201,9 @@ impl<'a> Walker<'a> {
             root: root.ok(),
             open: Vec::new(),
             broken: false,
+            strange: false,
             current: Vec::new(),
-            others: cache.map(|_| Found::default()),
-            cache,
-            visited: Vec::new(),
+            others: cache.map(Looking::new),
         }
     }
 
@@ -207,19 +211,21 @@ impl<'a> Walker<'a> {
     /// files, and answers whether git must look at it.
     fn visit(&mut self, index: &Index, at: usize) -> bool {
         let scan = &index.scan;
-        if self.others.as_ref().is_some_and(|found| !found.whole) {
+        if let Some(mut looking) = self.others.take() {
             let path = scan.path(&scan.entries[at]);
             for len in others::first_in(scan, at) {
-                let dir = &path[..len];
-                let Some(mut found) = self.others.take() else { break };
-                // A directory that is not a real one holds nothing git would list.
-                let (cache, mut visited) = (self.cache, std::mem::take(&mut self.visited));
-                if let (Some(fd), Some(cache)) = (self.enter(dir), cache) {
-                    others::read_dir(scan, at, dir, fd, &mut found, (cache, &mut visited));
+                if looking.found.whole {
+                    break;
                 }
-                self.visited = visited;
-                self.others = Some(found);
+                let dir = &path[..len];
+                match self.enter(dir) {
+                    Some(fd) => others::read_dir(scan, at, dir, fd, &mut looking),
+                    // A directory that is not a real one holds nothing git would list; one that
+                    // could not be opened for another reason may.
+                    None => looking.found.whole |= self.strange,
+                }
             }
+            self.others = Some(looking);
         }
         self.dirty(index, &scan.entries[at])
     }
@@ -253,7 +259,10 @@ impl<'a> Walker<'a> {
         }
         match self.open.last() {
             Some((_, fd)) => Some(fd.as_fd()),
-            None => self.root.as_ref().map(|fd| fd.as_fd()),
+            None => {
+                self.strange |= self.root.is_none();
+                self.root.as_ref().map(|fd| fd.as_fd())
+            }
         }
     }
 
@@ -266,20 +275,22 @@ impl<'a> Walker<'a> {
         if self.broken || same < self.open.len() || same < wanted.len() {
             self.open.truncate(same);
             self.broken = false;
+            self.strange = false;
             for component in &wanted[same..] {
                 let parent = match (self.open.last(), &self.root) {
                     (Some((_, fd)), _) => fd.as_fd(),
                     (None, Some(root)) => root.as_fd(),
                     (None, None) => {
-                        self.broken = true;
+                        (self.broken, self.strange) = (true, true);
                         break;
                     }
                 };
                 let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
                 match fs::openat(parent, OsStr::from_bytes(component), flags, Mode::empty()) {
                     Ok(fd) => self.open.push((component.to_vec(), fd)),
-                    Err(_) => {
-                        self.broken = true;
+                    Err(err) => {
+                        let gone = [Errno::NOTDIR, Errno::NOENT, Errno::LOOP].contains(&err);
+                        (self.broken, self.strange) = (true, !gone);
                         break;
                     }
                 }
