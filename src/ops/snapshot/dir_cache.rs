@@ -181,7 +181,7 @@ impl DirCache {
 fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let mut file = tempfile::Builder::new().prefix("snapshot-dirs.").tempfile_in(dir)?;
+    let mut file = tempfile::Builder::new().prefix("handoff-snapshot-dirs.").tempfile_in(dir)?;
     std::io::Write::write_all(&mut file, bytes)?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
