@@ -3,14 +3,17 @@
 //! Its three git parts are produced by git itself: the bytes are then git's own under every config
 //! key (`status.*`, `diff.*`, `log.*`, `core.quotePath`, colour settings, `COLUMNS`), including
 //! rename detection in status and `--stat`, which gix does not match and a port would chase
-//! forever. On a small tree the three run as child processes at once, so a snapshot costs about as
-//! much as the slowest of them. On a large one status is split in two halves that run beside the
-//! diff (see [`split`]), and the tracked files are walked once, by us, for both status and the
-//! diff (see [`stat_walk`]), so the cores share less work (see `bench/table.sh`).
+//! forever. On a small tree the three run as child processes at once, so a snapshot costs about
+//! as much as the slowest of them; when that is a diff of large changes, two gits share it, and
+//! their names and counts are laid out as git lays out the whole (see [`diff_halves`]). On a large one status is split in two halves that run beside the diff (see [`split`]),
+//! and the tracked files are walked once, by us, for both status and the diff (see
+//! [`stat_walk`]), so the cores share less work (see `bench/table.sh`).
 
+mod diff_halves;
 mod dir_cache;
 mod others;
 mod split;
+mod stat_render;
 mod stat_walk;
 
 use std::process::Command;
@@ -125,7 +128,7 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
         (None, Some(_)) => Some(vec!["log".into(), "--oneline".into(), "HEAD".into()]),
     };
     let diff_base = base_hex.clone().unwrap_or(empty_tree);
-    let diff_args = vec!["diff".to_string(), "--stat".to_string(), diff_base, "--".to_string()];
+    let diff_args = vec!["diff".into(), "--stat".into(), diff_base.clone(), "--".into()];
 
     let taken_at = time::now();
     let (status_and_diff, log) = std::thread::scope(|s| {
@@ -133,10 +136,13 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
         let status_and_diff = match split::chosen(repo) {
             Some(plan) => split::run(&git, &plan, &status_args, &diff_args),
             None => {
-                // The longer part starts first.
-                let diff = s.spawn(|| run_git(&git, &diff_args));
-                let status = run_git(&git, &status_args);
-                let diff = join(diff);
+                // Status is the shorter part: it runs while the diff is planned and run here.
+                let status = s.spawn(|| run_git(&git, &status_args));
+                let diff = match diff_halves::chosen(repo, base) {
+                    Some(halves) => diff_halves::run(&git, &halves, &diff_base, &diff_args),
+                    None => run_git(&git, &diff_args),
+                };
+                let status = join(status);
                 status.and_then(|status| Ok((status, diff?)))
             }
         };

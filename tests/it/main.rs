@@ -28,6 +28,7 @@ mod seal;
 mod secrets;
 mod skill;
 mod snapshot;
+mod snapshot_diff;
 mod snapshot_walk;
 mod sync;
 mod uninstall;
