@@ -23,12 +23,14 @@ pub struct Git {
     /// slow, can change or stop what git-handoff does (`post-index-change`,
     /// `reference-transaction` ...).
     pub hooks: bool,
+    /// `-c key=value` settings every child gets (seal's quarantine).
+    pub config: Vec<String>,
 }
 
 impl Git {
     /// Git for the repository at `git_dir` (and `work_tree`), hooks on, no extra environment.
     pub fn new(git_dir: PathBuf, work_tree: Option<PathBuf>) -> Git {
-        Git { git_dir, work_tree, env: Vec::new(), hooks: true }
+        Git { git_dir, work_tree, env: Vec::new(), hooks: true, config: Vec::new() }
     }
 
     /// The same, with every hook off.
@@ -40,6 +42,12 @@ impl Git {
     /// The same, with `key=value` in every child's environment.
     pub fn with_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Git {
         self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// The same, with `-c key=value` (`setting`) on every child's command line.
+    pub fn with_config(mut self, setting: impl Into<String>) -> Git {
+        self.config.push(setting.into());
         self
     }
 
@@ -61,6 +69,9 @@ impl Git {
         }
         if !self.hooks {
             cmd.args(["-c", "core.hooksPath=/dev/null"]);
+        }
+        for setting in &self.config {
+            cmd.arg("-c").arg(setting);
         }
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         cmd.args(args).stdin(Stdio::null());

@@ -31,6 +31,7 @@
 mod changes;
 mod guard;
 mod lock;
+mod prescan;
 mod quarantine;
 mod scan;
 mod stage;
@@ -124,16 +125,19 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // No hook runs in any git child: a failing `reference-transaction` or `post-index-change`
     // hook must not fail (or slow) the seal. New objects go to a quarantine first.
     let quarantine = Quarantine::new(repo.gix.objects.store_ref().path())?;
-    let git = quarantine.apply(repo.git().without_hooks());
+    let fsync_as_default = fsync_as_default(repo);
+    let git = quarantine.apply(repo.git().without_hooks(), fsync_as_default);
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
     let hash = repo.gix.object_hash();
 
     let base = head.id.unwrap_or_else(|| repo.empty_tree());
     let base_hex = base.to_string();
-    // Steps that need nothing from each other run at once: `git add -A` on the private index;
-    // reading the real index (read only: it cannot change while we hold its lock) for the
-    // conflict check and what was staged before; asking git for an identity; compiling the
-    // secret rules.
+    // Steps that need nothing from each other run at once: `git add -A` on the private index,
+    // with the files it stages scanned for secrets as it goes; reading the real index (read only:
+    // it cannot change while we hold its lock) for the conflict check and what was staged before;
+    // asking git for an identity; compiling the secret rules.
+    let top = repo.top()?;
+    let scanning = (!req.allow_secrets).then_some(&guard);
     let (added, original, before, identity) = std::thread::scope(|s| {
         if !req.allow_secrets {
             s.spawn(crate::model::secrets::prepare);
@@ -141,10 +145,10 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         let identity = s.spawn(|| identity_env(&git));
-        (stage.add_all(), join(original), join(before), join(identity))
+        (stage.add_all(top, scanning, hash), join(original), join(before), join(identity))
     });
     let original = original?;
-    added?;
+    let prescanned = added?;
     let identity = identity?;
     let changes = list_changes(&stage, hash, original.as_ref(), before, &base)?;
     // The tree is built while the changed blobs are scanned for secrets, leaving out what the
@@ -157,7 +161,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         let scanned = if req.allow_secrets {
             Ok(Vec::new())
         } else {
-            find_secrets(git, &objects, &guard, changes)
+            find_secrets(git, &objects, &guard, changes, &prescanned)
         };
         (guessed.join(), scanned)
     });
@@ -230,6 +234,20 @@ fn hold_back(skipped: &mut Vec<Skipped>, hold: &[Skipped], changes: &[Change]) {
             skipped.push(held.clone());
         }
     }
+}
+
+/// Whether git flushes to disk what it flushes by default: `core.fsync` and
+/// `core.fsyncObjectFiles` set nowhere, the command line (`git -c`, which gix does not read)
+/// included.
+fn fsync_as_default(repo: &Repo) -> bool {
+    let config = repo.gix.config_snapshot();
+    let keys = ["core.fsync", "core.fsyncObjectFiles"];
+    let on_command_line = std::env::vars_os().any(|(key, value)| {
+        let key = key.to_string_lossy();
+        (key == "GIT_CONFIG_PARAMETERS" || key.starts_with("GIT_CONFIG_KEY_"))
+            && value.to_string_lossy().to_ascii_lowercase().contains("core.fsync")
+    });
+    !on_command_line && keys.iter().all(|key| config.string(key).is_none())
 }
 
 /// The changes the private index stages against HEAD: from the two indexes and what was staged

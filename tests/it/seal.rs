@@ -913,6 +913,35 @@ fn secrets_are_left_out_untouched_and_reported() {
     assert_eq!(sealed["skipped"], serde_json::json!([]));
 }
 
+/// The scan judges the blob git stages, not the file it read it from: a clean filter that writes a
+/// token into the blob holds the file back, one that takes it out lets it through, and a file
+/// staged as it is read is judged on its bytes (scanned while `git add` runs).
+#[test]
+fn the_scan_judges_the_staged_blob_through_filters() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let token = format!("ghp_{}", "a1B2".repeat(9));
+    repo.write(".gitattributes", "*.in filter=fill\n*.out filter=strip\n");
+    repo.git(["config", "filter.fill.clean", &format!("sed s/PLACEHOLDER/{token}/")]);
+    repo.git(["config", "filter.fill.smudge", "cat"]);
+    repo.git(["config", "filter.strip.clean", "sed s/ghp_[A-Za-z0-9]*/REDACTED/"]);
+    repo.git(["config", "filter.strip.smudge", "cat"]);
+    repo.write("keep.txt", "kept\n");
+    repo.commit_all("init");
+    repo.write("filled.in", "value = PLACEHOLDER\n");
+    repo.write("stripped.out", format!("value = {token}\n"));
+    repo.write("plain.txt", format!("value = {token}\n"));
+    repo.write("fine.txt", "nothing here\n");
+    let out = seal(&repo, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let sealed = json(&out);
+    let skipped: Vec<&str> =
+        sealed["skipped"].as_array().unwrap().iter().map(|s| s["path"].as_str().unwrap()).collect();
+    assert_eq!(skipped, ["filled.in", "plain.txt"]);
+    assert_eq!(strings(&sealed["files"]), ["fine.txt", "stripped.out"]);
+    assert_eq!(repo.git(["show", "HEAD:stripped.out"]), b"value = REDACTED\n");
+}
+
 #[test]
 fn only_secrets_left_means_no_commit_and_exit_1() {
     let env = Env::new();
@@ -1102,4 +1131,34 @@ fn random_dirty_trees_with_autocrlf_and_clean_filters_seal_like_git_add_all() {
         repo.git(["config", "filter.upper.smudge", "cat"]);
         repo.write(".gitattributes", "*.rs filter=upper\n*.md text\n");
     });
+}
+
+/// The seal's packs are flushed to disk as git flushes them: not one by one when `core.fsync` is
+/// git's default (they stand for loose objects, which git does not flush), and as configured when
+/// the user set it, in a file or with `git -c`.
+#[test]
+fn packs_are_flushed_as_the_users_fsync_setting_says() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    let trace = repo.path.join("../trace.txt");
+    let seal_traced = |content: &str, extra: &[(&str, &str)]| -> String {
+        repo.write("a.txt", content);
+        let _ = std::fs::remove_file(&trace);
+        let mut cmd = repo.handoff();
+        cmd.env("GIT_TRACE2", &trace).envs(extra.iter().copied());
+        let out = cmd.args(["seal", "--issue", "1", "--started-at", STARTED]).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let trace = std::fs::read_to_string(&trace).unwrap();
+        let add = trace.lines().filter(|l| l.contains(" add --all")).collect::<Vec<_>>().join("\n");
+        assert!(!add.is_empty(), "no git add in the trace: {trace}");
+        add
+    };
+    let unflushed = "core.fsync=-pack,-pack-metadata";
+    assert!(seal_traced("b\n", &[]).contains(unflushed));
+    let from_command_line = [("GIT_CONFIG_PARAMETERS", "'core.fsync'='all'")];
+    assert!(!seal_traced("c\n", &from_command_line).contains(unflushed));
+    repo.git(["config", "core.fsync", "all"]);
+    assert!(!seal_traced("d\n", &[]).contains(unflushed));
 }

@@ -43,7 +43,16 @@ impl Quarantine {
     }
 
     /// `git` writing new objects here and reading the store (and its alternates) as well.
-    pub(super) fn apply(&self, git: Git) -> Git {
+    ///
+    /// With `fsync_as_default` (`core.fsync` and `core.fsyncObjectFiles` unset), the packs written
+    /// here are not flushed to disk one by one: they stand for the loose objects `git add` and
+    /// `git commit` would write, which git by default does not flush either
+    /// (`committed,-loose-object`), and each flush cost the seal a wait on the disk.
+    pub(super) fn apply(&self, git: Git, fsync_as_default: bool) -> Git {
+        let git = match fsync_as_default {
+            true => git.with_config("core.fsync=-pack,-pack-metadata"),
+            false => git,
+        };
         let mut alternates = OsString::from(quote(&self.store));
         if let Some(more) =
             std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES").filter(|v| !v.is_empty())

@@ -1,6 +1,7 @@
 //! The secret scan: the blobs seal would commit, read in-process from the quarantine and the
 //! store (one reader per core when there are many; `git cat-file --batch` where that fails), each
-//! checked by the [`Guard`](super::Guard) for secret-looking names and content.
+//! checked by the [`Guard`](super::Guard) for secret-looking names and content; a blob already
+//! scanned while `git add` ran (see [`prescan`](super::prescan)) is not read again.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -13,6 +14,7 @@ use gix::objs::{Exists, Find, FindHeader};
 
 use crate::git::{self, Git};
 
+use super::prescan::Prescanned;
 use super::stage::Change;
 use super::{Guard, Skipped};
 
@@ -28,13 +30,21 @@ pub(super) fn find_secrets(
     objects: &Objects<'_>,
     guard: &Guard,
     changes: &[Change],
+    prescanned: &Prescanned,
 ) -> Result<Vec<Skipped>> {
     let mut skipped = Vec::new();
     let mut to_read = Vec::new();
     for c in changes.iter().filter(|c| c.is_regular_file()) {
-        match guard.by_name(&c.path) {
-            Some(why) => skipped.push(Skipped { path: c.path.clone(), why }),
-            None => to_read.push(c),
+        if let Some(why) = guard.by_name(&c.path) {
+            skipped.push(Skipped { path: c.path.clone(), why });
+            continue;
+        }
+        // Scanned while `git add` ran, on the very bytes it staged (see `prescan`).
+        match prescanned.get(&c.path) {
+            Some((id, why)) if id.to_hex() == c.new_id => {
+                skipped.extend(why.clone().map(|why| Skipped { path: c.path.clone(), why }));
+            }
+            _ => to_read.push(c),
         }
     }
     // Inflating and matching are bound by CPU: with many blobs, one reader per core, each taking

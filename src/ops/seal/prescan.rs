@@ -1,0 +1,116 @@
+//! The secret scan begun while `git add` runs. `add` hashes and stores one file after another on
+//! one core; the scan of what it staged used to wait for it, then read every new blob back and
+//! inflate it. Here `add --verbose` names each file it stages (`add '<path>'`, untranslated), and
+//! a second thread reads that file from the work tree, hashes it as a blob and scans it at once.
+//!
+//! A verdict counts only for the blob it was made on: the scan after `add` takes it when the
+//! staged blob's id is the id of the bytes read here, and reads the staged blob otherwise (a file
+//! a filter or line-ending conversion rewrites, or one changed since `add` read it). What `add`
+//! prints after its output's last flush, at its exit, is left to that scan as well.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+
+use super::Guard;
+use crate::git;
+
+/// What the scan made of a file, by path: the id of the bytes it read, and why it would hold the
+/// file back (`None`: nothing found).
+pub(super) type Prescanned = HashMap<Vec<u8>, (ObjectId, Option<String>)>;
+
+/// Files up to this size are scanned here; larger ones by the scan after `add`, which streams.
+const MAX_BYTES: u64 = 8 << 20;
+
+/// Runs `cmd` (`git add --all`), with the files it stages scanned under `top` by `guard` as it
+/// goes; without a guard it only runs.
+pub(super) fn add_scanning(
+    mut cmd: Command,
+    top: &Path,
+    guard: Option<&Guard>,
+    hash: gix::hash::Kind,
+) -> Result<Prescanned> {
+    let Some(guard) = guard else {
+        let output = git::run(&mut cmd)?;
+        return git::checked(&cmd, output).map(|_| Prescanned::new());
+    };
+    cmd.arg("--verbose").env("LC_ALL", "C").env_remove("LANGUAGE");
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().with_context(|| format!("running {}", git::describe(&cmd)))?;
+    let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        return Err(anyhow!("{} started without pipes", git::describe(&cmd)));
+    };
+    let done = AtomicBool::new(false);
+    let (send, receive) = mpsc::channel::<Vec<u8>>();
+    let (status, errors, scanned) = thread::scope(|s| {
+        let errors = s.spawn(move || {
+            let mut bytes = Vec::new();
+            stderr.read_to_end(&mut bytes).map(|_| bytes)
+        });
+        let done = &done;
+        let scanned = s.spawn(move || {
+            let mut scanned = Prescanned::new();
+            while let Ok(path) = receive.recv() {
+                if done.load(Ordering::Relaxed) {
+                    break;
+                }
+                if let Some(verdict) = scan_file(top, &path, guard, hash) {
+                    scanned.insert(path, verdict);
+                }
+            }
+            scanned
+        });
+        // The paths as `add` prints them; the scanner takes them as they come.
+        let mut lines = BufReader::new(stdout);
+        let mut line = Vec::new();
+        while lines.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+            if let Some(path) = line.strip_prefix(b"add '").and_then(|l| l.strip_suffix(b"'\n")) {
+                let _ = send.send(path.to_vec());
+            }
+            line.clear();
+        }
+        let status = child.wait();
+        done.store(true, Ordering::Relaxed);
+        drop(send);
+        (status, errors.join(), scanned.join())
+    });
+    let status = status.with_context(|| format!("waiting for {}", git::describe(&cmd)))?;
+    let errors = errors.map_err(|_| anyhow!("reading git add's messages failed"))??;
+    let output = std::process::Output { status, stdout: Vec::new(), stderr: errors };
+    git::checked(&cmd, output)?;
+    scanned.map_err(|_| anyhow!("the secret scan beside git add panicked"))
+}
+
+/// The blob id of the regular file at `path` and the guard's verdict on it; `None` when it is not
+/// a regular file, too large, or cannot be read.
+fn scan_file(
+    top: &Path,
+    path: &[u8],
+    guard: &Guard,
+    hash: gix::hash::Kind,
+) -> Option<(ObjectId, Option<String>)> {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    let full = top.join(std::ffi::OsStr::from_bytes(path));
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(full)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes).ok()?;
+    let id = gix::objs::compute_hash(hash, gix::objs::Kind::Blob, &bytes).ok()?;
+    let why = guard.by_content(path, &mut bytes.as_slice()).ok()?;
+    Some((id, why))
+}
