@@ -5,9 +5,11 @@
 //! keeps only the names the index cannot account for: a non-directory the index has no entry of
 //! that name for, a directory it has no tracked files under. Those few names (on an agent's tree, a
 //! new directory and the files it added beside tracked ones) are what git then gets as literal
-//! pathspecs, and git alone decides what of them it lists, ignore rules, nested repositories and
-//! collapsed directories included: a pathspec only narrows git's walk, and every name outside
-//! them is one git would not list. With no name left, git is not run at all.
+//! pathspecs, with an empty index when none of them is a path the index knows by another type
+//! (see `untracked_lines` in [`split`](super::split)), and git alone decides what of them it
+//! lists, ignore rules, nested repositories and collapsed directories included: a pathspec only
+//! narrows git's walk, and every name outside them is one git would not list. With no name left,
+//! git is not run at all.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;

@@ -154,7 +154,17 @@ pub(super) fn run(
             Some(Err(err)) if plan.forced => return Err(err),
             _ => None,
         };
-        let names = walked.as_ref().and_then(|w| w.others.clone());
+        let names = walked.as_ref().and_then(|w| {
+            let names = w.others.clone()?;
+            let index = plan.walk.as_ref().map(|(index, _)| &index.scan);
+            let no_index =
+                index.filter(|scan| names.iter().all(|n| unknown_to(scan, n))).map(|_| {
+                    let mut path = w.index.path().as_os_str().to_owned();
+                    path.push(".none");
+                    PathBuf::from(path)
+                });
+            Some((names, no_index))
+        });
         let untracked = whole.unwrap_or_else(|| s.spawn(|| untracked_lines(git, plan, names)));
         let both = match &walked {
             Some(walked) => {
@@ -186,9 +196,29 @@ fn tracked_and_diff(git: &Git, tracked: &[String], diff: &[String]) -> Result<(V
     })
 }
 
+/// Whether the index has neither an entry at `path` nor one under it.
+fn unknown_to(scan: &index_scan::Scan, path: &[u8]) -> bool {
+    let entries = &scan.entries;
+    let first_from = |key: &[u8]| {
+        entries.get(entries.partition_point(|e| scan.path(e) < key)).map(|e| scan.path(e))
+    };
+    let mut dir = path.to_vec();
+    dir.push(b'/');
+    first_from(path) != Some(path) && !first_from(&dir).is_some_and(|p| p.starts_with(&dir))
+}
+
 /// The `?? path` lines status prints for untracked files: of the whole work tree, or of only the
-/// `names` the walk found outside the index (see [`others`](super::others)).
-fn untracked_lines(git: &Git, plan: &Plan, names: Option<Vec<Vec<u8>>>) -> Result<Vec<u8>> {
+/// `names` the walk found outside the index (see [`others`](super::others)). When the index has
+/// no entry at or under any of them, they are read against an empty index (`no_index`, the path of
+/// a file that does not exist): it has nothing to tell git about them, and loading a large index
+/// (with the name hash git builds to look names up in it) was two thirds of what listing them
+/// cost. A name the index knows by another type (a tracked file become a directory) keeps the
+/// index: git lists no such directory.
+fn untracked_lines(
+    git: &Git,
+    plan: &Plan,
+    names: Option<(Vec<Vec<u8>>, Option<PathBuf>)>,
+) -> Result<Vec<u8>> {
     let mut args: Vec<&OsStr> = Vec::new();
     if names.is_some() {
         args.push("--literal-pathspecs".as_ref());
@@ -199,7 +229,7 @@ fn untracked_lines(git: &Git, plan: &Plan, names: Option<Vec<Vec<u8>>>) -> Resul
         Untracked::Normal => args.extend(["--directory", "--no-empty-directory"].map(OsStr::new)),
         Untracked::All => {}
     }
-    if let Some(names) = &names {
+    if let Some((names, _)) = &names {
         if names.is_empty() {
             return Ok(Vec::new());
         }
@@ -207,6 +237,9 @@ fn untracked_lines(git: &Git, plan: &Plan, names: Option<Vec<Vec<u8>>>) -> Resul
         args.extend(names.iter().map(|name| OsStr::from_bytes(name)));
     }
     let mut cmd = super::git_command(git, &args);
+    if let Some((_, Some(no_index))) = &names {
+        cmd.env("GIT_INDEX_FILE", no_index);
+    }
     // The names are literal (`--literal-pathspecs`), which git refuses beside these.
     for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
         cmd.env_remove(key);
