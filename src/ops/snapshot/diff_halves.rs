@@ -37,10 +37,15 @@ const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
 
 /// Below this many bytes of changed files the diff is quicker than a second git's start.
 const MIN_WEIGHT: u64 = 256 * 1024;
-/// A base with more entries than this is not read here.
+/// An index or a base with more entries than this is not read here: each entry costs an `lstat`,
+/// on one core, before the diff starts. (A tree this large takes the one walk, see
+/// [`split`](super::split), unless something kept it from doing so.)
+const MAX_ENTRIES: usize = 8_192;
 const MAX_BASE_ENTRIES: usize = 20_000;
-/// The second part's pathspec is at most this long: git matches every path against each item.
+/// The second part's pathspec is at most this long, and at most [`MAX_MATCHES`] over the number of
+/// index entries: both parts match every entry against each of its items.
 const MAX_PATHS: usize = 256;
+const MAX_MATCHES: usize = 256 * 1024;
 
 const GITLINK: u32 = 0o160000;
 
@@ -63,13 +68,13 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
         return None;
     }
     let top = repo.top().ok()?;
-    let base = read_base(repo, base?)?;
     let bytes = std::fs::read(repo.index_path().ok()?).ok()?;
     let hash = repo.gix.object_hash();
     let scan = index_scan::scan_bytes(&bytes, hash)?;
-    if scan.special {
+    if scan.special || scan.entries.len() > MAX_ENTRIES {
         return None;
     }
+    let base = read_base(repo, base?)?;
     let id_len = hash.len_in_bytes();
     let mut total = 0u64;
     let mut candidates = Vec::new();
@@ -111,10 +116,11 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
         return None;
     }
     candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let max_paths = MAX_PATHS.min(MAX_MATCHES / scan.entries.len().max(1));
     let mut paths = Vec::new();
     let mut weight = 0;
     for (w, path) in candidates {
-        if paths.len() == MAX_PATHS {
+        if paths.len() == max_paths {
             break;
         }
         if weight + w <= total / 2 || (forced && paths.is_empty()) {
