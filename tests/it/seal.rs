@@ -9,7 +9,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 
 use common::{Env, Repo, random_dirty_tree, stdout_ok};
 use serde_json::Value;
@@ -1161,4 +1161,66 @@ fn packs_are_flushed_as_the_users_fsync_setting_says() {
     assert!(!seal_traced("c\n", &from_command_line).contains(unflushed));
     repo.git(["config", "core.fsync", "all"]);
     assert!(!seal_traced("d\n", &[]).contains(unflushed));
+}
+
+/// A name `git add --verbose` prints on two lines can make the scan beside it look at another
+/// path, here a FIFO: opened without waiting, it never holds the seal (or the index lock).
+#[test]
+fn a_fifo_named_by_a_crafted_file_name_does_not_hold_the_seal() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("kept.txt", "k\n");
+    repo.commit_all("init");
+    let fifo = repo.path.join("p");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    repo.write("a'\nadd 'p", "hi\n");
+    let mut child = repo
+        .handoff()
+        .args(["seal", "--json", "--issue", "1", "--started-at", STARTED])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the seal hung on the FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+    assert!(!repo.path.join(".git/index.lock").exists());
+    assert_eq!(repo.git(["show", "HEAD:a'\nadd 'p"]), b"hi\n");
+}
+
+/// The seal stages what `git add -A` stages in the caller's locale: a clean filter sees it too.
+#[test]
+fn clean_filters_run_in_the_callers_locale() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".gitattributes", "*.txt filter=dots\n");
+    repo.git(["config", "filter.dots.clean", "sed 's/./X/g'"]);
+    repo.git(["config", "filter.dots.smudge", "cat"]);
+    repo.commit_all("init");
+    repo.write("a.txt", "é\n");
+    let want = {
+        let out = repo
+            .git_cmd(["hash-object", "--path", "a.txt", "a.txt"])
+            .env("LC_ALL", "C.UTF-8")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let out = repo
+        .handoff()
+        .env("LC_ALL", "C.UTF-8")
+        .args(["seal", "--json", "--issue", "1", "--started-at", STARTED])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(repo.git_text(["rev-parse", "HEAD:a.txt"]), want);
 }

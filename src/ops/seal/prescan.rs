@@ -1,7 +1,7 @@
 //! The secret scan begun while `git add` runs. `add` hashes and stores one file after another on
 //! one core; the scan of what it staged used to wait for it, then read every new blob back and
-//! inflate it. Here `add --verbose` names each file it stages (`add '<path>'`, untranslated), and
-//! a second thread reads that file from the work tree, hashes it as a blob and scans it at once.
+//! inflate it. Here `add --verbose` names each file it stages (`add '<path>'`), and a second
+//! thread reads that file from the work tree, hashes it as a blob and scans it at once.
 //!
 //! A verdict counts only for the blob it was made on: the scan after `add` takes it when the
 //! staged blob's id is the id of the bytes read here, and reads the staged blob otherwise (a file
@@ -9,15 +9,18 @@
 //! prints after its output's last flush, at its exit, is left to that scan as well.
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
+use rustix::fs::{Mode, OFlags};
 
 use super::Guard;
 use crate::git;
@@ -41,8 +44,9 @@ pub(super) fn add_scanning(
         let output = git::run(&mut cmd)?;
         return git::checked(&cmd, output).map(|_| Prescanned::new());
     };
-    cmd.arg("--verbose").env("LC_ALL", "C").env_remove("LANGUAGE");
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // `add '<path>'` is printed untranslated, so the locale stays the caller's: it reaches clean
+    // filters, and the seal must stage what `git add -A` would.
+    cmd.arg("--verbose").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().with_context(|| format!("running {}", git::describe(&cmd)))?;
     let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
         return Err(anyhow!("{} started without pipes", git::describe(&cmd)));
@@ -67,7 +71,9 @@ pub(super) fn add_scanning(
             }
             scanned
         });
-        // The paths as `add` prints them; the scanner takes them as they come.
+        // The paths as `add` prints them; the scanner takes them as they come. A name with a
+        // newline in it can make a line name another path: the verdict is then on a blob `add`
+        // did not stage, and is not taken.
         let mut lines = BufReader::new(stdout);
         let mut line = Vec::new();
         while lines.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
@@ -76,34 +82,31 @@ pub(super) fn add_scanning(
             }
             line.clear();
         }
+        // Closed before waiting: had reading failed, git must not block on a full pipe.
+        drop(lines);
         let status = child.wait();
         done.store(true, Ordering::Relaxed);
         drop(send);
         (status, errors.join(), scanned.join())
     });
     let status = status.with_context(|| format!("waiting for {}", git::describe(&cmd)))?;
-    let errors = errors.map_err(|_| anyhow!("reading git add's messages failed"))??;
-    let output = std::process::Output { status, stdout: Vec::new(), stderr: errors };
-    git::checked(&cmd, output)?;
+    let stderr = errors.map_err(|_| anyhow!("reading git add's messages failed"))??;
+    git::checked(&cmd, Output { status, stdout: Vec::new(), stderr })?;
     scanned.map_err(|_| anyhow!("the secret scan beside git add panicked"))
 }
 
 /// The blob id of the regular file at `path` and the guard's verdict on it; `None` when it is not
-/// a regular file, too large, or cannot be read.
+/// a regular file, too large, or cannot be read. It is opened without following a symlink and
+/// without waiting: a FIFO put in its place must not hold the seal (and the index lock) forever.
 fn scan_file(
     top: &Path,
     path: &[u8],
     guard: &Guard,
     hash: gix::hash::Kind,
 ) -> Option<(ObjectId, Option<String>)> {
-    use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::fs::OpenOptionsExt;
-    let full = top.join(std::ffi::OsStr::from_bytes(path));
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-        .open(full)
-        .ok()?;
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let fd = rustix::fs::open(top.join(OsStr::from_bytes(path)), flags, Mode::empty()).ok()?;
+    let mut file = std::fs::File::from(fd);
     let meta = file.metadata().ok()?;
     if !meta.is_file() || meta.len() > MAX_BYTES {
         return None;

@@ -49,10 +49,8 @@ impl Quarantine {
     /// `git commit` would write, which git by default does not flush either
     /// (`committed,-loose-object`), and each flush cost the seal a wait on the disk.
     pub(super) fn apply(&self, git: Git, fsync_as_default: bool) -> Git {
-        let git = match fsync_as_default {
-            true => git.with_config("core.fsync=-pack,-pack-metadata"),
-            false => git,
-        };
+        let git =
+            if fsync_as_default { git.with_config("core.fsync=-pack,-pack-metadata") } else { git };
         let mut alternates = OsString::from(quote(&self.store));
         if let Some(more) =
             std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES").filter(|v| !v.is_empty())
