@@ -125,12 +125,13 @@ impl<'a> Stage<'a> {
     }
 
     /// `git add --all` on the private index. Its new blobs go into one pack (git's bulk
-    /// check-in, for every file above `core.bigFileThreshold`, here one byte), stored without
-    /// compression: creating a loose object file per blob was most of what `add` cost on a tree of
-    /// small files, and deflating, even at the fastest level, a fifth of it on larger ones
-    /// (ripgrep's tree: 95 ms of CPU at level 1, 76 ms stored). git compresses them when it next
-    /// packs (`git gc`, which `gc --auto` runs once packs pile up). Files that a filter or
-    /// line-ending conversion rewrites are still written loose, also uncompressed.
+    /// check-in, for every file above `core.bigFileThreshold`, here one byte) deflated at the
+    /// fastest level: creating a loose object file per blob was most of what `add` cost on a tree
+    /// of small files, and deflating at the default level most of it on larger ones. (Stored
+    /// without compression, ripgrep's tree took a fifth less, but `git gc` copies packed objects
+    /// as they are, so the pack would stay that size: seven times larger on text.) Files that a
+    /// filter or line-ending conversion rewrites are still written loose, without compression
+    /// (git compresses loose objects when it packs them).
     pub(super) fn add_all(
         &self,
         top: &Path,
@@ -141,7 +142,7 @@ impl<'a> Stage<'a> {
             "-c",
             "core.bigFileThreshold=1",
             "-c",
-            "pack.compression=0",
+            "pack.compression=1",
             "-c",
             "core.looseCompression=0",
             "add",
