@@ -5,9 +5,10 @@
 //! rename detection in status and `--stat`, which gix does not match and a port would chase
 //! forever. On a small tree the three run as child processes at once, so a snapshot costs about
 //! as much as the slowest of them; when that is a diff of large changes, two gits share it, and
-//! their names and counts are laid out as git lays out the whole (see [`diff_halves`]). On a large one status is split in two halves that run beside the diff (see [`split`]),
-//! and the tracked files are walked once, by us, for both status and the diff (see
-//! [`stat_walk`]), so the cores share less work (see `bench/table.sh`).
+//! their names and counts are laid out as git lays out the whole (see [`diff_halves`]). On a large
+//! one status is split in two halves that run beside the diff (see [`split`]), and the tracked
+//! files are walked once, by us, for both status and the diff (see [`stat_walk`]), so the cores
+//! share less work (see `bench/table.sh`).
 
 mod diff_halves;
 mod dir_cache;
@@ -190,6 +191,16 @@ fn git_command<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S]) -> Command {
     let mut cmd = git.command(args);
     cmd.env("GIT_OPTIONAL_LOCKS", "0");
     cmd
+}
+
+/// Whether git could colour a command's output: one of its colour `keys` (`color.diff` and its
+/// older synonym `diff.color`, say, then `color.ui`) set to `always`, or a pager git started
+/// (`GIT_PAGER_IN_USE`), under which `auto`, the default, colours a pipe too. Parts of a
+/// command's output put together by us would lose that colour, so the command then runs whole.
+fn colour_possible(config: &gix::config::Snapshot<'_>, keys: &[&str]) -> bool {
+    let always =
+        |key: &&str| config.string(*key).is_some_and(|v| v.eq_ignore_ascii_case(b"always"));
+    keys.iter().any(always) || std::env::var_os("GIT_PAGER_IN_USE").is_some()
 }
 
 fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {

@@ -152,3 +152,48 @@ fn random_dirty_trees_in_halves_match_git() {
         assert_eq!(ours, git_stat(&repo, &base, Some(columns)), "seed {seed}");
     }
 }
+
+/// A tracked directory replaced by a symlink to its new place: git counts the paths under the
+/// symlink as gone, and pairs them with their new paths as renames; the parts must keep both ends
+/// together.
+#[test]
+fn paths_under_a_symlinked_directory_stay_with_their_renames() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("d/f", lines(3000, "f"));
+    repo.write("other", lines(100, "o"));
+    let base = repo.commit_all("base");
+    std::fs::rename(repo.path.join("d"), repo.path.join("e")).unwrap();
+    repo.write("e/f", format!("{}extra\n", lines(3000, "f")));
+    repo.symlink("e", "d");
+    repo.git(["add", "e/f"]);
+    repo.write("other", lines(101, "o"));
+    repo.write("newbig", lines(5000, "n"));
+    repo.git(["add", "newbig"]);
+    stdout_ok(repo.handoff().args(["start", "--issue", "1", "--base", &base]).output().unwrap());
+    let (ours, _) = halves(&repo, None);
+    assert_eq!(ours, git_stat(&repo, &base, None));
+    assert!(ours.contains("{d => e}/f"), "{ours}");
+}
+
+/// Under a pager git started, `color.ui=auto` (the default) colours a pipe too: the diff then
+/// runs whole, as it does for `diff.color`, the older name of `color.diff`.
+#[test]
+fn colour_git_could_add_keeps_the_diff_whole() {
+    let env = Env::new();
+    let (repo, base) = awkward(&env);
+    stdout_ok(repo.handoff().args(["start", "--issue", "1", "--base", &base]).output().unwrap());
+    let trace = repo.path.join("../trace.txt");
+    let diffs = |cmd: &mut std::process::Command| {
+        let _ = std::fs::remove_file(&trace);
+        cmd.env("GIT_HANDOFF_SNAPSHOT_DIFF", "halves").env("GIT_TRACE", &trace);
+        stdout_ok(cmd.args(["snapshot", "--json"]).output().unwrap());
+        let trace = std::fs::read_to_string(&trace).unwrap();
+        trace.lines().filter(|l| l.contains("trace: built-in: git diff")).count()
+    };
+    assert_eq!(diffs(repo.handoff().env("GIT_PAGER_IN_USE", "true").env("TERM", "xterm")), 1);
+    repo.git(["config", "diff.color", "always"]);
+    assert_eq!(diffs(&mut repo.handoff()), 1);
+    repo.git(["config", "--unset", "diff.color"]);
+    assert_eq!(diffs(&mut repo.handoff()), 2);
+}

@@ -222,3 +222,20 @@ fn kept_directory_names_never_hide_a_change() {
     repo.write("d2/e1/third.txt", "u\n");
     check(&repo, &base, "a broken file of kept names");
 }
+
+/// In a sparse checkout git reads the `.gitignore` of a directory outside the cone from the
+/// index: the untracked names are then listed against the real index, not an empty one.
+#[test]
+fn a_sparse_checkouts_ignore_rules_from_the_index_still_apply() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("src/a.rs", "a\n");
+    repo.write("lib/b.rs", "b\n");
+    repo.write("lib/.gitignore", "*.log\n");
+    let base = repo.commit_all("base");
+    repo.git(["sparse-checkout", "set", "src"]);
+    repo.write("lib/z.log", "ignored\n");
+    repo.write("src/new.rs", "untracked\n");
+    stdout_ok(repo.handoff().args(["start", "--issue", "1", "--base", &base]).output().unwrap());
+    check(&repo, &base, "sparse");
+}

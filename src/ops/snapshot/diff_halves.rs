@@ -15,8 +15,8 @@
 //! given on the command line) the diff runs whole; so it does when a part's output is not in the
 //! shape the layout knows.
 
-use std::collections::HashMap;
-use std::ffi::OsString;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -49,6 +49,9 @@ const MAX_MATCHES: usize = 256 * 1024;
 
 const GITLINK: u32 = 0o160000;
 
+/// The base's blobs and links: mode and id by path.
+type Base = HashMap<Vec<u8>, (u32, ObjectId)>;
+
 /// The paths the second part diffs; the first diffs all others.
 pub(super) struct Halves {
     paths: Vec<Vec<u8>>,
@@ -62,59 +65,24 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
         Ok("halves") => true,
         _ => false,
     };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let from_command_line =
         ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"].iter().any(|k| std::env::var_os(k).is_some());
-    if from_command_line || !config_allows(repo) {
+    if (cores < 2 && !forced) || from_command_line || !config_allows(repo) {
         return None;
     }
     let top = repo.top().ok()?;
     let bytes = std::fs::read(repo.index_path().ok()?).ok()?;
-    let hash = repo.gix.object_hash();
-    let scan = index_scan::scan_bytes(&bytes, hash)?;
+    let scan = index_scan::scan_bytes(&bytes, repo.gix.object_hash())?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
         return None;
     }
     let base = read_base(repo, base?)?;
-    let id_len = hash.len_in_bytes();
-    let mut total = 0u64;
-    let mut candidates = Vec::new();
-    let mut in_index = std::collections::HashSet::with_capacity(scan.entries.len());
-    for entry in &scan.entries {
-        let path = scan.path(entry);
-        in_index.insert(path);
-        let stat = bytes.get(entry.at..entry.at + 40 + id_len)?;
-        let field = |i: usize| u32::from_be_bytes(stat[i * 4..i * 4 + 4].try_into().unwrap());
-        let id = ObjectId::from_bytes_or_panic(&stat[40..]);
-        let in_base = base.get(path);
-        let meta =
-            std::fs::symlink_metadata(top.join(Path::new(std::ffi::OsStr::from_bytes(path))));
-        let same_kind = |mode: u32, other: u32| mode & 0o170000 == other & 0o170000;
-        let on_disk = meta.as_ref().ok().map(|m| (m.mode(), m.len(), m.mtime()));
-        let changed = match (in_base, on_disk) {
-            (Some((_, base_id)), Some((_, len, mtime))) => {
-                *base_id != id || u64::from(field(9)) != len || i64::from(field(2)) != mtime
-            }
-            _ => true,
-        };
-        let weight = if changed { on_disk.map_or(0, |d| d.1).max(u64::from(field(9))) } else { 0 };
-        total += weight;
-        let second = !entry.extended
-            && in_base.is_some_and(|(mode, _)| same_kind(*mode, entry.mode))
-            && on_disk.is_some_and(|(mode, ..)| same_kind(mode, entry.mode))
-            && (entry.mode & 0o170000 == 0o100000 || entry.mode == 0o120000);
-        if second && weight > 0 {
-            candidates.push((weight, path));
-        }
-    }
-    // Paths that left the index: their base blobs are diffed against nothing.
-    for (path, (_, id)) in &base {
-        if !in_index.contains(path.as_slice()) {
-            total += repo.gix.find_header(*id).map_or(0, |h| h.size());
-        }
-    }
+    let Weighed { total, mut candidates } = weigh(repo, top, &bytes, &scan, &base)?;
     if total < MIN_WEIGHT && !forced {
         return None;
     }
+    // The heaviest first, each taken while the second part stays within half of the whole.
     candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     let max_paths = MAX_PATHS.min(MAX_MATCHES / scan.entries.len().max(1));
     let mut paths = Vec::new();
@@ -131,19 +99,89 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
     if paths.is_empty() {
         return None;
     }
-    let width =
-        stat_render::columns(std::env::var_os("COLUMNS").as_deref().map(OsStrExt::as_bytes));
-    Some(Halves { paths, width })
+    let columns = std::env::var_os("COLUMNS");
+    Some(Halves { paths, width: stat_render::columns(columns.as_deref().map(OsStrExt::as_bytes)) })
+}
+
+/// What [`weigh`] finds.
+struct Weighed<'a> {
+    total: u64,
+    candidates: Vec<(u64, &'a [u8])>,
+}
+
+/// What the diff will cost, in bytes of changed files, and the paths the second part may take,
+/// each with its share: a blob or link in the base, the index and the work tree alike (changed in
+/// content or mode, never come or gone, so never one end of a rename), reached through real
+/// directories (git counts a path under a symlink as gone).
+fn weigh<'a>(
+    repo: &Repo,
+    top: &Path,
+    bytes: &[u8],
+    scan: &'a index_scan::Scan,
+    base: &Base,
+) -> Option<Weighed<'a>> {
+    let id_len = repo.gix.object_hash().len_in_bytes();
+    let kind = |mode: u32| mode & 0o170000;
+    let mut real_dirs: HashMap<&[u8], bool> = HashMap::new();
+    let mut total = 0u64;
+    let mut candidates = Vec::new();
+    let mut in_index = HashSet::with_capacity(scan.entries.len());
+    for entry in &scan.entries {
+        let path = scan.path(entry);
+        in_index.insert(path);
+        let stat = bytes.get(entry.at..entry.at + 40 + id_len)?;
+        let field = |i: usize| u32::from_be_bytes([0, 1, 2, 3].map(|k| stat[i * 4 + k]));
+        let id = ObjectId::try_from(&stat[40..]).ok()?;
+        let in_base = base.get(path);
+        let meta = std::fs::symlink_metadata(top.join(OsStr::from_bytes(path))).ok();
+        let on_disk = meta.map(|m| (m.mode(), m.len(), m.mtime()));
+        let changed = match (in_base, on_disk) {
+            (Some((_, base_id)), Some((_, len, mtime))) => {
+                *base_id != id || u64::from(field(9)) != len || i64::from(field(2)) != mtime
+            }
+            _ => true,
+        };
+        let weight = if changed { on_disk.map_or(0, |d| d.1).max(u64::from(field(9))) } else { 0 };
+        total += weight;
+        let second = weight > 0
+            && !entry.extended
+            && matches!(kind(entry.mode), 0o100000 | 0o120000)
+            && in_base.is_some_and(|(mode, _)| kind(*mode) == kind(entry.mode))
+            && on_disk.is_some_and(|(mode, ..)| kind(mode) == kind(entry.mode))
+            && through_real_dirs(top, path, &mut real_dirs);
+        if second {
+            candidates.push((weight, path));
+        }
+    }
+    // Paths that left the index: their base blobs are diffed against nothing.
+    for (path, (_, id)) in base {
+        if !in_index.contains(path.as_slice()) {
+            total += repo.gix.find_header(*id).map_or(0, |h| h.size());
+        }
+    }
+    Some(Weighed { total, candidates })
+}
+
+/// Whether every directory leading to `path` is a real one, not a symlink (answers kept by
+/// directory in `known`).
+fn through_real_dirs<'a>(top: &Path, path: &'a [u8], known: &mut HashMap<&'a [u8], bool>) -> bool {
+    let slashes = path.iter().enumerate().filter(|(_, b)| **b == b'/').map(|(at, _)| at);
+    for at in slashes {
+        let dir = &path[..at];
+        let real = *known.entry(dir).or_insert_with(|| {
+            std::fs::symlink_metadata(top.join(OsStr::from_bytes(dir))).is_ok_and(|m| m.is_dir())
+        });
+        if !real {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether the repository's config leaves the parts' lines what the whole's would be.
 fn config_allows(repo: &Repo) -> bool {
     let config = repo.gix.config_snapshot();
-    let always = |key: &str| config.string(key).is_some_and(|v| v.eq_ignore_ascii_case(b"always"));
-    let colour = match config.string("color.diff") {
-        Some(_) => always("color.diff"),
-        None => always("color.ui"),
-    };
+    let colour = super::colour_possible(&config, &["color.diff", "diff.color", "color.ui"]);
     let copies = config.string("diff.renames").is_some_and(|v| {
         let v = v.to_ascii_lowercase();
         v.as_slice() == b"copies" || v.as_slice() == b"copy"
@@ -156,7 +194,7 @@ fn config_allows(repo: &Repo) -> bool {
 }
 
 /// The base's blobs and links by path; `None` for a submodule in it or one too large to read here.
-fn read_base(repo: &Repo, commit: ObjectId) -> Option<HashMap<Vec<u8>, (u32, ObjectId)>> {
+fn read_base(repo: &Repo, commit: ObjectId) -> Option<Base> {
     let tree = repo.gix.find_commit(commit).ok()?.tree_id().ok()?.detach();
     let mut entries = HashMap::new();
     let mut pending = vec![(Vec::new(), tree)];

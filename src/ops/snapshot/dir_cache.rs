@@ -7,10 +7,10 @@
 //! modification time are those it had when its names were read still holds those names: adding,
 //! removing or renaming a name sets both times to the present, and the change time cannot be set
 //! back. A directory whose times fall in the whole second the walk began, or the one before it
-//! (or later), is not kept, so a later change in the same tick of a coarse clock cannot go unseen. Only on
-//! Linux, on file systems known to keep those times (ext4, xfs, btrfs, tmpfs, overlayfs, zfs,
-//! f2fs), and for directories on the work tree's own device (not a mount below it); elsewhere
-//! every directory is read. The file is only ever replaced whole (a rename) and ends in a
+//! (or later), is not kept, so a later change in the same tick of a coarse clock cannot go unseen.
+//! Only on Linux, on file systems known to keep those times (ext4, xfs, btrfs, tmpfs, overlayfs,
+//! zfs, f2fs), and for directories on the work tree's own device (not a mount below it);
+//! elsewhere every directory is read. The file is only ever replaced whole (a rename) and ends in a
 //! checksum; one that cannot be read, is cut short or torn, or is of another version, is ignored,
 //! and one that cannot be written is not.
 

@@ -89,12 +89,7 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         return None;
     }
     let config = repo.gix.config_snapshot();
-    let always = |key: &str| config.string(key).is_some_and(|v| v.eq_ignore_ascii_case(b"always"));
-    let colour = match config.string("color.status") {
-        Some(_) => always("color.status"),
-        None => always("color.ui"),
-    };
-    if colour {
+    if super::colour_possible(&config, &["color.status", "status.color", "color.ui"]) {
         return None;
     }
     let setting = config.string("status.showUntrackedFiles").map(|v| v.to_ascii_lowercase());
@@ -148,21 +143,28 @@ pub(super) fn run(
     let (tracked_and_diff, untracked) = thread::scope(|s| {
         // Unless the walk narrows it, the listing needs nothing from the walk and runs beside it.
         let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan, None)));
+        // Whether git can list the names against an empty index (see `untracked_lines`).
+        let recurses = narrow.then(|| s.spawn(|| git_version(git).is_some_and(|v| v >= (2, 27))));
         let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, cache));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
             Some(Err(err)) if plan.forced => return Err(err),
             _ => None,
         };
+        let recurses = recurses.is_some_and(|r| r.join().unwrap_or(false));
         let names = walked.as_ref().and_then(|w| {
             let names = w.others.clone()?;
             let index = plan.walk.as_ref().map(|(index, _)| &index.scan);
-            let no_index =
-                index.filter(|scan| names.iter().all(|n| unknown_to(scan, n))).map(|_| {
-                    let mut path = w.index.path().as_os_str().to_owned();
-                    path.push(".none");
-                    PathBuf::from(path)
-                });
+            let outside = |scan: &&index_scan::Scan| {
+                // A skip-worktree `.gitignore` is read from the index.
+                !scan.entries.iter().any(|e| e.extended)
+                    && names.iter().all(|n| unknown_to(scan, n))
+            };
+            let no_index = index.filter(|scan| recurses && outside(scan)).map(|_| {
+                let mut path = w.index.path().as_os_str().to_owned();
+                path.push(".none");
+                PathBuf::from(path)
+            });
             Some((names, no_index))
         });
         let untracked = whole.unwrap_or_else(|| s.spawn(|| untracked_lines(git, plan, names)));
@@ -196,6 +198,16 @@ fn tracked_and_diff(git: &Git, tracked: &[String], diff: &[String]) -> Result<(V
     })
 }
 
+/// git's version, as (major, minor), from `git version`.
+fn git_version(git: &Git) -> Option<(u32, u32)> {
+    parse_version(&String::from_utf8_lossy(&git.output(["version"]).ok()?))
+}
+
+fn parse_version(text: &str) -> Option<(u32, u32)> {
+    let mut numbers = text.strip_prefix("git version ")?.split(['.', ' ', '\n']);
+    Some((numbers.next()?.parse().ok()?, numbers.next()?.parse().ok()?))
+}
+
 /// Whether the index has neither an entry at `path` nor one under it.
 fn unknown_to(scan: &index_scan::Scan, path: &[u8]) -> bool {
     let entries = &scan.entries;
@@ -212,8 +224,10 @@ fn unknown_to(scan: &index_scan::Scan, path: &[u8]) -> bool {
 /// no entry at or under any of them, they are read against an empty index (`no_index`, the path of
 /// a file that does not exist): it has nothing to tell git about them, and loading a large index
 /// (with the name hash git builds to look names up in it) was two thirds of what listing them
-/// cost. A name the index knows by another type (a tracked file become a directory) keeps the
-/// index: git lists no such directory.
+/// cost. The index stays for a name it knows by another type (a tracked file become a directory:
+/// git lists no such directory), for an index with skip-worktree entries (a sparse checkout's
+/// `.gitignore` is read from it), and for a git older than 2.27, which does not look inside a
+/// directory a pathspec only leads into, and would list `src/` for `src/new.rs`.
 fn untracked_lines(
     git: &Git,
     plan: &Plan,
@@ -253,4 +267,18 @@ fn untracked_lines(
         lines.push(b'\n');
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_version;
+
+    #[test]
+    fn versions_read_as_git_prints_them() {
+        assert_eq!(parse_version("git version 2.47.3\n"), Some((2, 47)));
+        assert_eq!(parse_version("git version 2.39.3 (Apple Git-145)\n"), Some((2, 39)));
+        assert_eq!(parse_version("git version 2.45.1.windows.1\n"), Some((2, 45)));
+        assert_eq!(parse_version("git version 3.0\n"), Some((3, 0)));
+        assert_eq!(parse_version("hub version 2.14.2\n"), None);
+    }
 }

@@ -1,8 +1,8 @@
 //! `git diff --stat` put together from the outputs of two gits that each diffed part of the paths
 //! (see [`diff_halves`](super::diff_halves)). Each part is asked for `--numstat -z` and for
 //! `--stat` wide enough that nothing is cut or scaled: the numbers and the paths in git's order
-//! come from the first, the names as git prints them (quoted, renames as `{old => new}`) and the
-//! sizes of binary files from the second. The lines are then laid out as git's `show_stats`
+//! come from the numstat, the names as git prints them (quoted, renames as `{old => new}`) and the
+//! sizes of binary files from the stat. The lines are then laid out as git's `show_stats`
 //! (`diff.c`, unchanged in this respect from 2.40 to 2.55) lays them out for the whole: the name
 //! column as wide as the longest name or cut to fit the terminal's width with `...`, the count
 //! column as wide as the largest count, the graph scaled to what is left.
@@ -37,11 +37,15 @@ pub(super) fn columns(value: Option<&[u8]>) -> i64 {
         Some(b'+') => (false, &rest[1..]),
         _ => (false, rest),
     };
-    let mut n: i64 = 0;
+    let mut n: u64 = 0;
     for &b in digits.iter().take_while(|b| b.is_ascii_digit()) {
-        n = n.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+        n = n.saturating_mul(10).saturating_add(u64::from(b - b'0'));
     }
-    let long = if negative { n.saturating_neg() } else { n };
+    // strtol clamps to LONG_MIN and LONG_MAX.
+    let long = match negative {
+        true => 0i64.checked_sub_unsigned(n).unwrap_or(i64::MIN),
+        false => i64::try_from(n).unwrap_or(i64::MAX),
+    };
     let int = long as i32;
     if int > 0 { i64::from(int) } else { 80 }
 }
@@ -288,6 +292,8 @@ mod tests {
             (Some(""), 80),
             (Some("99999999999"), 1_215_752_191),
             (Some("4294967296"), 80),
+            (Some("-99999999999999999999"), 80),
+            (Some("-4294967295"), 1),
         ] {
             assert_eq!(columns(value.map(str::as_bytes)), want, "{value:?}");
         }
