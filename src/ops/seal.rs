@@ -138,7 +138,6 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // asking git for an identity; compiling the secret rules.
     let top = repo.top()?;
     let scanning = (!req.allow_secrets).then_some(&guard);
-    let storage = stage::storage(top, &index, hash);
     let (added, original, before, identity) = std::thread::scope(|s| {
         if !req.allow_secrets {
             s.spawn(crate::model::secrets::prepare);
@@ -146,8 +145,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         let identity = s.spawn(|| identity_env(&git));
-        let added = stage.add_all(top, scanning, hash, storage);
-        (added, join(original), join(before), join(identity))
+        (stage.add_all(top, scanning, hash), join(original), join(before), join(identity))
     });
     let original = original?;
     let prescanned = added?;

@@ -180,7 +180,6 @@ fn assert_sealed_like_git(repo: &Repo, before: &State, old_head: Option<&str>, s
     assert_eq!(trailer, STARTED);
 }
 
-/// Seeds alternate how `git add` stores the blobs: in one pack, or loose.
 fn differential(seeds: std::ops::Range<u64>) {
     let env = Env::new();
     for seed in seeds {
@@ -188,14 +187,7 @@ fn differential(seeds: std::ops::Range<u64>) {
         random_dirty_tree(&repo, seed);
         let old = repo.head();
         let before = state(&repo);
-        let storage = if seed % 2 == 0 { "pack" } else { "loose" };
-        let out = repo
-            .handoff()
-            .env("GIT_HANDOFF_SEAL_OBJECTS", storage)
-            .args(["seal", "--json", "--issue", "1", "--started-at", STARTED])
-            .output()
-            .unwrap();
-        let sealed: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+        let sealed = seal_ok(&repo, &[]);
         assert_sealed_like_git(&repo, &before, Some(&old), &sealed);
         assert_eq!(sealed["skipped"], serde_json::json!([]), "seed {seed}");
     }
@@ -1231,32 +1223,4 @@ fn clean_filters_run_in_the_callers_locale() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(repo.git_text(["rev-parse", "HEAD:a.txt"]), want);
-}
-
-/// Small changed files go into one pack, large ones loose and not deflated (see `Storage`).
-#[test]
-fn blobs_are_packed_or_loose_by_the_size_of_the_changed_files() {
-    let env = Env::new();
-    let repo = env.repo("r");
-    repo.write("small.txt", "a\n");
-    repo.write("large.txt", "a\n");
-    repo.commit_all("init");
-    let trace = repo.path.join("../trace.txt");
-    let add_line = |file: &str, content: String| -> String {
-        repo.write(file, content);
-        let _ = std::fs::remove_file(&trace);
-        let out = repo
-            .handoff()
-            .env("GIT_TRACE2", &trace)
-            .args(["seal", "--issue", "1", "--started-at", STARTED])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", stderr(&out));
-        let trace = std::fs::read_to_string(&trace).unwrap();
-        trace.lines().find(|l| l.contains(" add --all")).expect("git add in the trace").to_string()
-    };
-    assert!(add_line("small.txt", "b\n".into()).contains("core.bigFileThreshold=1"));
-    let large = add_line("large.txt", "line of text\n".repeat(1000));
-    assert!(!large.contains("core.bigFileThreshold") && large.contains("core.looseCompression=0"));
-    assert_eq!(repo.git(["show", "HEAD:large.txt"]), "line of text\n".repeat(1000).as_bytes());
 }

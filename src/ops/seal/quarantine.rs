@@ -5,9 +5,10 @@
 //! (or the tree of the index left in place). The blobs of skipped files, secrets, never stay behind
 //! in `.git/objects`: they leave with the directory.
 //!
-//! `git add` writes the new blobs here, into one pack or as loose objects (see
-//! [`Storage`](super::stage::Storage)). When every object is kept the packs and loose objects
-//! move as they are, packs with their index last. When some are not (a
+//! `git add` writes the new blobs into one pack here (`core.bigFileThreshold=1` sends every
+//! unfiltered file through git's bulk check-in): one file instead of a loose object per blob,
+//! which on a tree of small files is most of what staging costs. When every object is kept the
+//! packs and loose objects move as they are, packs with their index last. When some are not (a
 //! skipped secret's blob sits in the pack), `git pack-objects` writes the kept ones into a new pack
 //! in the store instead, and nothing else moves.
 

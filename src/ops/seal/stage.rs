@@ -3,8 +3,6 @@
 
 use std::fs::{self, File};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,7 +10,6 @@ use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
 
-use crate::git::index_scan;
 use crate::git::plumbing::run_with_input;
 use crate::git::{self, Git};
 
@@ -127,20 +124,30 @@ impl<'a> Stage<'a> {
         git::checked(&cmd, output)
     }
 
-    /// `git add --all` on the private index, its new blobs stored as `storage` says.
+    /// `git add --all` on the private index. Its new blobs go into one pack (git's bulk
+    /// check-in, for every file above `core.bigFileThreshold`, here one byte) deflated at the
+    /// fastest level: creating a loose object file per blob was most of what `add` cost on a tree
+    /// of small files, and deflating at the default level most of it on larger ones. (Stored
+    /// without compression, ripgrep's tree took a fifth less, but `git gc` copies packed objects
+    /// as they are, so the pack would stay that size: seven times larger on text.) Files that a
+    /// filter or line-ending conversion rewrites are still written loose, without compression
+    /// (git compresses loose objects when it packs them).
     pub(super) fn add_all(
         &self,
         top: &Path,
         guard: Option<&Guard>,
         hash: gix::hash::Kind,
-        storage: Storage,
     ) -> Result<Prescanned> {
-        let config: &[&str] = match storage {
-            Storage::Pack => &["core.bigFileThreshold=1", "pack.compression=1"],
-            Storage::Loose => &[],
-        };
-        let mut args: Vec<&str> = config.iter().flat_map(|c| ["-c", c]).collect();
-        args.extend(["-c", "core.looseCompression=0", "add", "--all"]);
+        let args = [
+            "-c",
+            "core.bigFileThreshold=1",
+            "-c",
+            "pack.compression=1",
+            "-c",
+            "core.looseCompression=0",
+            "add",
+            "--all",
+        ];
         prescan::add_scanning(self.command(args), top, guard, hash)
             .context("staging the work tree like `git add -A`")
     }
@@ -284,60 +291,6 @@ impl<'a> Stage<'a> {
         });
         Ok(!same)
     }
-}
-
-/// How `git add` stores the blobs it writes. Creating a file per blob was most of what `add` cost
-/// on a tree of many small changed files, and deflating them most of it on larger ones; a blob is
-/// never stored uncompressed in a pack, where `git gc` would copy it as it is (only `repack -F`
-/// recompresses), so it stays small once git next packs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Storage {
-    /// One pack deflated at the fastest level: git's bulk check-in, for every file above
-    /// `core.bigFileThreshold`, here one byte. (Files a filter or line-ending conversion rewrites
-    /// are still written loose.)
-    Pack,
-    /// A loose object per blob, not deflated (`core.looseCompression=0`); git deflates them when
-    /// it packs them.
-    Loose,
-}
-
-/// Overrides [`storage`]'s choice, for tests and benchmarks: `pack` or `loose`.
-const STORAGE_ENV: &str = "GIT_HANDOFF_SEAL_OBJECTS";
-/// Up to this many index entries, the tracked files that changed are weighed before staging.
-const MAX_WEIGHED: usize = 4096;
-/// From this average size of a changed tracked file, loose objects are quicker to write (on
-/// ripgrep's tree, 2.4 MB in 305 files: 107 ms against 121 ms for the pack; on 300 small files
-/// of a large tree, 228 ms against 200 ms).
-const LOOSE_FROM: u64 = 4096;
-
-/// How to store the blobs of the work tree at `top`, whose index is at `index`: loose when the
-/// tracked files whose size or modification time no longer match the index are large on average.
-pub(super) fn storage(top: &Path, index: &Path, hash: gix::hash::Kind) -> Storage {
-    match std::env::var(STORAGE_ENV).as_deref() {
-        Ok("pack") => return Storage::Pack,
-        Ok("loose") => return Storage::Loose,
-        _ => {}
-    }
-    let Ok(bytes) = fs::read(index) else { return Storage::Pack };
-    let Some(scan) = index_scan::scan_bytes(&bytes, hash) else { return Storage::Pack };
-    if scan.entries.len() > MAX_WEIGHED {
-        return Storage::Pack;
-    }
-    let (mut count, mut size) = (0u64, 0u64);
-    for entry in &scan.entries {
-        let Some(stat) = bytes.get(entry.at..entry.at + 40) else { return Storage::Pack };
-        let field = |i: usize| u32::from_be_bytes([0, 1, 2, 3].map(|k| stat[i * 4 + k]));
-        let path = top.join(std::ffi::OsStr::from_bytes(scan.path(entry)));
-        let Ok(meta) = fs::symlink_metadata(path) else { continue };
-        let moved = u64::from(field(9)) != meta.len()
-            || i64::from(field(2)) != meta.mtime()
-            || i64::from(field(3)) != meta.mtime_nsec();
-        if meta.is_file() && moved {
-            count += 1;
-            size += meta.len();
-        }
-    }
-    if count > 0 && size / count >= LOOSE_FROM { Storage::Loose } else { Storage::Pack }
 }
 
 /// One record of `git update-index -z --index-info`; mode 0 removes the path. `hex_len` is the
