@@ -19,24 +19,20 @@ pub struct Git {
     pub work_tree: Option<PathBuf>,
     /// Environment every child gets besides the caller's (seal's object quarantine).
     pub env: Vec<(OsString, OsString)>,
-    /// False runs children with hooks off (`-c core.hooksPath=/dev/null`): no hook, failing or
-    /// slow, can change or stop what git-handoff does (`post-index-change`,
-    /// `reference-transaction` ...).
-    pub hooks: bool,
-    /// `-c key=value` settings every child gets (seal's quarantine).
+    /// `-c key=value` settings every child gets: hooks off, seal's quarantine.
     pub config: Vec<String>,
 }
 
 impl Git {
     /// Git for the repository at `git_dir` (and `work_tree`), hooks on, no extra environment.
     pub fn new(git_dir: PathBuf, work_tree: Option<PathBuf>) -> Git {
-        Git { git_dir, work_tree, env: Vec::new(), hooks: true, config: Vec::new() }
+        Git { git_dir, work_tree, env: Vec::new(), config: Vec::new() }
     }
 
-    /// The same, with every hook off.
-    pub fn without_hooks(mut self) -> Git {
-        self.hooks = false;
-        self
+    /// The same, with every hook off (`-c core.hooksPath=/dev/null`): no hook, failing or slow,
+    /// can change or stop what git-handoff does (`post-index-change`, `reference-transaction` ...).
+    pub fn without_hooks(self) -> Git {
+        self.with_config("core.hooksPath=/dev/null")
     }
 
     /// The same, with `key=value` in every child's environment.
@@ -66,9 +62,6 @@ impl Git {
             None => {
                 cmd.env_remove("GIT_WORK_TREE").current_dir(&self.git_dir);
             }
-        }
-        if !self.hooks {
-            cmd.args(["-c", "core.hooksPath=/dev/null"]);
         }
         for setting in &self.config {
             cmd.arg("-c").arg(setting);
