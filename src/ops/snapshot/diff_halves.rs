@@ -72,13 +72,13 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
         return None;
     }
     let top = repo.top().ok()?;
-    let bytes = std::fs::read(repo.index_path().ok()?).ok()?;
-    let scan = index_scan::scan_bytes(&bytes, repo.gix.object_hash())?;
+    let (bytes, _) = index_scan::read(&repo.index_path().ok()?).ok()?;
+    let scan = index_scan::scan_bytes(bytes, repo.gix.object_hash())?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
         return None;
     }
     let base = read_base(repo, base?)?;
-    let Weighed { total, mut candidates } = weigh(repo, top, &bytes, &scan, &base)?;
+    let Weighed { total, mut candidates } = weigh(repo, top, &scan, &base)?;
     if total < MIN_WEIGHT && !forced {
         return None;
     }
@@ -116,7 +116,6 @@ struct Weighed<'a> {
 fn weigh<'a>(
     repo: &Repo,
     top: &Path,
-    bytes: &[u8],
     scan: &'a index_scan::Scan,
     base: &Base,
 ) -> Option<Weighed<'a>> {
@@ -129,7 +128,7 @@ fn weigh<'a>(
     for entry in &scan.entries {
         let path = scan.path(entry);
         in_index.insert(path);
-        let stat = bytes.get(entry.at..entry.at + 40 + id_len)?;
+        let stat = scan.bytes.get(entry.at()..entry.at() + 40 + id_len)?;
         let field = |i: usize| u32::from_be_bytes([0, 1, 2, 3].map(|k| stat[i * 4 + k]));
         let id = ObjectId::try_from(&stat[40..]).ok()?;
         let in_base = base.get(path);

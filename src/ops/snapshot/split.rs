@@ -22,9 +22,7 @@
 //! does not read; an unknown `status.showUntrackedFiles`), the snapshot runs status whole.
 
 use std::ffi::OsStr;
-use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::thread;
 
@@ -100,9 +98,9 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    let (bytes, written) = read_index(&index)?;
+    let (bytes, written) = index_scan::read(&index).ok()?;
     let hash = repo.gix.object_hash();
-    let scan = index_scan::scan_bytes(&bytes, hash)?;
+    let scan = index_scan::scan_bytes(bytes, hash)?;
     if scan.special {
         return None;
     }
@@ -112,20 +110,11 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         .any(|key| config.boolean(key).unwrap_or(false));
     let walk = walk.then(|| {
         let root = repo.top().ok()?.to_path_buf();
-        Some((Index { bytes, scan, written, hash_len: hash.len_in_bytes() }, root))
+        Some((Index { scan, written, hash_len: hash.len_in_bytes() }, root))
     });
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
     Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache })
-}
-
-/// The index file's bytes and the second it was written, from one open file.
-fn read_index(path: &std::path::Path) -> Option<(Vec<u8>, i64)> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let written = file.metadata().ok()?.mtime();
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
-    Some((bytes, written))
 }
 
 /// `git status --short` (`status_args`, which end in `--short`) from its two halves, and

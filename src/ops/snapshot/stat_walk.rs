@@ -43,7 +43,7 @@ const TOKEN: &[u8] = b"handoff\0";
 /// The index as read, with the second it was written: a file changed in or after that second may
 /// be racily clean, and only reading it tells.
 pub(super) struct Index {
-    pub bytes: Vec<u8>,
+    /// The index's entries, with its bytes.
     pub scan: Scan,
     pub written: i64,
     pub hash_len: usize,
@@ -108,12 +108,12 @@ fn private_index_start(index: &Index) -> Result<NamedTempFile> {
         .context("creating the snapshot's private index")?;
     let mut write =
         |bytes: &[u8]| file.write_all(bytes).context("writing the snapshot's private index");
-    write(&index.bytes[..index.scan.entries_end])?;
+    write(&index.scan.bytes[..index.scan.entries_end])?;
     for (signature, range) in &index.scan.extensions {
         // A monitor's own extension is replaced; the end-of-entries ones would no longer be last;
         // the untracked cache is of no use to `-uno` and the diff, and a monitor would touch it.
         if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT" | b"UNTR") {
-            write(&index.bytes[range.clone()])?;
+            write(&index.scan.bytes[range.clone()])?;
         }
     }
     Ok(file)
@@ -242,7 +242,8 @@ impl<'a> Walker<'a> {
         let Some(dir) = self.enter(dir) else { return true };
         match fs::statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
             Ok(stat) => {
-                !matches_index(&index.bytes[entry.at..entry.at + 40], entry.mode, &stat)
+                let at = entry.at();
+                !matches_index(&index.scan.bytes[at..at + 40], entry.mode, &stat)
                     || modified_in_or_after(&stat, index.written)
             }
             Err(_) => true,
