@@ -97,6 +97,15 @@ impl Repo {
         {
             return Ok(commit);
         }
+        if let Some(found) = self.resolve_ref_name(rev) {
+            return found.ok_or_else(|| {
+                anyhow!(
+                    "{rev:?} names a ref that is not a commit in {}; pass a branch, tag or \
+                     commit id (see `git log --oneline`)",
+                    self.git_dir.display()
+                )
+            });
+        }
         let spec = format!("{rev}^{{commit}}");
         let out = self
             .git()
@@ -114,10 +123,81 @@ impl Repo {
             .with_context(|| format!("git rev-parse printed {hex:?} for {rev:?}"))
     }
 
+    /// A plain ref name (`main`, `v1.0`, `origin/main`, `refs/heads/x`) resolved as git's
+    /// `rev-parse` resolves it, without starting git: the first of `refs/<rev>`,
+    /// `refs/tags/<rev>`, `refs/heads/<rev>`, `refs/remotes/<rev>` and `refs/remotes/<rev>/HEAD`
+    /// that exists wins (`<rev>` itself is first when it starts with `refs/`). `Some(None)` when
+    /// the winning ref does not lead to a commit. `None` leaves the name to git: anything with
+    /// revision syntax in it, a name that could be an abbreviated object id or a root ref such as
+    /// `HEAD` or `FETCH_HEAD`, config given on git's command line, refs not kept in files
+    /// (reftable), and any ref that cannot be read cleanly.
+    fn resolve_ref_name(&self, rev: &str) -> Option<Option<ObjectId>> {
+        let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/');
+        let bytes = rev.as_bytes();
+        let risky = bytes.is_empty()
+            || !bytes.iter().all(|&b| plain(b))
+            || bytes.iter().all(u8::is_ascii_hexdigit)
+            || bytes.iter().all(|&b| b.is_ascii_uppercase() || b == b'_')
+            || matches!(bytes[0], b'-' | b'.' | b'/')
+            || rev.ends_with(['/', '.'])
+            || rev.ends_with(".lock")
+            || rev.contains("..")
+            || rev.contains("//")
+            || rev.contains("/.");
+        let from_command_line = ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"]
+            .iter()
+            .any(|k| std::env::var_os(k).is_some());
+        let config = self.gix.config_snapshot();
+        let storage = config.string("extensions.refStorage");
+        if risky || from_command_line || storage.is_some_and(|s| s.as_slice() != b"files") {
+            return None;
+        }
+        let direct = rev.starts_with("refs/").then(|| rev.to_string());
+        let candidates = direct.into_iter().chain([
+            format!("refs/{rev}"),
+            format!("refs/tags/{rev}"),
+            format!("refs/heads/{rev}"),
+            format!("refs/remotes/{rev}"),
+            format!("refs/remotes/{rev}/HEAD"),
+        ]);
+        for name in candidates {
+            match self.gix.try_find_reference(name.as_str()) {
+                Ok(None) => continue,
+                Ok(Some(mut reference)) => {
+                    // A symbolic ref that leads nowhere, or any other doubt: git decides.
+                    let id = reference.peel_to_id().ok()?.detach();
+                    return Some(self.commit_of(id));
+                }
+                Err(_) => return None,
+            }
+        }
+        // No such ref: git may still read the name as something else.
+        None
+    }
+
     /// The merge-base of HEAD with its upstream, if there is an upstream.
     pub fn upstream_merge_base(&self) -> Option<ObjectId> {
+        if !self.may_have_upstream() {
+            return None;
+        }
         let hex = self.git().text(["merge-base", "HEAD", "@{upstream}"]).ok()?;
         ObjectId::from_hex(hex.trim().as_bytes()).ok()
+    }
+
+    /// Whether HEAD's branch may have an upstream: false, without starting git, when HEAD is
+    /// detached or its branch has no `branch.<name>.merge` (what `@{upstream}` needs).
+    fn may_have_upstream(&self) -> bool {
+        let from_command_line = ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"]
+            .iter()
+            .any(|k| std::env::var_os(k).is_some());
+        if from_command_line {
+            return true;
+        }
+        let Ok(head) = self.gix.head_name() else { return true };
+        let Some(name) = head else { return false };
+        let Some(branch) = name.as_bstr().strip_prefix(b"refs/heads/") else { return true };
+        let config = self.gix.config_snapshot();
+        config.string_by("branch", Some(branch.into()), "merge").is_some()
     }
 
     /// The index file git uses here: `GIT_INDEX_FILE` (relative to the current directory, as git

@@ -340,6 +340,106 @@ fn detached_head_and_base_equal_to_head() {
     assert_matches_git(&repo, &snap, &head, 40);
 }
 
+/// Ref names are resolved in-process where that is safe; every name must give git's commit, and
+/// a name git cannot take as a commit must be refused.
+#[test]
+fn base_names_resolve_as_git_rev_parse_resolves_them() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let mut commits = Vec::new();
+    for n in 0..4 {
+        repo.write("a.txt", format!("{n}\n"));
+        commits.push(repo.commit_all(&format!("c{n}")));
+    }
+    let [a, b, c, d] = [0, 1, 2, 3].map(|n| commits[n].as_str());
+    for (name, at) in [
+        ("refs/heads/amb", a),
+        ("refs/tags/amb", b),
+        ("refs/heads/both", a),
+        ("refs/both", c),
+        ("refs/heads/feature/x", b),
+        ("refs/remotes/origin/main", c),
+        ("refs/heads/cafe", b),
+        ("refs/heads/v1.0-rc_2", a),
+    ] {
+        repo.git(["update-ref", name, at]);
+    }
+    repo.git(["tag", "-a", "-m", "annotated", "ann", d]);
+    repo.git(["symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main"]);
+    repo.git(["symbolic-ref", "refs/heads/dangling", "refs/heads/nowhere"]);
+    let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
+    repo.git(["tag", "treetag", &tree]);
+    repo.git(["pack-refs", "--all"]);
+    repo.git(["update-ref", "refs/tags/loose", c]);
+    let names = [
+        "amb",
+        "both",
+        "feature/x",
+        "origin/main",
+        "origin",
+        "cafe",
+        "v1.0-rc_2",
+        "ann",
+        "loose",
+        "refs/heads/amb",
+        "heads/amb",
+        "tags/amb",
+        "main",
+        "HEAD",
+        "HEAD~1",
+        "main@{0}",
+        "dangling",
+        "treetag",
+        "nothing",
+        "feature",
+        "a..b",
+        "-main",
+    ];
+    for name in names {
+        let git = repo
+            .git_cmd(["rev-parse", "--verify", "--quiet", &format!("{name}^{{commit}}")])
+            .output()
+            .unwrap();
+        let ours = repo.handoff().args(["snapshot", "--json", "--base", name]).output().unwrap();
+        if git.status.success() {
+            let snap: Value = serde_json::from_str(&stdout_ok(ours)).unwrap();
+            let expected = String::from_utf8_lossy(&git.stdout).trim().to_string();
+            assert_eq!(snap["base"], expected, "--base {name}");
+        } else {
+            assert_eq!(ours.status.code(), Some(2), "--base {name} must be refused");
+        }
+    }
+}
+
+/// Without `branch.<name>.merge` the snapshot does not ask git for an upstream; with one it does,
+/// also when the setting comes from an included file or git's command line.
+#[test]
+fn the_upstream_is_found_wherever_the_config_puts_it() {
+    let env = Env::new();
+    let upstream = env.repo("up");
+    upstream.write("a.txt", "a\n");
+    let fork_point = upstream.commit_all("init");
+    let clone_path = env.root.path().join("clone");
+    upstream.git(["clone", "-q", upstream.path.to_str().unwrap(), clone_path.to_str().unwrap()]);
+    let clone = upstream.at(clone_path);
+    clone.write("b.txt", "b\n");
+    let head = clone.commit_all("local work");
+    clone.git(["config", "--unset", "branch.main.merge"]);
+    assert_eq!(snapshot_json(&clone, &[])["base"], head);
+    clone.write(".git/upstream.inc", "[branch \"main\"]\n\tmerge = refs/heads/main\n");
+    clone.git(["config", "include.path", "upstream.inc"]);
+    assert_eq!(snapshot_json(&clone, &[])["base"], fork_point);
+    clone.git(["config", "--unset", "include.path"]);
+    let out = clone
+        .handoff()
+        .env("GIT_CONFIG_PARAMETERS", "'branch.main.merge'='refs/heads/main'")
+        .args(["snapshot", "--json"])
+        .output()
+        .unwrap();
+    let snap: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(snap["base"], fork_point);
+}
+
 #[test]
 fn no_attempt_uses_the_upstream_merge_base() {
     let env = Env::new();
