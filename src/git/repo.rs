@@ -9,6 +9,12 @@ use gix::ObjectId;
 
 use crate::git::Git;
 
+/// Whether git's command line or environment carries config (`git -c`, `GIT_CONFIG_COUNT`),
+/// which gix does not read: an answer taken from gix's config could then differ from git's.
+pub fn config_on_command_line() -> bool {
+    ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"].iter().any(|k| std::env::var_os(k).is_some())
+}
+
 /// An open repository and the paths every command needs.
 pub struct Repo {
     pub gix: gix::Repository,
@@ -144,9 +150,7 @@ impl Repo {
             || rev.contains("..")
             || rev.contains("//")
             || rev.contains("/.");
-        let from_command_line = ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"]
-            .iter()
-            .any(|k| std::env::var_os(k).is_some());
+        let from_command_line = config_on_command_line();
         let config = self.gix.config_snapshot();
         let storage = config.string("extensions.refStorage");
         if risky || from_command_line || storage.is_some_and(|s| s.as_slice() != b"files") {
@@ -187,10 +191,7 @@ impl Repo {
     /// Whether HEAD's branch may have an upstream: false, without starting git, when HEAD is
     /// detached or its branch has no `branch.<name>.merge` (what `@{upstream}` needs).
     fn may_have_upstream(&self) -> bool {
-        let from_command_line = ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"]
-            .iter()
-            .any(|k| std::env::var_os(k).is_some());
-        if from_command_line {
+        if config_on_command_line() {
             return true;
         }
         let Ok(head) = self.gix.head_name() else { return true };

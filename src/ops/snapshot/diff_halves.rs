@@ -66,8 +66,7 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
         _ => false,
     };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let from_command_line =
-        ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"].iter().any(|k| std::env::var_os(k).is_some());
+    let from_command_line = crate::git::repo::config_on_command_line();
     if (cores < 2 && !forced) || from_command_line || !config_allows(repo) {
         return None;
     }

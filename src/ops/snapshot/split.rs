@@ -81,8 +81,7 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
             (large, large, false)
         }
     };
-    let from_command_line =
-        ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"].iter().any(|k| std::env::var_os(k).is_some());
+    let from_command_line = crate::git::repo::config_on_command_line();
     if !wanted || from_command_line {
         return None;
     }
