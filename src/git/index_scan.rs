@@ -12,7 +12,6 @@
 
 use std::fs::File;
 use std::ops::{Deref, Range};
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// The index file's bytes: mapped, or read when the file cannot be (an empty file, a pipe).
@@ -32,8 +31,8 @@ impl Deref for Bytes {
     }
 }
 
-/// The index file at `path`, and the second it was written (both from one open file).
-pub fn read(path: &Path) -> std::io::Result<(Bytes, i64)> {
+/// The index file at `path`, and its metadata (both from one open file).
+pub fn read(path: &Path) -> std::io::Result<(Bytes, std::fs::Metadata)> {
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
     // SAFETY: the map is only read. git, gix and libgit2 never rewrite an index in place: they
@@ -48,7 +47,7 @@ pub fn read(path: &Path) -> std::io::Result<(Bytes, i64)> {
             Bytes::Read(bytes)
         }
     };
-    Ok((bytes, meta.mtime()))
+    Ok((bytes, meta))
 }
 
 /// What one pass over the index found, with the index's bytes.

@@ -107,6 +107,56 @@ fn racily_clean_edits_show_through_the_one_walk() {
     check(&repo, &base, "racy");
 }
 
+/// The racy rule itself, made certain: files edited after `git add` within one tick of the
+/// clock, so their stat data is what the index holds (the inode change time aside, which
+/// `core.trustCtime=false` tells git to ignore, as on file systems that do not keep it), and the
+/// index written in that same tick, long before the snapshot. Only reading the files tells they
+/// changed, and git reads them because the index is no older than they are: the private index,
+/// written later, must leave git that doubt.
+#[test]
+fn racily_clean_edits_show_when_their_stat_data_matches_the_index() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    repo.git(["config", "core.trustCtime", "false"]);
+    let edited: Vec<&String> = names.iter().take(10).collect();
+    // A minute ago, so that no clock, whole seconds or nanoseconds, puts the snapshot in the tick.
+    let tick = SystemTime::now() - Duration::from_secs(60);
+    let set_mtime = |path: &std::path::Path| {
+        File::options().write(true).open(path).unwrap().set_modified(tick).unwrap();
+    };
+    for rel in &edited {
+        repo.write(rel, "staged....\n");
+        set_mtime(&repo.path.join(rel));
+    }
+    repo.git(["add", "--"].into_iter().chain(edited.iter().map(|s| s.as_str())));
+    for rel in &edited {
+        // Written in place (the same inode), the same size, and its time put back.
+        let path = repo.path.join(rel);
+        std::fs::write(&path, "edited....\n").unwrap();
+        set_mtime(&path);
+    }
+    // The index as `git add` left it, dated in the tick; put back before each run, as git's own
+    // status below may write it anew.
+    let index = repo.path.join(".git/index");
+    let staged = std::fs::read(&index).unwrap();
+    let put_back = || {
+        std::fs::write(&index, &staged).unwrap();
+        set_mtime(&index);
+    };
+    put_back();
+    let status = String::from_utf8(repo.git(["--no-optional-locks", "status", "--short"])).unwrap();
+    assert_eq!(status.lines().filter(|l| l.starts_with("MM")).count(), 10, "git:\n{status}");
+    for walks in ["split", "halves", "two"] {
+        put_back();
+        let snap = snapshot_walks(&repo, walks, &["--max-lines", "500"]);
+        let lines = snap["status"]["lines"].as_array().unwrap();
+        let both = lines.iter().filter(|l| l.as_str().unwrap().starts_with("MM")).count();
+        assert_eq!(both, 10, "{walks}: {lines:?}");
+        put_back();
+        assert_matches_git(&repo, &snap, &base, 500);
+    }
+}
+
 /// The `git ls-files` calls a split snapshot made, as git's trace records them (after git has
 /// read its own options, so without `--literal-pathspecs`).
 fn ls_files_calls(repo: &Repo) -> Vec<String> {

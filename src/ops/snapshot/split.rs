@@ -23,6 +23,7 @@
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::thread;
 
@@ -97,7 +98,7 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    let (bytes, written) = index_scan::read(&index).ok()?;
+    let (bytes, meta) = index_scan::read(&index).ok()?;
     let hash = repo.gix.object_hash();
     let scan = index_scan::scan_bytes(bytes, hash)?;
     if scan.special {
@@ -109,7 +110,8 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         .any(|key| config.boolean(key).unwrap_or(false));
     let walk = walk.then(|| {
         let root = repo.top().ok()?.to_path_buf();
-        Some((Index { scan, written, hash_len: hash.len_in_bytes() }, root))
+        let (written, modified) = (meta.mtime(), meta.modified().ok()?);
+        Some((Index { scan, written, modified, hash_len: hash.len_in_bytes() }, root))
     });
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();

@@ -10,7 +10,10 @@
 //! older versions stat everything and print the same). What git prints is git's own: a file we
 //! call unchanged is one whose stat data git itself would trust, and every doubt (racily clean,
 //! intent-to-add, skip-worktree, a zero size the index smudged, a path under a symlink or a
-//! missing directory, another file type or executable bit) leaves the entry to git.
+//! missing directory, another file type or executable bit) leaves the entry to git. The private
+//! index is given the real one's modification time, so git doubts the same racily clean entries
+//! it would doubt there (one changed in the tick the index was written, whose stat data the index
+//! still holds) and reads them.
 //!
 //! The private index ends in a null checksum, which git (2.40 on) reads without hashing the file,
 //! as with `index.skipHash`; an older git refuses it, and the snapshot then runs without it.
@@ -20,11 +23,13 @@
 //! half of status (see [`others`]).
 
 use std::ffi::OsStr;
+use std::fs::FileTimes;
 use std::io::Write;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::SystemTime;
 
 use rustix::fs::{self, AtFlags, Mode, OFlags};
 use rustix::io::Errno;
@@ -40,12 +45,14 @@ use crate::git::index_scan::{Entry, Scan};
 const HOOK: &str = "printf 'handoff\\0';:";
 const TOKEN: &[u8] = b"handoff\0";
 
-/// The index as read, with the second it was written: a file changed in or after that second may
+/// The index as read, with the time it was written: a file changed in or after that second may
 /// be racily clean, and only reading it tells.
 pub(super) struct Index {
     /// The index's entries, with its bytes.
     pub scan: Scan,
+    /// The second the index was written, and the whole time, which the private index is given.
     pub written: i64,
+    pub modified: SystemTime,
     pub hash_len: usize,
 }
 
@@ -97,6 +104,10 @@ pub(super) fn walk(root: &Path, index: &Index, dir_cache: Option<&Path>) -> Resu
     // A null checksum: git (2.40 on) then does not hash the file.
     bytes.resize(bytes.len() + index.hash_len, 0);
     file.write_all(&bytes).context("writing the snapshot's private index")?;
+    // git doubts an entry changed in or after the time its index was written (it is racily
+    // clean) and reads the file; the private index, written now, would make git trust them all.
+    let times = FileTimes::new().set_modified(index.modified);
+    file.as_file().set_times(times).context("dating the snapshot's private index")?;
     Ok(Walked { index: file, others })
 }
 
