@@ -10,13 +10,17 @@ use serde::Serialize;
 
 use crate::cli::ColorChoice;
 
-/// git's colour setting: asked of a `git config` child, started at init or at the first styled
-/// text (see [`AskGit`]), and read at the first styled text.
+/// git's colour setting: read from the repository's config once the command has opened it, or
+/// asked of a `git config` child, started at init or at the first styled text (see [`AskGit`]),
+/// and read at the first styled text.
 static PENDING: Mutex<Pending> = Mutex::new(Pending::Settled);
 
 enum Pending {
     Running(Child),
     NotAsked,
+    /// Read from the config of the repository the command opens ([`settle_color_from`]); asked of
+    /// git if something is styled first.
+    FromRepo,
     Settled,
 }
 
@@ -29,6 +33,10 @@ pub enum AskGit {
     /// Only when something is styled (an error, a warning): the command's normal output is plain,
     /// and a git start would only take a core from its work.
     WhenStyled,
+    /// From the repository's config, once the command has opened the repository (see
+    /// [`settle_color_from`]): no git start on the command's path; git is asked only if something
+    /// is styled before that.
+    FromRepo,
     /// Never: nothing the command prints is styled.
     Never,
 }
@@ -43,6 +51,7 @@ pub fn init_color(choice: ColorChoice, ask: AskGit) {
         ColorChoice::Auto if !env_decides => match ask {
             AskGit::Now => git_color_probe().map_or(Pending::Settled, Pending::Running),
             AskGit::WhenStyled => Pending::NotAsked,
+            AskGit::FromRepo => Pending::FromRepo,
             AskGit::Never => Pending::Settled,
         },
         other => {
@@ -59,7 +68,7 @@ pub fn settle_color() {
     let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
     let child = match std::mem::replace(&mut *pending, Pending::Settled) {
         Pending::Running(child) => child,
-        Pending::NotAsked => match git_color_probe() {
+        Pending::NotAsked | Pending::FromRepo => match git_color_probe() {
             Some(child) => child,
             None => return,
         },
@@ -69,6 +78,42 @@ pub fn settle_color() {
     let answer = child.wait_with_output().ok();
     let choice = answer.and_then(|out| parse_git_color(&String::from_utf8_lossy(&out.stdout)));
     apply(choice.unwrap_or(ColorChoice::Auto));
+}
+
+/// Settles git's colour setting from `config`, the opened repository's, when the command asked
+/// for that ([`AskGit::FromRepo`]). Config given on git's command line (`git -c color.ui=...
+/// handoff`), which gix does not read, is left to the `git config` child at the first styled text.
+pub fn settle_color_from(config: &gix::config::Snapshot<'_>) {
+    let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    if !matches!(*pending, Pending::FromRepo) {
+        return;
+    }
+    if crate::git::repo::config_on_command_line() {
+        *pending = Pending::NotAsked;
+        return;
+    }
+    *pending = Pending::Settled;
+    drop(pending);
+    // A bare key (`[color] ui`) has no string value and is true, as git reads it.
+    let value = |key: &str| match config.string(key) {
+        Some(value) => Some(value.to_string()),
+        None => config.boolean(key).map(|_| "true".to_string()),
+    };
+    apply(
+        choice_of(value("color.handoff"))
+            .or(choice_of(value("color.ui")))
+            .unwrap_or(ColorChoice::Auto),
+    );
+}
+
+/// A colour key's value as git reads it: `always`, `never` (and git's false words), else auto
+/// (`auto`, `true` and a bare key alike); `None` when the key is not set.
+fn choice_of(value: Option<String>) -> Option<ColorChoice> {
+    Some(match value?.trim().to_ascii_lowercase().as_str() {
+        "always" => ColorChoice::Always,
+        "never" | "false" | "no" | "off" | "0" => ColorChoice::Never,
+        _ => ColorChoice::Auto,
+    })
 }
 
 fn apply(choice: ColorChoice) {
@@ -109,14 +154,10 @@ fn parse_git_color(listing: &str) -> Option<ColorChoice> {
     let (mut ui, mut handoff) = (None, None);
     for line in listing.lines() {
         let (key, value) = line.split_once(' ').unwrap_or((line, "true"));
-        let choice = match value.trim().to_ascii_lowercase().as_str() {
-            "always" => ColorChoice::Always,
-            "never" | "false" | "no" | "off" | "0" => ColorChoice::Never,
-            _ => ColorChoice::Auto,
-        };
+        let choice = choice_of(Some(value.to_string()));
         match key {
-            "color.ui" => ui = Some(choice),
-            "color.handoff" => handoff = Some(choice),
+            "color.ui" => ui = choice,
+            "color.handoff" => handoff = choice,
             _ => {}
         }
     }

@@ -192,6 +192,40 @@ fn split_status_quotes_and_lists_untracked_files_as_status_does() {
     check("color.ui=always");
 }
 
+/// The text form's headings follow git's colour settings as git's own commands do (color.handoff
+/// over color.ui, a bare key meaning auto), wherever the setting is: the repository's config, a
+/// file it includes (read without starting git), or git's command line.
+#[test]
+fn the_text_form_follows_gits_colour_settings() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    let coloured = |config: &[&str], extra: &[&str]| {
+        let mut args: Vec<&str> = config.iter().flat_map(|c| ["-c", *c]).collect();
+        args.extend(["handoff", "snapshot"]);
+        args.extend(extra);
+        let mut cmd = repo.git_cmd(args);
+        stdout_ok(cmd.env("PATH", common::path_with_binary()).output().unwrap()).contains('\x1b')
+    };
+    assert!(!coloured(&[], &[]), "no colour in a pipe by default");
+    repo.git(["config", "color.ui", "always"]);
+    assert!(coloured(&[], &[]));
+    assert!(!coloured(&[], &["--json"]), "JSON is never coloured");
+    repo.git(["config", "color.handoff", "never"]);
+    assert!(!coloured(&[], &[]));
+    assert!(coloured(&["color.handoff=always"], &[]), "the command line wins");
+    repo.git(["config", "color.handoff", "auto"]);
+    assert!(!coloured(&[], &[]), "auto over always: a pipe is not a terminal");
+    repo.git(["config", "--unset-all", "color.handoff"]);
+    repo.git(["config", "--unset-all", "color.ui"]);
+    std::fs::write(repo.path.join("../colours"), "[color]\n\thandoff = always\n").unwrap();
+    repo.git(["config", "include.path", "../../colours"]);
+    assert!(coloured(&[], &[]), "an included file");
+    std::fs::write(repo.path.join("../colours"), "[color]\n\tui = always\n\thandoff\n").unwrap();
+    assert!(!coloured(&[], &[]), "a bare key is auto");
+}
+
 #[test]
 fn text_form_carries_git_bytes_and_more_lines() {
     let env = Env::new();

@@ -65,6 +65,7 @@ struct Report<'a> {
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let mut repo = Repo::discover()?;
+    output::settle_color_from(&repo.gix.config_snapshot());
     let config = Config::load(repo.top().ok())?;
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let started_at = resolved.started_at.unwrap_or_else(time::now);

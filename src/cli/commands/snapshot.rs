@@ -66,6 +66,7 @@ struct WithPrompt<'a> {
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
+    output::settle_color_from(&repo.gix.config_snapshot());
     let config = Config::load(repo.top().ok())?;
     let default_reason = if args.prompt { "token_soft_threshold" } else { "agent_request" };
     let reason = args.reason.unwrap_or_else(|| default_reason.to_string());
