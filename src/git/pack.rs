@@ -1,43 +1,129 @@
-//! New objects stored as one pack: a version 2 pack stream (`gitformat-pack`, no deltas) made
-//! here, and `git index-pack --stdin` checking it and writing it with its index into the object
-//! directory of `git`'s environment (seal's quarantine). One pack instead of a loose file per
-//! object: on a tree of many directories, creating those files was most of what `git write-tree`
-//! cost.
+//! New objects stored as one pack: a version 2 pack stream (`gitformat-pack`, no deltas) and its
+//! version 2 index, both made here and put into an object directory (seal's quarantine) as git's
+//! `index-pack` would leave them: `pack-<checksum>.pack`, then `pack-<checksum>.idx`, read-only.
+//! One pack instead of a loose file per object: on a tree of many directories, creating those
+//! files was most of what `git write-tree` cost; and with no `index-pack` to start, storing the
+//! seal's trees costs no process (the test compares each index with the one `index-pack` writes).
 
+use std::collections::HashSet;
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
+use gix::ObjectId;
 use gix::objs::Kind;
 
-use crate::git::Git;
-use crate::git::plumbing::run_with_input;
-
-/// Stores `objects` (kind and content) as one new pack.
-pub fn write_objects(git: &Git, hash: gix::hash::Kind, objects: &[(Kind, Vec<u8>)]) -> Result<()> {
+/// Stores `objects` (kind and content) as one new pack in the object directory `objects_dir`;
+/// with `flush`, the pack and its index reach the disk before they are named.
+pub fn write_objects(
+    objects_dir: &Path,
+    hash: gix::hash::Kind,
+    objects: &[(Kind, Vec<u8>)],
+    flush: bool,
+) -> Result<()> {
     if objects.is_empty() {
         return Ok(());
     }
     let mut stream = Vec::with_capacity(objects.iter().map(|(_, data)| data.len() / 2 + 8).sum());
     stream.extend_from_slice(b"PACK");
     stream.extend_from_slice(&2u32.to_be_bytes());
-    stream.extend_from_slice(&u32::try_from(objects.len())?.to_be_bytes());
+    stream.extend_from_slice(&[0; 4]);
+    let mut entries = Vec::with_capacity(objects.len());
+    let mut seen = HashSet::with_capacity(objects.len());
     for (kind, data) in objects {
+        let id = gix::objs::compute_hash(hash, *kind, data).context("hashing an object")?;
+        if !seen.insert(id) {
+            continue;
+        }
+        let offset = stream.len();
         entry_header(&mut stream, pack_type(*kind), data.len() as u64);
         let mut deflate =
             gix_zlib::stream::deflate::Write::new(&mut stream, gix_zlib::Compression::BEST_SPEED);
         deflate.write_all(data)?;
         deflate.flush()?;
+        drop(deflate);
+        entries.push(Entry { id, offset: offset as u64, crc: crc32fast::hash(&stream[offset..]) });
     }
-    let mut hasher = gix::hash::hasher(hash);
-    hasher.update(&stream);
-    let trailer = hasher.try_finalize().context("hashing the pack")?;
+    let count = u32::try_from(entries.len()).context("too many objects for one pack")?;
+    stream[8..12].copy_from_slice(&count.to_be_bytes());
+    let trailer = checksum(hash, &stream)?;
     stream.extend_from_slice(trailer.as_slice());
-    let mut cmd = git.command(["index-pack", "--stdin"]);
-    let out = run_with_input(&mut cmd, &stream).context("storing new objects as a pack")?;
-    if !out.starts_with(b"pack\t") {
-        bail!("git index-pack printed {:?}", String::from_utf8_lossy(&out));
+    let index = index_v2(hash, &mut entries, &trailer)?;
+
+    let dir = objects_dir.join("pack");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let name = format!("pack-{}", trailer.to_hex());
+    // The pack first: git takes a pack for present once its index is there.
+    for (ext, bytes) in [("pack", &stream), ("idx", &index)] {
+        let to = dir.join(format!("{name}.{ext}"));
+        let mut file = tempfile::Builder::new()
+            .prefix(&format!("tmp_{ext}_"))
+            .tempfile_in(&dir)
+            .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+        file.write_all(bytes).with_context(|| format!("writing {}", to.display()))?;
+        if flush {
+            file.as_file().sync_all().with_context(|| format!("flushing {}", to.display()))?;
+        }
+        file.as_file().set_permissions(std::fs::Permissions::from_mode(0o444))?;
+        file.persist(&to).with_context(|| format!("storing {}", to.display()))?;
     }
     Ok(())
+}
+
+struct Entry {
+    id: ObjectId,
+    offset: u64,
+    crc: u32,
+}
+
+fn checksum(hash: gix::hash::Kind, bytes: &[u8]) -> Result<ObjectId> {
+    let mut hasher = gix::hash::hasher(hash);
+    hasher.update(bytes);
+    hasher.try_finalize().context("hashing a pack")
+}
+
+/// The version 2 index of a pack (`gitformat-pack`): the fan-out table, the ids in order, their
+/// CRC32s and offsets (those past 2 GiB in a table of their own), the pack's checksum, and the
+/// index's own.
+fn index_v2(hash: gix::hash::Kind, entries: &mut [Entry], pack: &ObjectId) -> Result<Vec<u8>> {
+    entries.sort_by_key(|e| e.id);
+    let mut out = Vec::with_capacity(8 + 256 * 4 + entries.len() * (hash.len_in_bytes() + 8) + 40);
+    out.extend_from_slice(b"\xfftOc");
+    out.extend_from_slice(&2u32.to_be_bytes());
+    let mut fanout = [0u32; 256];
+    for entry in entries.iter() {
+        fanout[usize::from(entry.id.as_bytes()[0])] += 1;
+    }
+    let mut total = 0u32;
+    for count in fanout {
+        total += count;
+        out.extend_from_slice(&total.to_be_bytes());
+    }
+    for entry in entries.iter() {
+        out.extend_from_slice(entry.id.as_bytes());
+    }
+    for entry in entries.iter() {
+        out.extend_from_slice(&entry.crc.to_be_bytes());
+    }
+    let mut large = Vec::new();
+    for entry in entries.iter() {
+        let small = match u32::try_from(entry.offset) {
+            Ok(offset) if offset < 0x8000_0000 => offset,
+            _ => {
+                large.push(entry.offset);
+                0x8000_0000 | u32::try_from(large.len() - 1)?
+            }
+        };
+        out.extend_from_slice(&small.to_be_bytes());
+    }
+    for offset in large {
+        out.extend_from_slice(&offset.to_be_bytes());
+    }
+    out.extend_from_slice(pack.as_slice());
+    let own = checksum(hash, &out)?;
+    out.extend_from_slice(own.as_slice());
+    Ok(out)
 }
 
 fn pack_type(kind: Kind) -> u8 {
@@ -65,6 +151,58 @@ fn entry_header(out: &mut Vec<u8>, kind: u8, mut size: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pack is read back by git, and its index is the one `git index-pack` makes of it.
+    #[test]
+    fn the_pack_and_its_index_are_what_git_index_pack_makes() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(args)
+                .current_dir(dir.path())
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_DIR", dir.path().join("repo.git"))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            out.stdout
+        };
+        git(&["init", "-q", "--bare", "repo.git"]);
+        let objects_dir = dir.path().join("repo.git/objects");
+        let big = (0..70_000).map(|n| (n % 251) as u8).collect::<Vec<u8>>();
+        let blob = b"hello\n".to_vec();
+        let blob_id = gix::objs::compute_hash(gix::hash::Kind::Sha1, Kind::Blob, &blob).unwrap();
+        let mut tree = b"100644 a\0".to_vec();
+        tree.extend_from_slice(blob_id.as_bytes());
+        let objects = vec![
+            (Kind::Blob, blob.clone()),
+            (Kind::Tree, tree),
+            (Kind::Blob, big),
+            (Kind::Blob, Vec::new()),
+            // The same object twice is stored once.
+            (Kind::Blob, blob),
+        ];
+        write_objects(&objects_dir, gix::hash::Kind::Sha1, &objects, false).unwrap();
+        let pack_dir = objects_dir.join("pack");
+        let mut names: Vec<_> = std::fs::read_dir(&pack_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 2, "{names:?}");
+        let pack = pack_dir.join(&names[1]);
+        assert!(names[0].ends_with(".idx") && names[1].ends_with(".pack"), "{names:?}");
+        let ours = std::fs::read(pack_dir.join(&names[0])).unwrap();
+        let check = dir.path().join("check.idx");
+        git(&["index-pack", "-o", check.to_str().unwrap(), pack.to_str().unwrap()]);
+        assert_eq!(ours, std::fs::read(&check).unwrap(), "the index differs from git's");
+        let listed = git(&["verify-pack", "-v", pack.to_str().unwrap()]);
+        assert!(String::from_utf8_lossy(&listed).contains("non delta: 4 objects"));
+        assert_eq!(git(&["cat-file", "-p", &blob_id.to_string()]), b"hello\n");
+        let mode = std::fs::metadata(&pack).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o444);
+    }
 
     #[test]
     fn entry_headers_as_git_writes_them() {

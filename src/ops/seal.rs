@@ -114,9 +114,7 @@ pub fn preflight(repo: &Repo, req: &Request) -> Result<()> {
 
 pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     repo.top()?;
-    let guard = Guard::new(&config.secrets)?;
-    // A `--message` is text git-handoff writes into history: secrets in it are redacted.
-    let message = Redactor::new(config)?.redact_string(commit_message(req)?);
+    let message = commit_message(req)?;
     let index = index_path(repo)?;
     let interrupt = Interrupt::catch();
     let mut lock = IndexLock::acquire(&index)?;
@@ -129,11 +127,18 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let git = quarantine.apply(repo.git().without_hooks(), fsync_as_default);
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
     let hash = repo.gix.object_hash();
+    // `git add -A` on the private index is the longest step: it starts before anything else
+    // competes for the cores (the secret rules are compiled while it starts; should that fail, it
+    // is stopped, having written only the seal's temporary files).
+    let adding = stage.start_add(!req.allow_secrets)?;
+    let guard = Guard::new(&config.secrets)?;
+    // A `--message` is text git-handoff writes into history: secrets in it are redacted.
+    let message = Redactor::new(config)?.redact_string(message);
 
     let base = head.id.unwrap_or_else(|| repo.empty_tree());
     let base_hex = base.to_string();
     // Steps that need nothing from each other run at once: `git add -A` on the private index,
-    // with the files it stages scanned for secrets as it goes; reading the real index (read only:
+    // whose files are scanned for secrets as it stages them; reading the real index (read only:
     // it cannot change while we hold its lock) for the conflict check and what was staged before;
     // asking git for an identity; compiling the secret rules.
     let top = repo.top()?;
@@ -145,7 +150,9 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         let identity = s.spawn(|| identity_env(&git));
-        (stage.add_all(top, scanning, hash), join(original), join(before), join(identity))
+        let added = adding.finish(top, scanning, hash);
+        let added = added.context("staging the work tree like `git add -A`");
+        (added, join(original), join(before), join(identity))
     });
     let original = original?;
     let prescanned = added?;
@@ -154,14 +161,17 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // The tree is built while the changed blobs are scanned for secrets, leaving out what the
     // caller holds back; a secret the scan finds means building it again without that file.
     let caller_held: HashSet<&[u8]> = req.hold.iter().map(|h| h.path.as_slice()).collect();
+    // New trees are flushed to disk only where git's `core.fsync` settings would flush packs.
+    let objects_dir = (quarantine.path(), !fsync_as_default);
     let (guessed, scanned) = std::thread::scope(|s| {
-        let (gix, git, changes, caller_held) = (repo.gix.clone(), &git, &changes, &caller_held);
-        let guessed = s.spawn(move || tree::build(&gix, git, head.id, changes, caller_held));
+        let (gix, changes, caller_held) = (repo.gix.clone(), &changes, &caller_held);
+        let guessed =
+            s.spawn(move || tree::build(&gix, objects_dir, head.id, changes, caller_held));
         let objects = Objects { quarantine: quarantine.path(), store: &repo.gix.objects };
         let scanned = if req.allow_secrets {
             Ok(Vec::new())
         } else {
-            find_secrets(git, &objects, &guard, changes, &prescanned)
+            find_secrets(&git, &objects, &guard, changes, &prescanned)
         };
         (guessed.join(), scanned)
     });
@@ -182,7 +192,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // The tree from HEAD's and the list of changes; `git write-tree` where that fails.
     let tree = match guessed {
         Ok(Ok(tree)) if !scan_held => Ok(tree),
-        _ => tree::build(&repo.gix, &git, head.id, &changes, &held),
+        _ => tree::build(&repo.gix, objects_dir, head.id, &changes, &held),
     };
     let tree = match tree {
         Ok(tree) => tree,

@@ -13,7 +13,7 @@ use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -32,67 +32,102 @@ pub(super) type Prescanned = HashMap<Vec<u8>, (ObjectId, Option<String>)>;
 /// Files up to this size are scanned here; larger ones by the scan after `add`, which streams.
 const MAX_BYTES: u64 = 8 << 20;
 
-/// Runs `cmd` (`git add --all`), with the files it stages scanned under `top` by `guard` as it
-/// goes; without a guard it only runs.
-pub(super) fn add_scanning(
-    mut cmd: Command,
-    top: &Path,
-    guard: Option<&Guard>,
-    hash: gix::hash::Kind,
-) -> Result<Prescanned> {
-    let Some(guard) = guard else {
-        let output = git::run(&mut cmd)?;
-        return git::checked(&cmd, output).map(|_| Prescanned::new());
-    };
+/// `git add --all` started, its output not yet read. Dropped unfinished (the seal failed before
+/// waiting for it), the child is killed and waited for: it only ever wrote the private index and
+/// the quarantine, which go with the seal's temporary directories.
+pub(super) struct Adding {
+    cmd: Command,
+    child: Option<Child>,
+    scanning: bool,
+}
+
+/// Starts `cmd` (`git add --all`); with `scanning`, it names each file it stages for the scan
+/// [`Adding::finish`] runs beside it. Started before anything else of the seal's, `add` (the
+/// longest step) has a core from its first moment.
+pub(super) fn start(mut cmd: Command, scanning: bool) -> Result<Adding> {
     // `add '<path>'` is printed untranslated, so the locale stays the caller's: it reaches clean
     // filters, and the seal must stage what `git add -A` would.
-    cmd.arg("--verbose").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().with_context(|| format!("running {}", git::describe(&cmd)))?;
-    let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
-        return Err(anyhow!("{} started without pipes", git::describe(&cmd)));
-    };
-    let done = AtomicBool::new(false);
-    let (send, receive) = mpsc::channel::<Vec<u8>>();
-    let (status, errors, scanned) = thread::scope(|s| {
-        let errors = s.spawn(move || {
-            let mut bytes = Vec::new();
-            stderr.read_to_end(&mut bytes).map(|_| bytes)
-        });
-        let done = &done;
-        let scanned = s.spawn(move || {
-            let mut scanned = Prescanned::new();
-            while let Ok(path) = receive.recv() {
-                if done.load(Ordering::Relaxed) {
-                    break;
-                }
-                if let Some(verdict) = scan_file(top, &path, guard, hash) {
-                    scanned.insert(path, verdict);
-                }
-            }
-            scanned
-        });
-        // The paths as `add` prints them; the scanner takes them as they come. A name with a
-        // newline in it can make a line name another path: the verdict is then on a blob `add`
-        // did not stage, and is not taken.
-        let mut lines = BufReader::new(stdout);
-        let mut line = Vec::new();
-        while lines.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
-            if let Some(path) = line.strip_prefix(b"add '").and_then(|l| l.strip_suffix(b"'\n")) {
-                let _ = send.send(path.to_vec());
-            }
-            line.clear();
+    if scanning {
+        cmd.arg("--verbose");
+    }
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let child = cmd.spawn().with_context(|| format!("running {}", git::describe(&cmd)))?;
+    Ok(Adding { cmd, child: Some(child), scanning })
+}
+
+impl Drop for Adding {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
         }
-        // Closed before waiting: had reading failed, git must not block on a full pipe.
-        drop(lines);
-        let status = child.wait();
-        done.store(true, Ordering::Relaxed);
-        drop(send);
-        (status, errors.join(), scanned.join())
-    });
-    let status = status.with_context(|| format!("waiting for {}", git::describe(&cmd)))?;
-    let stderr = errors.map_err(|_| anyhow!("reading git add's messages failed"))??;
-    git::checked(&cmd, Output { status, stdout: Vec::new(), stderr })?;
-    scanned.map_err(|_| anyhow!("the secret scan beside git add panicked"))
+    }
+}
+
+impl Adding {
+    /// Waits for `add`, with the files it stages scanned under `top` by `guard` as it goes
+    /// (started with `scanning`; without a guard nothing is scanned).
+    pub(super) fn finish(
+        mut self,
+        top: &Path,
+        guard: Option<&Guard>,
+        hash: gix::hash::Kind,
+    ) -> Result<Prescanned> {
+        let mut child = self.child.take().expect("finished once");
+        let cmd = &self.cmd;
+        let guard = guard.filter(|_| self.scanning);
+        let Some(guard) = guard else {
+            let output = child.wait_with_output();
+            let output = output.with_context(|| format!("waiting for {}", git::describe(cmd)))?;
+            return git::checked(cmd, output).map(|_| Prescanned::new());
+        };
+        let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
+            return Err(anyhow!("{} started without pipes", git::describe(cmd)));
+        };
+        let done = AtomicBool::new(false);
+        let (send, receive) = mpsc::channel::<Vec<u8>>();
+        let (status, errors, scanned) = thread::scope(|s| {
+            let errors = s.spawn(move || {
+                let mut bytes = Vec::new();
+                stderr.read_to_end(&mut bytes).map(|_| bytes)
+            });
+            let done = &done;
+            let scanned = s.spawn(move || {
+                let mut scanned = Prescanned::new();
+                while let Ok(path) = receive.recv() {
+                    if done.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if let Some(verdict) = scan_file(top, &path, guard, hash) {
+                        scanned.insert(path, verdict);
+                    }
+                }
+                scanned
+            });
+            // The paths as `add` prints them; the scanner takes them as they come. A name with a
+            // newline in it can make a line name another path: the verdict is then on a blob
+            // `add` did not stage, and is not taken.
+            let mut lines = BufReader::new(stdout);
+            let mut line = Vec::new();
+            while lines.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                if let Some(path) = line.strip_prefix(b"add '").and_then(|l| l.strip_suffix(b"'\n"))
+                {
+                    let _ = send.send(path.to_vec());
+                }
+                line.clear();
+            }
+            // Closed before waiting: had reading failed, git must not block on a full pipe.
+            drop(lines);
+            let status = child.wait();
+            done.store(true, Ordering::Relaxed);
+            drop(send);
+            (status, errors.join(), scanned.join())
+        });
+        let status = status.with_context(|| format!("waiting for {}", git::describe(cmd)))?;
+        let stderr = errors.map_err(|_| anyhow!("reading git add's messages failed"))??;
+        git::checked(cmd, Output { status, stdout: Vec::new(), stderr })?;
+        scanned.map_err(|_| anyhow!("the secret scan beside git add panicked"))
+    }
 }
 
 /// The blob id of the regular file at `path` and the guard's verdict on it; `None` when it is not

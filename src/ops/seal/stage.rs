@@ -13,9 +13,8 @@ use gix::bstr::ByteSlice;
 use crate::git::plumbing::run_with_input;
 use crate::git::{self, Git};
 
-use super::Guard;
 use super::lock::copy_mtime;
-use super::prescan::{self, Prescanned};
+use super::prescan;
 
 /// Refuses an index with unmerged entries: sealing would record one side of a conflict. The
 /// index is read in-process and returned for listing the changes; one that gix cannot read is left
@@ -132,12 +131,7 @@ impl<'a> Stage<'a> {
     /// as they are, so the pack would stay that size: seven times larger on text.) Files that a
     /// filter or line-ending conversion rewrites are still written loose, without compression
     /// (git compresses loose objects when it packs them).
-    pub(super) fn add_all(
-        &self,
-        top: &Path,
-        guard: Option<&Guard>,
-        hash: gix::hash::Kind,
-    ) -> Result<Prescanned> {
+    pub(super) fn start_add(&self, scanning: bool) -> Result<prescan::Adding> {
         let args = [
             "-c",
             "core.bigFileThreshold=1",
@@ -148,7 +142,7 @@ impl<'a> Stage<'a> {
             "add",
             "--all",
         ];
-        prescan::add_scanning(self.command(args), top, guard, hash)
+        prescan::start(self.command(args), scanning)
             .context("staging the work tree like `git add -A`")
     }
 

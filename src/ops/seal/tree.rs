@@ -1,26 +1,28 @@
 //! The seal's tree without `git write-tree`: HEAD's tree edited in-process at the paths the seal
 //! changes (the list it has already made from the two indexes), the new trees stored as one pack
-//! in the quarantine. `write-tree` reads and rewrites the whole private index and writes each new
-//! tree as a loose file; on the generated 30k-file tree (201 edits over 300 directories) that was
-//! a third of the seal. The index the seal installs then lacks the cache tree of the changed
-//! directories, which git rebuilds at the next commit.
+//! in the quarantine, written here (see [`pack`]). `write-tree` reads and rewrites the whole
+//! private index and writes each new tree as a loose file; on the generated 30k-file tree (201
+//! edits over 300 directories) that was a third of the seal. The index the seal installs then
+//! lacks the cache tree of the changed directories, which git rebuilds at the next commit.
 //!
 //! The tree is git's by construction: entries are sorted as git sorts them, emptied directories
 //! disappear, and the differential tests compare every seal's tree with `git add -A`'s.
 
 use std::collections::HashSet;
+use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
 
 use super::stage::Change;
-use crate::git::{Git, pack};
+use crate::git::pack;
 
-/// The tree of HEAD (`head`, `None` when unborn) with `changes` applied, except those at `held`.
+/// The tree of HEAD (`head`, `None` when unborn) with `changes` applied, except those at `held`;
+/// its new trees go to the object directory `objects_dir` (flushed to disk with `flush`).
 pub(super) fn build(
     repo: &gix::Repository,
-    git: &Git,
+    (objects_dir, flush): (&Path, bool),
     head: Option<ObjectId>,
     changes: &[Change],
     held: &HashSet<&[u8]>,
@@ -56,7 +58,7 @@ pub(super) fn build(
         trees.push((gix::objs::Kind::Tree, data));
         Ok(id)
     })?;
-    pack::write_objects(git, hash, &trees)?;
+    pack::write_objects(objects_dir, hash, &trees, flush)?;
     Ok(root.to_string())
 }
 
