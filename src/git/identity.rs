@@ -2,7 +2,7 @@
 //! repository's `user.*`, else a documented fallback identity, so seal and note commits work
 //! without a configured identity.
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use gix::bstr::ByteSlice;
 
 use crate::git::{self, Git};
@@ -43,6 +43,33 @@ pub fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
         env.push((format!("GIT_{who}_EMAIL"), email));
     }
     Ok(env)
+}
+
+/// The `author` and `committer` of a commit git would make now with `identity` (from
+/// [`identity_env`]), as `git var GIT_AUTHOR_IDENT` and `GIT_COMMITTER_IDENT` print them:
+/// `Name <email> <seconds> <offset>`, the caller's `GIT_*_DATE` read by git's own date parser.
+pub fn commit_idents(git: &Git, identity: &[(String, String)]) -> Result<[String; 2]> {
+    let started = ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"].map(|var| {
+        let mut cmd = git.command(["var", var]);
+        cmd.envs(identity.iter().map(|(k, v)| (k, v)));
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        cmd.spawn().map(|child| (cmd, child))
+    });
+    let mut idents = Vec::with_capacity(2);
+    for started in started {
+        let (cmd, child) = started.context("running `git var`")?;
+        let output = child.wait_with_output().context("running `git var`")?;
+        let out = git::checked(&cmd, output)?;
+        let line = out.strip_suffix(b"\n").unwrap_or(&out);
+        if line.is_empty() || line.contains(&b'\n') {
+            bail!("{} printed {:?}, not one identity", git::describe(&cmd), out.to_str_lossy());
+        }
+        idents.push(
+            line.to_str().context("`git var` printed an identity that is not UTF-8")?.to_string(),
+        );
+    }
+    let [author, committer]: [String; 2] = idents.try_into().expect("two identities");
+    Ok([author, committer])
 }
 
 /// The repository's `user.*`, `author.*` and `committer.*` names and emails (non-empty ones).

@@ -45,8 +45,8 @@ use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 use serde::{Serialize, Serializer};
 
-use crate::git::identity::identity_env;
-use crate::git::plumbing::{commit_tree, move_head, undo_head};
+use crate::git::identity::{commit_idents, identity_env};
+use crate::git::plumbing::{commit_tree, move_head, undo_head, write_commit};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::redact::Redactor;
@@ -149,14 +149,18 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         }
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
-        let identity = s.spawn(|| identity_env(&git));
+        let identity = s.spawn(|| {
+            let env = identity_env(&git)?;
+            // The author and committer `git commit-tree` would write, so the commit is made here.
+            Ok((commit_idents(&git, &env).ok(), env))
+        });
         let added = adding.finish(top, scanning, hash);
         let added = added.context("staging the work tree like `git add -A`");
         (added, join(original), join(before), join(identity))
     });
     let original = original?;
     let prescanned = added?;
-    let identity = identity?;
+    let (idents, identity) = identity?;
     let changes = list_changes(&stage, hash, original.as_ref(), before, &base)?;
     // The tree is built while the changed blobs are scanned for secrets, leaving out what the
     // caller holds back; a secret the scan finds means building it again without that file.
@@ -211,7 +215,15 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         }
         return Ok(Sealed { commit: None, files, skipped });
     }
-    let commit = commit_tree(&git, &tree, head.id, &message, &identity)?;
+    // Written here as `commit-tree` would write it, where the same bytes are certain; else by git.
+    let in_process =
+        idents.filter(|_| fsync_as_default && commits_in_utf8(repo)).and_then(|idents| {
+            write_commit(quarantine.path(), hash, (&tree, head.id), &idents, &message).ok()
+        });
+    let commit = match in_process {
+        Some(commit) => commit,
+        None => commit_tree(&git, &tree, head.id, &message, &identity)?,
+    };
     quarantine.migrate(&git, &commit, head.id, selective)?;
 
     // The last point where a signal can stop the seal; past it, the seal completes.
@@ -258,6 +270,17 @@ fn fsync_as_default(repo: &Repo) -> bool {
             && value.to_string_lossy().to_ascii_lowercase().contains("core.fsync")
     });
     !on_command_line && keys.iter().all(|key| config.string(key).is_none())
+}
+
+/// Whether `git commit-tree` writes commits here without an `encoding` header: `i18n.commitEncoding`
+/// unset or UTF-8, and no config on git's command line (which gix does not read).
+fn commits_in_utf8(repo: &Repo) -> bool {
+    let config = repo.gix.config_snapshot();
+    let utf8 = match config.string("i18n.commitEncoding") {
+        None => true,
+        Some(value) => value.eq_ignore_ascii_case(b"utf-8") || value.eq_ignore_ascii_case(b"utf8"),
+    };
+    utf8 && !crate::git::repo::config_on_command_line()
 }
 
 /// The changes the private index stages against HEAD: from the two indexes and what was staged
