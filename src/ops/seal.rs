@@ -14,12 +14,13 @@
 //! blobs from `git cat-file`, the tree is built in-process from HEAD's tree and that list and
 //! stored as one pack (see [`tree`]; `git write-tree` only where that fails); a path the scan
 //! holds back means building it again without that path, whose index entry goes back to what it
-//! was; `git commit-tree --no-gpg-sign` makes the commit (no hooks run, nothing signs);
-//! `git update-ref HEAD <new> <old>` moves the branch with a compare-and-swap; and only then is the
-//! private index renamed over the index while our lock is still held. Until the ref moves, nothing
-//! the user can see has changed: the real index, HEAD and the work tree are never written, and a
-//! failure anywhere removes only our own lock and temp files. Objects written along the way stay
-//! in the quarantine and go with it.
+//! was; the commit is written in-process as `git commit-tree --no-gpg-sign` writes it, with the
+//! author and committer git itself gives (`git var`), or by commit-tree where the bytes could
+//! differ (no hooks run, nothing signs); `git update-ref HEAD <new> <old>` moves the branch with a
+//! compare-and-swap; and only then is the private index renamed over the index while our lock is
+//! still held. Until the ref moves, nothing the user can see has changed: the real index, HEAD
+//! and the work tree are never written, and a failure anywhere removes only our own lock and temp
+//! files. Objects written along the way stay in the quarantine and go with it.
 //!
 //! Because `git add -A` refreshes the copy, the index we install carries fresh stat data, so
 //! `git status` afterwards is as fast as after `git commit` (the cache tree of the changed
