@@ -160,13 +160,19 @@ fn racily_clean_edits_show_when_their_stat_data_matches_the_index() {
 /// The `git ls-files` calls a split snapshot made, as git's trace records them (after git has
 /// read its own options, so without `--literal-pathspecs`).
 fn ls_files_calls(repo: &Repo) -> Vec<String> {
+    listing_calls(repo, "ls-files")
+}
+
+/// The traced calls of one git command (`ls-files`, `check-ignore`) that a snapshot made.
+fn listing_calls(repo: &Repo, command: &str) -> Vec<String> {
     let trace = repo.path.join("../trace.txt");
     let _ = std::fs::remove_file(&trace);
     let mut cmd = repo.handoff();
     cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_TRACE", &trace);
     stdout_ok(cmd.args(["snapshot", "--json"]).output().unwrap());
     let trace = std::fs::read_to_string(&trace).unwrap_or_default();
-    trace.lines().filter(|l| l.contains("built-in: git ls-files")).map(str::to_string).collect()
+    let built_in = format!("built-in: git {command}");
+    trace.lines().filter(|l| l.contains(&built_in)).map(str::to_string).collect()
 }
 
 /// The walk reads the tracked directories and hands git only the names the index cannot account
@@ -203,6 +209,10 @@ fn untracked_names_found_on_the_walk_list_as_git_lists_them() {
     let calls = ls_files_calls(&repo);
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert!(calls[0].contains(" -- ") && calls[0].contains("fresh"), "{calls:?}");
+    // The files among the names are asked of check-ignore, only the rest of ls-files: a name that
+    // reads as pathspec magic stays with ls-files.
+    assert_eq!(listing_calls(&repo, "check-ignore").len(), 1);
+    assert!(!calls[0].contains("x.o") && calls[0].contains(":(top)magic"), "{calls:?}");
 
     // The tree against the index: a directory of tracked files become a file, another become a
     // symlink, a tracked file become a directory.

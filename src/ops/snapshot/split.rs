@@ -246,33 +246,15 @@ fn untracked_lines(
     plan: &Plan,
     names: Option<(Vec<Vec<u8>>, Option<PathBuf>)>,
 ) -> Result<Vec<u8>> {
-    let mut args: Vec<&OsStr> = Vec::new();
-    if names.is_some() {
-        args.push("--literal-pathspecs".as_ref());
+    if plan.untracked == Untracked::No {
+        return Ok(Vec::new());
     }
-    args.extend(["ls-files", "-z", "--others", "--exclude-standard"].map(OsStr::new));
-    match plan.untracked {
-        Untracked::No => return Ok(Vec::new()),
-        Untracked::Normal => args.extend(["--directory", "--no-empty-directory"].map(OsStr::new)),
-        Untracked::All => {}
-    }
-    if let Some((names, _)) = &names {
-        if names.is_empty() {
-            return Ok(Vec::new());
-        }
-        args.push("--".as_ref());
-        args.extend(names.iter().map(|name| OsStr::from_bytes(name)));
-    }
-    let mut cmd = super::git_command(git, &args);
-    if let Some((_, Some(no_index))) = &names {
-        cmd.env("GIT_INDEX_FILE", no_index);
-    }
-    // The names are literal (`--literal-pathspecs`), which git refuses beside these.
-    for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
-        cmd.env_remove(key);
-    }
-    let output = git::run(&mut cmd)?;
-    let listed = git::checked(&cmd, output)?;
+    let listed = match &names {
+        Some((names, _)) if names.is_empty() => return Ok(Vec::new()),
+        Some((names, Some(no_index))) => listed_against_no_index(git, plan, names, no_index)?,
+        Some((names, None)) => list_others(git, plan, Some(names), None)?,
+        None => list_others(git, plan, None, None)?,
+    };
     let mut lines = Vec::with_capacity(listed.len() + listed.len() / 8);
     for path in listed.split(|&b| b == 0).filter(|p| !p.is_empty()) {
         lines.extend_from_slice(b"?? ");
@@ -280,6 +262,109 @@ fn untracked_lines(
         lines.push(b'\n');
     }
     Ok(lines)
+}
+
+/// What `git ls-files --others` lists of `names` against no index, NUL-separated in its order.
+/// A name that is a file or a symlink is listed unless an ignore rule excludes it, which
+/// `git check-ignore` tells (its rules are ls-files's: the same patterns, a file under an excluded
+/// directory excluded with it); only the other names (directories, which git may collapse or find
+/// empty, and whatever else) go to ls-files. Given many files in many directories as pathspecs,
+/// ls-files read each of those directories whole and matched every name in them against every
+/// pathspec: on the generated 30k-file tree, 9.7 ms of CPU for 52 names, where check-ignore takes
+/// 1.5 ms for the 50 files among them and ls-files 2 ms for the two directories.
+fn listed_against_no_index(
+    git: &Git,
+    plan: &Plan,
+    names: &[Vec<u8>],
+    no_index: &std::path::Path,
+) -> Result<Vec<u8>> {
+    let top = git.work_tree.as_deref().unwrap_or(&git.git_dir);
+    // check-ignore takes its paths as pathspecs without `literal` magic: a name that starts with
+    // `:` would read as magic, so it goes to ls-files. (Glob characters do no harm there: it
+    // looks up the path, it does not match files against it.)
+    let (files, rest): (Vec<&Vec<u8>>, Vec<&Vec<u8>>) = names.iter().partition(|name| {
+        !name.starts_with(b":")
+            && std::fs::symlink_metadata(top.join(OsStr::from_bytes(name)))
+                .is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
+    });
+    let mut listed: Vec<Vec<u8>> = Vec::with_capacity(names.len());
+    if !files.is_empty() {
+        let mut input = Vec::new();
+        for file in &files {
+            input.extend_from_slice(file);
+            input.push(0);
+        }
+        let args = ["check-ignore", "-z", "--stdin"];
+        let mut cmd = super::git_command(git, &args);
+        cmd.env("GIT_INDEX_FILE", no_index);
+        literal_only(&mut cmd);
+        cmd.env_remove("GIT_LITERAL_PATHSPECS");
+        // Exit 1 says that none of them is ignored. Any other failure (a path check-ignore
+        // refuses, say) leaves every name to ls-files, as before this shortcut.
+        let ignored = match crate::git::plumbing::run_with_input(&mut cmd, &input) {
+            Ok(ignored) => ignored,
+            Err(err) if none_ignored(&err) => Vec::new(),
+            Err(_) => return list_others(git, plan, Some(names), Some(no_index)),
+        };
+        let ignored: std::collections::HashSet<&[u8]> =
+            ignored.split(|&b| b == 0).filter(|p| !p.is_empty()).collect();
+        listed.extend(files.iter().filter(|f| !ignored.contains(f.as_slice())).map(|f| f.to_vec()));
+    }
+    if !rest.is_empty() {
+        let rest: Vec<Vec<u8>> = rest.into_iter().cloned().collect();
+        let out = list_others(git, plan, Some(&rest), Some(no_index))?;
+        listed.extend(out.split(|&b| b == 0).filter(|p| !p.is_empty()).map(<[u8]>::to_vec));
+    }
+    // git's order: byte by byte, a directory with its trailing slash.
+    listed.sort();
+    listed.dedup();
+    let mut out = Vec::new();
+    for path in listed {
+        out.extend_from_slice(&path);
+        out.push(0);
+    }
+    Ok(out)
+}
+
+/// `git check-ignore` exits 1 when no path it was given is ignored: that is an answer.
+fn none_ignored(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| cause.to_string().contains("exited with 1:"))
+}
+
+/// `git ls-files -z --others --exclude-standard` as status lists untracked files, of `names`
+/// only when given, against the index at `no_index` when given.
+fn list_others(
+    git: &Git,
+    plan: &Plan,
+    names: Option<&[Vec<u8>]>,
+    no_index: Option<&std::path::Path>,
+) -> Result<Vec<u8>> {
+    let mut args: Vec<&OsStr> = Vec::new();
+    if names.is_some() {
+        args.push("--literal-pathspecs".as_ref());
+    }
+    args.extend(["ls-files", "-z", "--others", "--exclude-standard"].map(OsStr::new));
+    if plan.untracked == Untracked::Normal {
+        args.extend(["--directory", "--no-empty-directory"].map(OsStr::new));
+    }
+    if let Some(names) = names {
+        args.push("--".as_ref());
+        args.extend(names.iter().map(|name| OsStr::from_bytes(name)));
+    }
+    let mut cmd = super::git_command(git, &args);
+    if let Some(no_index) = no_index {
+        cmd.env("GIT_INDEX_FILE", no_index);
+    }
+    literal_only(&mut cmd);
+    let output = git::run(&mut cmd)?;
+    git::checked(&cmd, output)
+}
+
+/// The names are literal (`--literal-pathspecs`), which git refuses beside these.
+fn literal_only(cmd: &mut std::process::Command) {
+    for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
+        cmd.env_remove(key);
+    }
 }
 
 #[cfg(test)]
