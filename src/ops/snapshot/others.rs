@@ -6,8 +6,8 @@
 //! that name for, a directory it has no tracked files under. Those few names (on an agent's tree, a
 //! new directory and the files it added beside tracked ones) are what git then gets as literal
 //! pathspecs, with an empty index when none of them is a path the index knows by another type
-//! (see `untracked_lines` in [`split`](super::split)), and git alone decides what of them it
-//! lists, ignore rules, nested repositories and collapsed directories included: a pathspec only
+//! (the files among them then go to `git check-ignore` as paths, see `untracked_lines` in
+//! [`split`](super::split)), and git alone decides what of them it lists, ignore rules, nested repositories and collapsed directories included: a pathspec only
 //! narrows git's walk, and every name outside them is one git would not list. With no name left,
 //! git is not run at all.
 
