@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 use anyhow::{Context, Result};
 use gix::ObjectId;
@@ -77,6 +77,25 @@ pub fn undo_head(git: &Git, sealed: &str, old: Option<ObjectId>) -> Result<()> {
 
 /// Runs `cmd` with `input` on its stdin and returns stdout; a non-zero exit is an error.
 pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Result<Vec<u8>> {
+    let (output, written) = feed(cmd, input)?;
+    let stdout = git::checked(cmd, output)?;
+    // A failed write matters only when git did not fail first (then its message is the better one).
+    written.with_context(|| format!("writing to {}", git::describe(cmd)))?;
+    Ok(stdout)
+}
+
+/// Runs `cmd` with `input` on its stdin and returns what it printed whatever its exit, for a
+/// command whose exit code is part of the answer (`git check-ignore` exits 1 for "none").
+pub fn output_with_input(cmd: &mut Command, input: &[u8]) -> Result<Output> {
+    let (output, written) = feed(cmd, input)?;
+    if output.status.success() {
+        written.with_context(|| format!("writing to {}", git::describe(cmd)))?;
+    }
+    Ok(output)
+}
+
+/// Spawns `cmd`, writes `input` to its stdin beside reading its output, and waits for it.
+fn feed(cmd: &mut Command, input: &[u8]) -> Result<(Output, io::Result<()>)> {
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().with_context(|| format!("running {}", git::describe(cmd)))?;
     let mut stdin = child.stdin.take().context("stdin of a child process")?;
@@ -88,10 +107,7 @@ pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Result<Vec<u8>> {
         (output, written)
     });
     let output = output.with_context(|| format!("waiting for {}", git::describe(cmd)))?;
-    let stdout = git::checked(cmd, output)?;
-    // A failed write matters only when git did not fail first (then its message is the better one).
-    written.with_context(|| format!("writing to {}", git::describe(cmd)))?;
-    Ok(stdout)
+    Ok((output, written))
 }
 
 #[cfg(test)]

@@ -302,10 +302,11 @@ fn listed_against_no_index(
         cmd.env_remove("GIT_LITERAL_PATHSPECS");
         // Exit 1 says that none of them is ignored. Any other failure (a path check-ignore
         // refuses, say) leaves every name to ls-files, as before this shortcut.
-        let ignored = match crate::git::plumbing::run_with_input(&mut cmd, &input) {
-            Ok(ignored) => ignored,
-            Err(err) if none_ignored(&err) => Vec::new(),
-            Err(_) => return list_others(git, plan, Some(names), Some(no_index)),
+        let output = crate::git::plumbing::output_with_input(&mut cmd, &input);
+        let ignored = match output.map(|o| (o.status.code(), o.stdout)) {
+            Ok((Some(0), ignored)) => ignored,
+            Ok((Some(1), _)) => Vec::new(),
+            _ => return list_others(git, plan, Some(names), Some(no_index)),
         };
         let ignored: std::collections::HashSet<&[u8]> =
             ignored.split(|&b| b == 0).filter(|p| !p.is_empty()).collect();
@@ -325,11 +326,6 @@ fn listed_against_no_index(
         out.push(0);
     }
     Ok(out)
-}
-
-/// `git check-ignore` exits 1 when no path it was given is ignored: that is an answer.
-fn none_ignored(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| cause.to_string().contains("exited with 1:"))
 }
 
 /// `git ls-files -z --others --exclude-standard` as status lists untracked files, of `names`
