@@ -99,6 +99,29 @@ impl Git {
     }
 }
 
+/// Sets glibc's malloc to keep the memory a git child frees, for a child that compresses many
+/// objects (seal's `git add`), unless the caller tuned malloc already (`GLIBC_TUNABLES`, or one of
+/// glibc's `MALLOC_*_` variables). zlib allocates about 256 KiB of state for every object it
+/// deflates and frees it afterwards; at the top of the heap, glibc hands that back to the kernel
+/// each time (the trim threshold is 128 KiB), so every object costs a `brk` pair and some 20 page
+/// faults. On ripgrep's dirty tree that was nearly a third of `git add`'s CPU time. The values are the
+/// ones glibc's own dynamic thresholds reach in a long-running process (an mmap threshold of 32 MiB,
+/// the largest it sets, and a trim threshold twice that). They change no byte git writes, and
+/// other C libraries ignore them.
+pub fn keep_freed_memory(cmd: &mut Command) {
+    if !malloc_tuned(std::env::vars_os().map(|(key, _)| key)) {
+        cmd.envs(KEEP_FREED_MEMORY);
+    }
+}
+
+const KEEP_FREED_MEMORY: [(&str, &str); 2] =
+    [("MALLOC_MMAP_THRESHOLD_", "33554432"), ("MALLOC_TRIM_THRESHOLD_", "67108864")];
+
+/// Whether an environment with these variables tunes glibc's malloc.
+fn malloc_tuned(mut keys: impl Iterator<Item = OsString>) -> bool {
+    keys.any(|key| key == "GLIBC_TUNABLES" || key.as_encoded_bytes().starts_with(b"MALLOC_"))
+}
+
 /// The git binary every child runs: the first executable `git` on `PATH`, looked up once, where
 /// `execvp` would find it. Started by that path, a child no longer tries to execute `git` in each
 /// `PATH` entry before it (on a machine with a few tool directories ahead of git's, that was a
@@ -153,4 +176,28 @@ pub fn describe(cmd: &Command) -> String {
     let mut words = vec![name.to_string_lossy().into_owned()];
     words.extend(cmd.get_args().map(|a| a.to_string_lossy().into_owned()));
     format!("`{}`", words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn freed_memory_is_kept_unless_the_caller_tuned_malloc() {
+        let keys = |names: &[&str]| names.iter().map(OsString::from).collect::<Vec<_>>();
+        assert!(!malloc_tuned(keys(&["PATH", "HOME", "XMALLOC_X"]).into_iter()));
+        assert!(malloc_tuned(keys(&["PATH", "GLIBC_TUNABLES"]).into_iter()));
+        assert!(malloc_tuned(keys(&["MALLOC_ARENA_MAX"]).into_iter()));
+
+        let mut cmd = Command::new("git");
+        keep_freed_memory(&mut cmd);
+        let set: Vec<_> = cmd.get_envs().filter_map(|(k, v)| Some((k, v?))).collect();
+        if malloc_tuned(std::env::vars_os().map(|(key, _)| key)) {
+            assert!(set.is_empty(), "the caller's malloc settings are left alone: {set:?}");
+        } else {
+            let want: Vec<_> =
+                KEEP_FREED_MEMORY.iter().map(|(k, v)| (OsStr::new(k), OsStr::new(v))).collect();
+            assert_eq!(set, want);
+        }
+    }
 }

@@ -142,8 +142,9 @@ impl<'a> Stage<'a> {
             "add",
             "--all",
         ];
-        prescan::start(self.command(args), scanning)
-            .context("staging the work tree like `git add -A`")
+        let mut cmd = self.command(args);
+        git::keep_freed_memory(&mut cmd);
+        prescan::start(cmd, scanning).context("staging the work tree like `git add -A`")
     }
 
     /// What the private index changes against `base` (a commit, or the empty tree), in git's
