@@ -11,10 +11,13 @@ use crate::git::{self, Git};
 pub const FALLBACK_NAME: &str = "git-handoff";
 /// The author and committer email used when git has none configured.
 pub const FALLBACK_EMAIL: &str = "git-handoff@localhost";
+/// `GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL}` settings for git's children, see [`identity_env`].
+pub type IdentityEnv = Vec<(String, String)>;
+
 /// Environment that gives git an identity when it has none: for the author and the committer
 /// separately, the caller's `GIT_*_NAME/EMAIL`, then `author.*`/`committer.*`, then `user.*`,
 /// then [`FALLBACK_NAME`]/[`FALLBACK_EMAIL`]. Empty when git already knows who is committing.
-pub fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
+pub fn identity_env(git: &Git) -> Result<IdentityEnv> {
     let mut env = Vec::new();
     let mut config: Option<Vec<(String, String)>> = None;
     let var = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
@@ -45,6 +48,19 @@ pub fn identity_env(git: &Git) -> Result<Vec<(String, String)>> {
     Ok(env)
 }
 
+/// [`identity_env`] and [`commit_idents`] with that environment, each `git var` run once when git
+/// knows who commits (the usual case: two processes, not four). The identities are `None` where
+/// `commit_idents` would fail.
+pub fn identity_and_idents(git: &Git) -> Result<(IdentityEnv, Option<[String; 2]>)> {
+    if let Ok(idents) = commit_idents(git, &[]) {
+        // Both `git var`s succeeded: `identity_env` would add nothing.
+        return Ok((Vec::new(), Some(idents)));
+    }
+    let env = identity_env(git)?;
+    let idents = commit_idents(git, &env).ok();
+    Ok((env, idents))
+}
+
 /// The `author` and `committer` of a commit git would make now with `identity` (from
 /// [`identity_env`]), as `git var GIT_AUTHOR_IDENT` and `GIT_COMMITTER_IDENT` print them:
 /// `Name <email> <seconds> <offset>`, the caller's `GIT_*_DATE` read by git's own date parser.
@@ -55,21 +71,22 @@ pub fn commit_idents(git: &Git, identity: &[(String, String)]) -> Result<[String
         cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
         cmd.spawn().map(|child| (cmd, child))
     });
-    let mut idents = Vec::with_capacity(2);
-    for started in started {
+    // Both are waited for before either's result is judged: none is left running.
+    let outputs = started.map(|started| {
         let (cmd, child) = started.context("running `git var`")?;
         let output = child.wait_with_output().context("running `git var`")?;
+        Ok::<_, anyhow::Error>((cmd, output))
+    });
+    let [author, committer] = outputs.map(|output| {
+        let (cmd, output) = output?;
         let out = git::checked(&cmd, output)?;
         let line = out.strip_suffix(b"\n").unwrap_or(&out);
         if line.is_empty() || line.contains(&b'\n') {
             bail!("{} printed {:?}, not one identity", git::describe(&cmd), out.to_str_lossy());
         }
-        idents.push(
-            line.to_str().context("`git var` printed an identity that is not UTF-8")?.to_string(),
-        );
-    }
-    let [author, committer]: [String; 2] = idents.try_into().expect("two identities");
-    Ok([author, committer])
+        Ok(line.to_str().context("`git var` printed an identity that is not UTF-8")?.to_string())
+    });
+    Ok([author?, committer?])
 }
 
 /// The repository's `user.*`, `author.*` and `committer.*` names and emails (non-empty ones).

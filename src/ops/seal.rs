@@ -46,7 +46,7 @@ use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 use serde::{Serialize, Serializer};
 
-use crate::git::identity::{commit_idents, identity_env};
+use crate::git::identity::identity_and_idents;
 use crate::git::plumbing::{commit_tree, move_head, undo_head, write_commit};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
@@ -150,11 +150,8 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         }
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
-        let identity = s.spawn(|| {
-            let env = identity_env(&git)?;
-            // The author and committer `git commit-tree` would write, so the commit is made here.
-            Ok((commit_idents(&git, &env).ok(), env))
-        });
+        // The author and committer `git commit-tree` would write, so the commit is made here.
+        let identity = s.spawn(|| identity_and_idents(&git).map(|(env, idents)| (idents, env)));
         let added = adding.finish(top, scanning, hash);
         let added = added.context("staging the work tree like `git add -A`");
         (added, join(original), join(before), join(identity))
