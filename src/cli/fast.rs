@@ -1,14 +1,15 @@
-//! The start-up fast path for the two commands agent hooks run: `record` on every tool call and
-//! `recall` at every session start. Building clap's tree of every command and option costs more
-//! than the work `record` does, so the few argument shapes hooks use are recognised here without
-//! it. Anything else (another command, `--help`, a typo, a global option) is left to clap, which
+//! The start-up fast path for the commands hooks run: `record` on every tool call and `recall` at
+//! every session start (agent hooks), and `validate --pre-push` on every push (git's hook).
+//! Building clap's tree of every command and option costs more than the work `record` does (and
+//! about a tenth of a pre-push check), so the few argument shapes hooks use are recognised here
+//! without it. Anything else (another command, `--help`, a typo, a global option) is left to clap, which
 //! parses, explains and refuses as usual; both paths end in the same [`Cli`] value.
 
 use std::ffi::OsString;
 
 use clap::ValueEnum;
 
-use crate::cli::commands::{recall, record};
+use crate::cli::commands::{recall, record, validate};
 use crate::cli::{AttemptArgs, Cli, ColorChoice, Command, GlobalArgs};
 
 /// The command line as clap would parse it, when it is one of the shapes known here.
@@ -18,6 +19,7 @@ pub fn parse(args: &[OsString]) -> Option<Cli> {
     let command = match *command {
         "record" => Command::Record(record_args(&options_of(options)?)?),
         "recall" => Command::Recall(recall_args(&options_of(options)?)?),
+        "validate" => Command::Validate(pre_push_args(options)?),
         _ => return None,
     };
     let global = GlobalArgs { chdir: Vec::new(), json: false, color: ColorChoice::Auto };
@@ -69,6 +71,17 @@ fn recall_args(options: &[(&str, &str)]) -> Option<recall::Args> {
     Some(args)
 }
 
+/// `--pre-push [REMOTE [URL]]`, as the installed hooks call it: git passes the remote's name and
+/// URL, the pre-commit framework neither. Values that could be options are left to clap.
+fn pre_push_args(words: &[&str]) -> Option<validate::Args> {
+    let (&"--pre-push", positional) = words.split_first()? else { return None };
+    if positional.len() > 2 || positional.iter().any(|w| w.is_empty() || w.starts_with('-')) {
+        return None;
+    }
+    let value = |at: usize| positional.get(at).map(|w| w.to_string());
+    Some(validate::Args { rev: value(0), url: value(1), base: None, issue: None, pre_push: true })
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;
@@ -90,6 +103,10 @@ mod tests {
             "recall --source resume",
             "recall --hook claude",
             "recall --source=compact --max-lines 3 --hook codex",
+            "validate --pre-push",
+            "validate --pre-push origin",
+            "validate --pre-push origin git@example.com:a/b.git",
+            "validate --pre-push /srv/r.git /srv/r.git",
         ] {
             let fast = parse(&words(line)).unwrap_or_else(|| panic!("{line}: not taken"));
             let clap = Cli::try_parse_from(words(line)).unwrap();
@@ -107,6 +124,14 @@ mod tests {
             "recall --issue 3",
             "recall --source",
             "recall extra",
+            "validate",
+            "validate origin",
+            "validate origin --pre-push",
+            "validate --pre-push origin url extra",
+            "validate --pre-push --json",
+            "validate --pre-push -- origin",
+            "validate --pre-push --issue 3",
+            "validate --pre-push=origin",
             "snapshot",
             "--version",
         ] {
