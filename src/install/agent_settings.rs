@@ -51,37 +51,83 @@ impl Agent {
     /// Every command ends `|| exit 1`: git-handoff's errors exit 2, which an agent reads as
     /// "block" on Stop and UserPromptSubmit; exit 1 is a non-blocking error shown to the user, so
     /// a failing hook can never stop the agent.
+    ///
+    /// The commands run the `git-handoff` binary itself, as the pre-push block does, not
+    /// `git handoff`: git's dispatch to another binary's command is one more git start on every
+    /// tool call (about 2 ms here, more than `record` costs on its own). `cargo install` puts the
+    /// binary on PATH, where both forms find it. Entries in the older form ([`legacy`]) are
+    /// still ours: install rewrites them, uninstall takes them out.
     pub fn wanted(self) -> Vec<Wanted> {
         let w = |event, matcher, command, timeout| Wanted { event, matcher, command, timeout };
         match self {
             // PreToolUse records a call as it starts, so a call still running when a limit
             // fires (a long test run) is in the log as "did not finish", not missing.
             Agent::Claude => vec![
-                w("PreToolUse", Some("*"), "git handoff record --agent claude || exit 1", 5),
-                w("PostToolUse", Some("*"), "git handoff record --agent claude || exit 1", 5),
+                w("PreToolUse", Some("*"), "git-handoff record --agent claude || exit 1", 5),
+                w("PostToolUse", Some("*"), "git-handoff record --agent claude || exit 1", 5),
                 w(
                     "PostToolUseFailure",
                     Some("*"),
-                    "git handoff record --agent claude || exit 1",
+                    "git-handoff record --agent claude || exit 1",
                     5,
                 ),
-                w("UserPromptSubmit", None, "git handoff record --agent claude || exit 1", 5),
-                w("Stop", None, "git handoff record --agent claude || exit 1", 5),
-                w("SessionStart", None, "git handoff recall --hook claude || exit 1", 10),
-                w("SessionEnd", None, "git handoff note --digest-only || exit 1", 30),
+                w("UserPromptSubmit", None, "git-handoff record --agent claude || exit 1", 5),
+                w("Stop", None, "git-handoff record --agent claude || exit 1", 5),
+                w("SessionStart", None, "git-handoff recall --hook claude || exit 1", 10),
+                w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 30),
             ],
             Agent::Codex => vec![
-                w("PostToolUse", Some("*"), "git handoff record --agent codex || exit 1", 5),
-                w("UserPromptSubmit", None, "git handoff record --agent codex || exit 1", 5),
-                w("Stop", None, "git handoff record --agent codex || exit 1", 5),
-                w("SessionStart", None, "git handoff recall --hook codex || exit 1", 10),
+                w("PostToolUse", Some("*"), "git-handoff record --agent codex || exit 1", 5),
+                w("UserPromptSubmit", None, "git-handoff record --agent codex || exit 1", 5),
+                w("Stop", None, "git-handoff record --agent codex || exit 1", 5),
+                w("SessionStart", None, "git-handoff recall --hook codex || exit 1", 10),
             ],
         }
     }
 }
 
-/// Merges the wanted hooks into the settings text (`None`: no file yet). Returns the new text, or
-/// `None` when everything is already installed. `origin` names the file in errors.
+/// `command` as earlier versions installed it, through git's dispatch (`git handoff ...`).
+pub fn legacy(command: &str) -> String {
+    match command.strip_prefix("git-handoff ") {
+        Some(rest) => format!("git handoff {rest}"),
+        None => command.to_string(),
+    }
+}
+
+/// Rewrites every hook entry whose command is the [`legacy`] form of one of `agent`'s to the
+/// current form; true when there was one.
+fn upgrade(hooks: &mut Map<String, Value>, agent: Agent) -> bool {
+    let current: Vec<(String, &str)> =
+        agent.wanted().iter().map(|w| (legacy(w.command), w.command)).collect();
+    let mut upgraded = false;
+    for groups in hooks.values_mut().filter_map(Value::as_array_mut) {
+        for entries in groups.iter_mut().filter_map(|g| g.get_mut("hooks")?.as_array_mut()) {
+            for command in entries.iter_mut().filter_map(|h| h.get_mut("command")) {
+                let old = command.as_str().unwrap_or_default();
+                if let Some((_, new)) = current.iter().find(|(legacy, _)| legacy == old) {
+                    *command = json!(new);
+                    upgraded = true;
+                }
+            }
+        }
+    }
+    upgraded
+}
+
+/// The text with each [`legacy`] command string of `agent`'s spelled in the current form, byte
+/// for byte otherwise (the caller checks that it reads back as the merged settings).
+fn upgrade_text(text: &str, agent: Agent) -> String {
+    let mut out = text.to_string();
+    for wanted in agent.wanted() {
+        let quoted = |command: &str| serde_json::to_string(command).unwrap_or_default();
+        out = out.replace(&quoted(&legacy(wanted.command)), &quoted(wanted.command));
+    }
+    out
+}
+
+/// Merges the wanted hooks into the settings text (`None`: no file yet), rewriting entries of ours
+/// in the older form. Returns the new text, or `None` when everything is already installed as it
+/// is now. `origin` names the file in errors.
 pub fn merge(existing: Option<&str>, agent: Agent, origin: &str) -> Result<Option<String>> {
     let mut root: Value = match existing {
         Some(text) if !text.trim().is_empty() => serde_json::from_str(text).map_err(|err| {
@@ -101,6 +147,7 @@ pub fn merge(existing: Option<&str>, agent: Agent, origin: &str) -> Result<Optio
     let Some(hooks) = hooks.as_object_mut() else {
         bail!("{origin}: \"hooks\" is not an object; fix the file, then run the install again");
     };
+    let upgraded = upgrade(hooks, agent);
     let mut added: Vec<(&str, Value)> = Vec::new();
     for wanted in agent.wanted() {
         let groups = hooks.entry(wanted.event).or_insert_with(|| json!([]));
@@ -124,13 +171,13 @@ pub fn merge(existing: Option<&str>, agent: Agent, origin: &str) -> Result<Optio
         groups.push(Value::Object(group.clone()));
         added.push((wanted.event, Value::Object(group)));
     }
-    if added.is_empty() {
+    if added.is_empty() && !upgraded {
         return Ok(None);
     }
     let mut pretty = serde_json::to_string_pretty(&root)?;
     pretty.push('\n');
     match existing.filter(|text| !text.trim().is_empty()) {
-        Some(text) => Ok(Some(splice(text, &added, &root).unwrap_or(pretty))),
+        Some(text) => Ok(Some(splice(&upgrade_text(text, agent), &added, &root).unwrap_or(pretty))),
         None => Ok(Some(pretty)),
     }
 }
@@ -201,10 +248,29 @@ mod tests {
         let post = value["hooks"]["PostToolUse"].as_array().unwrap();
         assert_eq!(post.len(), 2);
         assert_eq!(post[0]["hooks"][0]["command"], "prettier --write");
-        assert_eq!(post[1]["hooks"][0]["command"], "git handoff record --agent claude || exit 1");
+        assert_eq!(post[1]["hooks"][0]["command"], "git-handoff record --agent claude || exit 1");
         let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["permissions", "hooks", "model"]);
         assert_eq!(merge(Some(&merged), Agent::Claude, "s.json").unwrap(), None);
+    }
+
+    /// Entries an earlier version installed (`git handoff ...`) are rewritten where they are, the
+    /// rest of the text byte for byte, and nothing is added twice.
+    #[test]
+    fn entries_in_the_older_form_are_rewritten_in_place() {
+        let current = merge(None, Agent::Codex, "h.json").unwrap().unwrap();
+        let old = current.replace("\"git-handoff ", "\"git handoff ");
+        assert_ne!(old, current);
+        assert_eq!(merge(Some(&old), Agent::Codex, "h.json").unwrap().as_deref(), Some(&*current));
+        assert_eq!(merge(Some(&current), Agent::Codex, "h.json").unwrap(), None);
+
+        // The same string elsewhere is the user's: it stays, and the entries are still rewritten.
+        let theirs = legacy(Agent::Codex.wanted()[0].command);
+        let old = old.replacen('{', &format!("{{\n  \"theirs\": {theirs:?},"), 1);
+        let merged = merge(Some(&old), Agent::Codex, "h.json").unwrap().unwrap();
+        let mut want: Value = serde_json::from_str(&current).unwrap();
+        want.as_object_mut().unwrap().insert("theirs".into(), json!(theirs));
+        assert_eq!(serde_json::from_str::<Value>(&merged).unwrap(), want, "{merged}");
     }
 
     #[test]

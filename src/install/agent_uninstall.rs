@@ -56,7 +56,11 @@ pub fn unmerge(
     origin: &str,
     created: Option<&Created>,
 ) -> Result<Option<String>> {
-    let ours: Vec<&str> = agent.wanted().iter().map(|w| w.command).collect();
+    // Ours in either form: as installed now, and as earlier versions installed them.
+    let legacy: Vec<String> =
+        agent.wanted().iter().map(|w| agent_settings::legacy(w.command)).collect();
+    let mut ours: Vec<&str> = agent.wanted().iter().map(|w| w.command).collect();
+    ours.extend(legacy.iter().map(String::as_str));
     let mut text = text.to_string();
     let mut removed = false;
     loop {
@@ -129,6 +133,10 @@ pub struct AgentStatus {
     pub installed: Vec<&'static str>,
     /// Events whose git-handoff hook is missing.
     pub missing: Vec<&'static str>,
+    /// Events among `installed` whose hook is in the older form (`git handoff ...`, through git's
+    /// dispatch): it runs, one git start slower; installing again rewrites it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outdated: Vec<&'static str>,
     /// Why the file could not be read, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
@@ -142,6 +150,7 @@ pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
         exists: text.is_some(),
         installed: Vec::new(),
         missing: Vec::new(),
+        outdated: Vec::new(),
         problem: None,
     };
     let root = match text.as_deref().filter(|t| !t.trim().is_empty()) {
@@ -155,11 +164,16 @@ pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
         },
     };
     for wanted in agent.wanted() {
-        let present = root["hooks"][wanted.event].as_array().is_some_and(|groups| {
-            groups.iter().any(|g| agent_settings::has_command(g, wanted.command))
-        });
-        if present {
+        let has = |command: &str| {
+            root["hooks"][wanted.event].as_array().is_some_and(|groups| {
+                groups.iter().any(|g| agent_settings::has_command(g, command))
+            })
+        };
+        if has(wanted.command) {
             status.installed.push(wanted.event)
+        } else if has(&agent_settings::legacy(wanted.command)) {
+            status.installed.push(wanted.event);
+            status.outdated.push(wanted.event)
         } else {
             status.missing.push(wanted.event)
         }

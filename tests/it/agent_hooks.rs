@@ -22,7 +22,7 @@ fn claude_settings_keep_other_hooks_and_permissions_and_install_once() {
     let diff = stdout_ok(
         repo.handoff().args(["hooks", "install", "--claude", "--dry-run"]).output().unwrap(),
     );
-    assert!(diff.contains("+") && diff.contains("git handoff record --agent claude"), "{diff}");
+    assert!(diff.contains("+") && diff.contains("git-handoff record --agent claude"), "{diff}");
     assert_eq!(
         serde_json::from_slice::<Value>(&repo.read(".claude/settings.json")).unwrap(),
         existing,
@@ -36,18 +36,18 @@ fn claude_settings_keep_other_hooks_and_permissions_and_install_once() {
     assert_eq!(settings["env"], existing["env"]);
     let post = settings["hooks"]["PostToolUse"].as_array().unwrap();
     assert_eq!(post[0], existing["hooks"]["PostToolUse"][0]);
-    assert_eq!(post[1]["hooks"][0]["command"], "git handoff record --agent claude || exit 1");
+    assert_eq!(post[1]["hooks"][0]["command"], "git-handoff record --agent claude || exit 1");
     assert_eq!(settings["hooks"]["Stop"][0], existing["hooks"]["Stop"][0]);
     for event in ["PostToolUseFailure", "Stop", "SessionStart", "SessionEnd", "UserPromptSubmit"] {
         assert!(settings["hooks"][event].is_array(), "{event}: {settings}");
     }
     assert_eq!(
         settings["hooks"]["SessionStart"][0]["hooks"][0]["command"],
-        "git handoff recall --hook claude || exit 1"
+        "git-handoff recall --hook claude || exit 1"
     );
     assert_eq!(
         settings["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
-        "git handoff note --digest-only || exit 1"
+        "git-handoff note --digest-only || exit 1"
     );
 
     let skill = repo.read(".claude/skills/handoff/SKILL.md");
@@ -79,7 +79,7 @@ fn codex_hooks_are_created_and_broken_settings_are_refused() {
     let settings: Value = serde_json::from_slice(&repo.read(".codex/hooks.json")).unwrap();
     assert_eq!(
         settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
-        "git handoff record --agent codex || exit 1"
+        "git-handoff record --agent codex || exit 1"
     );
     assert!(settings["hooks"].get("SessionEnd").is_none());
 
@@ -104,7 +104,7 @@ fn pre_tool_use_is_recorded_so_a_call_still_running_at_the_limit_is_known() {
     let pre = &settings["hooks"]["PreToolUse"][0];
     assert_eq!(pre["matcher"], "*");
     let command = pre["hooks"][0]["command"].as_str().unwrap();
-    assert_eq!(command, "git handoff record --agent claude || exit 1");
+    assert_eq!(command, "git-handoff record --agent claude || exit 1");
 
     // The installed command, fed the payload Claude Code sends before a long test run.
     let payload = common::payloads::hook(

@@ -116,7 +116,7 @@ fn dry_run_and_status_tell_what_is_where() {
             .unwrap();
     assert_eq!(json["dry_run"], true);
     assert!(
-        json["hooks"][1]["diff"].as_str().unwrap().contains("git handoff record --agent claude"),
+        json["hooks"][1]["diff"].as_str().unwrap().contains("git-handoff record --agent claude"),
         "{json}"
     );
     assert!(!repo.path.join(".claude").exists());
@@ -145,4 +145,36 @@ fn dry_run_and_status_tell_what_is_where() {
     assert!(status(&["color.ui=always"]).contains('\x1b'));
     assert!(!status(&["color.ui=always", "color.handoff=never"]).contains('\x1b'));
     assert!(status(&["color.ui=never", "color.handoff=always"]).contains('\x1b'));
+}
+
+/// Settings an earlier version installed (its hooks ran `git handoff ...`, through git's dispatch):
+/// status names them, installing again rewrites them where they are (the user's bytes otherwise
+/// kept, nothing added twice), and uninstall takes them out either way.
+#[test]
+fn hooks_in_the_older_form_are_updated_in_place_and_still_uninstalled() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write(".claude/settings.json", CLAUDE);
+    run(&repo, &["hooks", "install", "--claude"]);
+    let current = String::from_utf8(repo.read(".claude/settings.json")).unwrap();
+    let older = current.replace("\"git-handoff ", "\"git handoff ");
+    assert_ne!(older, current);
+
+    repo.write(".claude/settings.json", &older);
+    let status: Value = serde_json::from_str(&run(&repo, &["hooks", "status", "--json"])).unwrap();
+    let outdated = status["claude"]["outdated"].as_array().unwrap();
+    assert_eq!(outdated.len(), status["claude"]["installed"].as_array().unwrap().len());
+    assert_eq!(status["claude"]["missing"].as_array().unwrap().len(), 0, "{status}");
+    let text = run(&repo, &["hooks", "status"]);
+    assert!(text.contains("in the older `git handoff` form: PreToolUse"), "{text}");
+
+    run(&repo, &["hooks", "install", "--claude"]);
+    assert_eq!(String::from_utf8(repo.read(".claude/settings.json")).unwrap(), current);
+    let status: Value = serde_json::from_str(&run(&repo, &["hooks", "status", "--json"])).unwrap();
+    assert!(status["claude"].get("outdated").is_none(), "{status}");
+
+    repo.write(".claude/settings.json", &older);
+    run(&repo, &["hooks", "uninstall", "--claude"]);
+    let left: Value = serde_json::from_slice(&repo.read(".claude/settings.json")).unwrap();
+    assert_eq!(left, serde_json::from_str::<Value>(CLAUDE).unwrap());
 }

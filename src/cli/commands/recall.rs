@@ -123,7 +123,7 @@ fn read_payload_source() -> Result<Option<Source>> {
         return Ok(None);
     }
     let value: serde_json::Value = serde_json::from_slice(&bytes).context(
-        "the hook payload on stdin is not JSON; install the hook as `git handoff recall --hook claude`",
+        "the hook payload on stdin is not JSON; install the hook as `git-handoff recall --hook claude`",
     )?;
     let Some(object) = value.as_object() else {
         bail!("the hook payload on stdin is not a JSON object");

@@ -28,12 +28,14 @@ fn label(name: &str) -> String {
 ///
 /// The pre-push hook git runs and whether it holds git-handoff's block (or which hook manager owns
 /// it, and copies of the block that no longer run), `notes.rewriteRef`, the Claude Code and Codex
-/// hook entries (which of git-handoff's are in place), and the handoff skill (as installed, or
+/// hook entries (which of git-handoff's are in place, and which are in the older, slower
+/// `git handoff` form that installing again rewrites), and the handoff skill (as installed, or
 /// edited). Exit 0 whatever is found.
 ///
 /// --json prints {"pre_push": {"path", "installed", "manager", "evidence", "elsewhere": [{"path",
 /// "runs"}]}, "rewrite_ref": {"key", "value", "set"}, "claude": {"path", "exists", "installed":
-/// [event], "missing": [event], "problem"?}, "codex": {...}, "skill": {"path", "state":
+/// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {...}, "skill":
+/// {"path", "state":
 /// "absent"|"unchanged"|"modified"}, "claude_mcp": {"path", "installed", "changed"},
 /// "codex_mcp": {...}}.
 #[derive(Debug, clap::Args)]
@@ -114,7 +116,7 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
     for (name, status) in [("Claude Code", &report.claude), ("Codex", &report.codex)] {
         let Some(status) = status else { continue };
         let total = status.installed.len() + status.missing.len();
-        let what = match &status.problem {
+        let mut what = match &status.problem {
             Some(problem) => format!("unreadable: {problem}"),
             None if !status.exists => "absent".to_string(),
             None if status.missing.is_empty() => format!("all {total} git-handoff hooks"),
@@ -124,6 +126,12 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
                 status.missing.join(", ")
             ),
         };
+        if !status.outdated.is_empty() {
+            what.push_str(&format!(
+                "; in the older `git handoff` form: {} (install again to update)",
+                status.outdated.join(", ")
+            ));
+        }
         writeln!(out, "{}{} {what}", label(name), show(&status.path))?;
     }
     for (name, status) in [("MCP (Claude)", &report.claude_mcp), ("MCP (Codex)", &report.codex_mcp)]
