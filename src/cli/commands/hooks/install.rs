@@ -31,7 +31,9 @@ use super::{Report, print, shown};
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
 /// that make handoffs automatic: tool starts (PreToolUse, Claude Code, so a call still running at
 /// a limit is known), tool results and Stop → `record`, SessionStart → `recall`,
-/// SessionEnd → `note --digest-only` (Claude Code). --claude also adds the handoff skill as
+/// SessionEnd → `note --digest-only` (Claude Code), each run as `git-handoff <command>` (the binary
+/// itself: a git start less on every tool call); entries in the older `git handoff <command>`
+/// form are rewritten where they are. --claude also adds the handoff skill as
 /// `.claude/skills/handoff/SKILL.md` when there is none. Each also registers the handoff tools
 /// (`git handoff mcp`) as the MCP server `git-handoff`: in `.mcp.json` (`mcpServers`) for Claude
 /// Code (approved for you in `.claude/settings.local.json`, as Claude Code asks before starting a
