@@ -48,9 +48,10 @@ PY
 fi
 cd "$repo"
 header "recall ($COMMITS commits, $RECORDS records)"
-side_by_side "recall --source resume vs git notes show HEAD" \
+side_by_side "git handoff recall vs git notes show HEAD" \
   "git handoff recall --source resume" \
   "git notes --ref=handoff show HEAD"
-side_by_side "recall (binary direct) vs git notes show HEAD" \
+# The installed SessionStart hooks run the binary itself (`git-handoff recall --hook ...`).
+side_by_side "recall (binary, as hooks run it) vs git notes" \
   "$HANDOFF recall --source resume" \
   "git notes --ref=handoff show HEAD"
