@@ -19,7 +19,7 @@ pub fn parse(args: &[OsString]) -> Option<Cli> {
     let command = match *command {
         "record" => Command::Record(record_args(&options_of(options)?)?),
         "recall" => Command::Recall(recall_args(&options_of(options)?)?),
-        "validate" => Command::Validate(pre_push_args(options)?),
+        "validate" => Command::Validate(pre_push_args(options).or_else(|| validate_args(options))?),
         _ => return None,
     };
     let global = GlobalArgs { chdir: Vec::new(), json: false, color: ColorChoice::Auto };
@@ -82,6 +82,29 @@ fn pre_push_args(words: &[&str]) -> Option<validate::Args> {
     Some(validate::Args { rev: value(0), url: value(1), base: None, issue: None, pre_push: true })
 }
 
+/// `[REV] [--base B] [--issue N]`, as runtimes check an attempt (`git handoff validate`).
+fn validate_args(words: &[&str]) -> Option<validate::Args> {
+    let (rev, options) = match words.split_first() {
+        Some((first, rest)) if !first.starts_with('-') && !first.is_empty() => (Some(*first), rest),
+        _ => (None, words),
+    };
+    let mut args = validate::Args {
+        rev: rev.map(str::to_string),
+        url: None,
+        base: None,
+        issue: None,
+        pre_push: false,
+    };
+    for (name, value) in options_of(options)? {
+        match name {
+            "base" if !value.is_empty() => args.base = Some(value.to_string()),
+            "issue" => args.issue = Some(value.parse().ok()?),
+            _ => return None,
+        }
+    }
+    Some(args)
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;
@@ -107,6 +130,11 @@ mod tests {
             "validate --pre-push origin",
             "validate --pre-push origin git@example.com:a/b.git",
             "validate --pre-push /srv/r.git /srv/r.git",
+            "validate",
+            "validate HEAD~3",
+            "validate --base main",
+            "validate --base=v1.0 --issue 7",
+            "validate topic --issue=+7 --base HEAD~2",
         ] {
             let fast = parse(&words(line)).unwrap_or_else(|| panic!("{line}: not taken"));
             let clap = Cli::try_parse_from(words(line)).unwrap();
@@ -124,9 +152,12 @@ mod tests {
             "recall --issue 3",
             "recall --source",
             "recall extra",
-            "validate",
-            "validate origin",
             "validate origin --pre-push",
+            "validate --issue x",
+            "validate --issue",
+            "validate --base",
+            "validate a b",
+            "validate --base a --base b",
             "validate --pre-push origin url extra",
             "validate --pre-push --json",
             "validate --pre-push -- origin",
