@@ -1,9 +1,10 @@
-//! The start-up fast path for the commands hooks run: `record` on every tool call and `recall` at
-//! every session start (agent hooks), and `validate --pre-push` on every push (git's hook).
-//! Building clap's tree of every command and option costs more than the work `record` does (and
-//! about a tenth of a pre-push check), so the few argument shapes hooks use are recognised here
-//! without it. Anything else (another command, `--help`, a typo, a global option) is left to clap, which
-//! parses, explains and refuses as usual; both paths end in the same [`Cli`] value.
+//! The start-up fast path for the commands hooks and runtimes run: `record` on every tool call and
+//! `recall` at every session start (agent hooks), `validate --pre-push` on every push (git's
+//! hook), and `validate [REV] [--base B]` at the end of an attempt. Building clap's tree of every
+//! command and option costs more than the work `record` does (and about a tenth of a pre-push
+//! check), so the few argument shapes these callers use are recognised here without it. Anything
+//! else (another command, `--help`, a typo, a global option) is left to clap, which parses,
+//! explains and refuses as usual; both paths end in the same [`Cli`] value.
 
 use std::ffi::OsString;
 

@@ -104,10 +104,10 @@ impl Git {
 /// glibc's `MALLOC_*_` variables). zlib allocates about 256 KiB of state for every object it
 /// deflates and frees it afterwards; at the top of the heap, glibc hands that back to the kernel
 /// each time (the trim threshold is 128 KiB), so every object costs a `brk` pair and some 20 page
-/// faults. On ripgrep's dirty tree that was nearly a third of `git add`'s CPU time. The values are the
-/// ones glibc's own dynamic thresholds reach in a long-running process (an mmap threshold of 32 MiB,
-/// the largest it sets, and a trim threshold twice that). They change no byte git writes, and
-/// other C libraries ignore them.
+/// faults. On ripgrep's dirty tree that was nearly a third of `git add`'s CPU time. The values are
+/// the ones glibc's own dynamic thresholds reach in a long-running process (an mmap threshold of
+/// 32 MiB, the largest it sets, and a trim threshold twice that). They change no byte git writes,
+/// and other C libraries ignore them.
 pub fn keep_freed_memory(cmd: &mut Command) {
     if !malloc_tuned(std::env::vars_os().map(|(key, _)| key)) {
         cmd.envs(KEEP_FREED_MEMORY);

@@ -35,9 +35,8 @@ fn label(name: &str) -> String {
 /// --json prints {"pre_push": {"path", "installed", "manager", "evidence", "elsewhere": [{"path",
 /// "runs"}]}, "rewrite_ref": {"key", "value", "set"}, "claude": {"path", "exists", "installed":
 /// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {...}, "skill":
-/// {"path", "state":
-/// "absent"|"unchanged"|"modified"}, "claude_mcp": {"path", "installed", "changed"},
-/// "codex_mcp": {...}}.
+/// {"path", "state": "absent"|"unchanged"|"modified"}, "claude_mcp": {"path", "installed",
+/// "changed"}, "codex_mcp": {...}}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 
