@@ -151,14 +151,14 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         // The author and committer `git commit-tree` would write, so the commit is made here.
-        let identity = s.spawn(|| identity_and_idents(&git).map(|(env, idents)| (idents, env)));
+        let identity = s.spawn(|| identity_and_idents(&git));
         let added = adding.finish(top, scanning, hash);
         let added = added.context("staging the work tree like `git add -A`");
         (added, join(original), join(before), join(identity))
     });
     let original = original?;
     let prescanned = added?;
-    let (idents, identity) = identity?;
+    let (identity, idents) = identity?;
     let changes = list_changes(&stage, hash, original.as_ref(), before, &base)?;
     // The tree is built while the changed blobs are scanned for secrets, leaving out what the
     // caller holds back; a secret the scan finds means building it again without that file.
