@@ -114,6 +114,18 @@ fn upgrade(hooks: &mut Map<String, Value>, agent: Agent) -> bool {
     upgraded
 }
 
+/// Whether `text` holds every hook of `agent`'s already, some in the older form: installing then
+/// only rewrites those.
+pub fn only_outdated(text: &str, agent: Agent) -> bool {
+    let Ok(root) = serde_json::from_str::<Value>(text) else { return false };
+    let has = |event: &str, command: &str| {
+        root["hooks"][event].as_array().is_some_and(|g| g.iter().any(|g| has_command(g, command)))
+    };
+    let wanted = agent.wanted();
+    let old = |w: &Wanted| has(w.event, &legacy(w.command));
+    wanted.iter().all(|w| has(w.event, w.command) || old(w)) && wanted.iter().any(old)
+}
+
 /// The text with each [`legacy`] command string of `agent`'s spelled in the current form, byte
 /// for byte otherwise (the caller checks that it reads back as the merged settings).
 fn upgrade_text(text: &str, agent: Agent) -> String {

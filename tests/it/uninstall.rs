@@ -168,7 +168,8 @@ fn hooks_in_the_older_form_are_updated_in_place_and_still_uninstalled() {
     let text = run(&repo, &["hooks", "status"]);
     assert!(text.contains("in the older `git handoff` form: PreToolUse"), "{text}");
 
-    run(&repo, &["hooks", "install", "--claude"]);
+    let out = run(&repo, &["hooks", "install", "--claude"]);
+    assert!(out.contains("updated the git-handoff hooks in .claude/settings.json"), "{out}");
     assert_eq!(String::from_utf8(repo.read(".claude/settings.json")).unwrap(), current);
     let status: Value = serde_json::from_str(&run(&repo, &["hooks", "status", "--json"])).unwrap();
     assert!(status["claude"].get("outdated").is_none(), "{status}");

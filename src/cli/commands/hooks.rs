@@ -115,7 +115,8 @@ fn print_outcome(
     if let Some(diff) = &outcome.diff {
         write!(out, "{diff}")?;
     }
-    if what == "Codex" && matches!(outcome.action, Action::Created | Action::Added) && !dry_run {
+    let changed = matches!(outcome.action, Action::Created | Action::Added | Action::Updated);
+    if what == "Codex" && changed && !dry_run {
         writeln!(out, "{}", output::dim(CODEX_REVIEW))?;
     }
     Ok(())
@@ -173,7 +174,7 @@ fn print_approval(
 }
 
 /// Codex 0.171 runs a new or changed hook only once the user has approved it.
-const CODEX_REVIEW: &str = "Codex runs new hooks only after you approve them in its hook review: \
+const CODEX_REVIEW: &str = "Codex runs new or changed hooks only after you approve them in its hook review: \
     start `codex` in this repository and approve the git-handoff hooks when it lists them.";
 
 fn print_managed(outcome: &Outcome, path: &str, out: &mut impl Write) -> Result<()> {

@@ -110,8 +110,13 @@ pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
             let entry = manifest.entry(agent.settings_path().to_string()).or_default();
             *entry = std::mem::take(entry).union(created);
         }
+        let outdated_only = change
+            .before
+            .as_deref()
+            .is_some_and(|text| agent_settings::only_outdated(text, *agent));
         let action = match (change.changes_anything(), change.before.is_some()) {
             (false, _) => Action::Unchanged,
+            (true, true) if outdated_only => Action::Updated,
             (true, true) => Action::Added,
             (true, false) => Action::Created,
         };
