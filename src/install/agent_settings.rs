@@ -118,12 +118,9 @@ fn upgrade(hooks: &mut Map<String, Value>, agent: Agent) -> bool {
 /// only rewrites those.
 pub fn only_outdated(text: &str, agent: Agent) -> bool {
     let Ok(root) = serde_json::from_str::<Value>(text) else { return false };
-    let has = |event: &str, command: &str| {
-        root["hooks"][event].as_array().is_some_and(|g| g.iter().any(|g| has_command(g, command)))
-    };
     let wanted = agent.wanted();
-    let old = |w: &Wanted| has(w.event, &legacy(w.command));
-    wanted.iter().all(|w| has(w.event, w.command) || old(w)) && wanted.iter().any(old)
+    let old = |w: &Wanted| event_has(&root, w.event, &legacy(w.command));
+    wanted.iter().all(|w| event_has(&root, w.event, w.command) || old(w)) && wanted.iter().any(old)
 }
 
 /// The text with each [`legacy`] command string of `agent`'s spelled in the current form, byte
@@ -202,6 +199,13 @@ fn splice(text: &str, added: &[(&str, Value)], merged: &Value) -> Option<String>
         out = json_edit::append(&out, &["hooks", event], group)?;
     }
     (serde_json::from_str::<Value>(&out).ok()? == *merged).then_some(out)
+}
+
+/// Whether a group of `event` in the settings `root` runs `command`.
+pub fn event_has(root: &Value, event: &str, command: &str) -> bool {
+    root["hooks"][event]
+        .as_array()
+        .is_some_and(|groups| groups.iter().any(|g| has_command(g, command)))
 }
 
 pub fn has_command(group: &Value, command: &str) -> bool {

@@ -164,11 +164,7 @@ pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
         },
     };
     for wanted in agent.wanted() {
-        let has = |command: &str| {
-            root["hooks"][wanted.event].as_array().is_some_and(|groups| {
-                groups.iter().any(|g| agent_settings::has_command(g, command))
-            })
-        };
+        let has = |command: &str| agent_settings::event_has(&root, wanted.event, command);
         if has(wanted.command) {
             status.installed.push(wanted.event)
         } else if has(&agent_settings::legacy(wanted.command)) {
