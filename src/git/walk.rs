@@ -25,7 +25,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use commit::CommitFields;
 use gix::ObjectId;
 use objects::{Objects, loose_objects};
-use trees::{Entry, TreeWork};
+use trees::{Entry, TreeLookup, TreeWork};
 
 mod commit;
 mod delta_cache;
@@ -126,7 +126,24 @@ pub fn range(
         (walk.nodes, listed, entries)
     });
     let listed = listed?;
-    let entries = entries?;
+    let mut entries = entries?;
+    // The walk hands out only the trees it expects to need; a commit reached first from an
+    // uninteresting child and listed after all, or its parent, is looked up here.
+    let mut late = None;
+    for &n in &listed {
+        let parsed = nodes[n].parsed.as_ref().expect("a listed commit is parsed");
+        let parent = match parsed.parents[..] {
+            [] => None,
+            [p] => Some(nodes[p].parsed.as_ref().expect("a listed commit's parent is parsed").tree),
+            _ => continue, // a merge: not asked
+        };
+        for tree in [Some(parsed.tree), parent].into_iter().flatten() {
+            if !entries.contains_key(&tree) {
+                let lookup = late.get_or_insert_with(|| TreeLookup::new(repo, loose.clone(), path));
+                entries.insert(tree, lookup.entry(tree)?);
+            }
+        }
+    }
     let entry = |tree: &ObjectId| -> Result<&Entry> {
         entries.get(tree).ok_or_else(|| anyhow!("tree {tree} was not looked up"))
     };
@@ -184,7 +201,10 @@ impl Walk<'_> {
         n
     }
 
-    fn parse(&mut self, n: usize) -> Result<&Parsed> {
+    /// Parses commit `n` once; with `want_tree`, its tree goes to the lookup thread: whether a
+    /// commit changes the path is wanted for the commits listed, and needs their parents' trees
+    /// too, not those of the commits past the edge of the range that the walk still reads.
+    fn parse(&mut self, n: usize, want_tree: bool) -> Result<&Parsed> {
         if self.nodes[n].parsed.is_none() {
             let id = self.nodes[n].id;
             let mut buf = std::mem::take(&mut self.buf);
@@ -203,7 +223,7 @@ impl Walk<'_> {
             let parent_ids = if self.shallow.contains(&id) { Vec::new() } else { parent_ids };
             let message = message.to_vec();
             self.buf = buf;
-            if let Some(trees) = self.trees {
+            if let Some(trees) = self.trees.filter(|_| want_tree) {
                 trees.push(tree);
             }
             let parents = parent_ids.into_iter().map(|p| self.node(p)).collect();
@@ -244,7 +264,7 @@ impl Walk<'_> {
             if uninteresting {
                 self.nodes[p].uninteresting = true;
             }
-            self.parse(p)?;
+            self.parse(p, !uninteresting)?;
             if uninteresting && !self.parents(p).is_empty() {
                 self.mark_parents_uninteresting(p);
             }
@@ -262,7 +282,8 @@ impl Walk<'_> {
         for (ids, uninteresting) in [(include, false), (exclude, true)] {
             for &id in ids {
                 let n = self.node(id);
-                self.parse(n)?;
+                // An excluded tip's tree is wanted when it is a listed commit's parent.
+                self.parse(n, true)?;
                 if uninteresting {
                     self.nodes[n].uninteresting = true;
                     self.mark_parents_uninteresting(n);
