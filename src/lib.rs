@@ -14,12 +14,13 @@ mod ops;
 mod util;
 
 /// What the integration tests reach into besides the binary: the generated documents, the note
-/// model and the validator's file check, the history walk, and the secret rules (judged on a
-/// corpus). Not a stable API; everything else
+/// model and the validator's file check, the history walk and its pack reader, and the secret
+/// rules (judged on a corpus). Not a stable API; everything else
 /// is private to the crate, so rustc reports what nothing uses.
 #[doc(hidden)]
 pub mod api {
     pub use crate::cli::docs::{completions, man_pages};
+    pub use crate::git::packs::read_packed;
     pub use crate::git::walk::range;
     pub use crate::install::managers::Manager;
     pub use crate::model::config::Config;

@@ -5,6 +5,7 @@ pub mod identity;
 pub mod index_scan;
 pub mod note_commit;
 pub mod pack;
+pub mod packs;
 pub mod plumbing;
 pub mod process;
 pub mod quote;

@@ -8,6 +8,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
 use crate::git::Git;
+use crate::git::packs::Packs;
+use crate::git::walk::{Objects, Sources};
 
 /// Whether git's command line or environment carries config (`git -c`, `GIT_CONFIG_COUNT`),
 /// which gix does not read: an answer taken from gix's config could then differ from git's.
@@ -24,6 +26,8 @@ pub struct Repo {
     pub common_dir: PathBuf,
     /// The top of the work tree, absolute; `None` in a bare repository.
     pub work_tree: Option<PathBuf>,
+    /// Where objects are read from before gix, found on first use.
+    sources: std::sync::OnceLock<Sources>,
 }
 
 /// What HEAD points at.
@@ -53,7 +57,8 @@ impl Repo {
         let git_dir = absolute(repo.git_dir(), &cwd);
         let work_tree = repo.workdir().map(|p| absolute(p, &cwd));
         let common_dir = absolute(repo.common_dir(), &cwd);
-        Ok(Repo { gix: repo, git_dir, common_dir, work_tree })
+        let sources = std::sync::OnceLock::new();
+        Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources })
     }
 
     /// The top of the work tree, or an error for a bare repository.
@@ -90,7 +95,31 @@ impl Repo {
         if id.is_null() {
             return None;
         }
+        // Read as git reads it, without gix's store (which checks every pack index whole on
+        // opening it): `validate --pre-push` asks this first of all.
+        let mut objects = self.objects();
+        let mut buf = Vec::new();
+        let mut at = id;
+        for _ in 0..16 {
+            match objects.read(at, &mut buf).ok()? {
+                gix::object::Kind::Commit => return Some(at),
+                gix::object::Kind::Tag => {
+                    at = gix::objs::TagRefIter::from_bytes(&buf, id.kind()).target_id().ok()?;
+                }
+                _ => return None,
+            }
+        }
         Some(self.gix.find_object(id).ok()?.peel_to_commit().ok()?.id)
+    }
+
+    /// Where objects are read from besides gix (see [`Objects`]), shared by every reader.
+    pub fn sources(&self) -> &Sources {
+        self.sources.get_or_init(|| Sources::of(&self.gix, Packs::open(&self.gix)))
+    }
+
+    /// An object reader: the packs and loose objects read plainly, gix for anything else.
+    pub fn objects(&self) -> Objects {
+        Objects::new(&self.gix, self.sources())
     }
 
     /// Resolves `rev` to a commit id as git does (`git rev-parse --verify REV^{commit}`).

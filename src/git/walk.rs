@@ -24,7 +24,9 @@ use std::collections::BinaryHeap;
 use anyhow::{Context, Result, anyhow, bail};
 use commit::CommitFields;
 use gix::ObjectId;
-use objects::{Objects, loose_objects};
+
+use crate::git::packs::Packs;
+pub use objects::{Objects, Sources};
 use trees::{Entry, TreeLookup, TreeWork};
 
 mod commit;
@@ -85,6 +87,17 @@ pub fn range(
     exclude: &[ObjectId],
     path: &str,
 ) -> Result<Vec<Listed>> {
+    range_in(repo, &Sources::of(repo, Packs::open(repo)), include, exclude, path)
+}
+
+/// [`range`], reading objects from `sources` (found once for the whole command).
+pub fn range_in(
+    repo: &gix::Repository,
+    sources: &Sources,
+    include: &[ObjectId],
+    exclude: &[ObjectId],
+    path: &str,
+) -> Result<Vec<Listed>> {
     let shallow = repo
         .shallow_commits()
         .context("reading the shallow file")?
@@ -93,14 +106,12 @@ pub fn range(
     // The path is looked up in each commit's tree on a second thread while the walk goes on: the
     // two cost about the same.
     let work = TreeWork::default();
-    let loose = loose_objects(repo);
     let lookup_repo = repo.clone();
     let (nodes, listed, entries) = std::thread::scope(|s| {
         let work = &work;
-        let helper_loose = loose.clone();
-        let lookup = s.spawn(move || work.run(&lookup_repo, &helper_loose, path));
+        let lookup = s.spawn(move || work.run(&lookup_repo, sources, path));
         let mut walk = Walk {
-            objects: Objects::new(repo, loose.clone()),
+            objects: Objects::new(repo, sources),
             // Room for a push of a thousand commits without growing.
             nodes: Vec::with_capacity(1024),
             by_id: gix::hashtable::HashMap::with_capacity_and_hasher(1024, Default::default()),
@@ -112,7 +123,7 @@ pub fn range(
         work.finish();
         // Once the walk is done this thread looks up trees too, a chunk at a time.
         let own = match &listed {
-            Ok(_) => work.run(repo, &loose, path),
+            Ok(_) => work.run(repo, sources, path),
             Err(_) => Ok(Default::default()),
         };
         let helped = lookup.join().map_err(|_| anyhow!("the tree lookup thread panicked"));
@@ -139,7 +150,7 @@ pub fn range(
         };
         for tree in [Some(parsed.tree), parent].into_iter().flatten() {
             if !entries.contains_key(&tree) {
-                let lookup = late.get_or_insert_with(|| TreeLookup::new(repo, loose.clone(), path));
+                let lookup = late.get_or_insert_with(|| TreeLookup::new(repo, sources, path));
                 entries.insert(tree, lookup.entry(tree)?);
             }
         }

@@ -9,9 +9,9 @@
 //!
 //! The range is listed in-process by [`walk::range`] (git's own rev-list walk, so the same commits
 //! as `git rev-list`, and only what the range holds however long the history), which also says
-//! which commits change the note directory. The few note commits and seals are then read with
-//! gix: their changed files (a tree comparison, as `git diff-tree -r --no-renames`) and the note's
-//! bytes.
+//! which commits change the note directory. The few note commits and seals are then read the same
+//! way ([`walk::Objects`]): their changed files (a tree comparison, as `git diff-tree -r
+//! --no-renames`) and the note's bytes.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -27,8 +27,22 @@ use crate::model::config::Config;
 use crate::model::note::{self, Kind, Note};
 use layout::check_note_commit;
 
-/// The object database view the validator reads through (a clone with a delta-base cache).
-type Odb = gix::Repository;
+/// The objects the checks read: packed and loose ones read plainly, anything else through gix.
+struct Odb {
+    objects: std::cell::RefCell<walk::Objects>,
+}
+
+impl Odb {
+    /// The object `id`, which must be a `kind`.
+    fn read(&self, id: ObjectId, kind: gix::object::Kind) -> Result<Vec<u8>> {
+        let mut data = Vec::new();
+        let found = self.objects.borrow_mut().read(id, &mut data)?;
+        if found != kind {
+            bail!("object {id} is a {found}, not a {kind}");
+        }
+        Ok(data)
+    }
+}
 
 mod attempts;
 mod layout;
@@ -113,8 +127,10 @@ struct History {
 
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
-    let odb = walk::with_delta_cache(&repo.gix);
-    let mut history = History::load(repo, &odb, config, range)?;
+    // gix, for what the readers leave to it, with a delta-base cache.
+    let cached = walk::with_delta_cache(&repo.gix);
+    let odb = Odb { objects: walk::Objects::new(&cached, repo.sources()).into() };
+    let mut history = History::load(repo, &cached, config, range)?;
     history.bases = attempts::bases(repo);
     let mut notes = Vec::new();
     let mut problems = Vec::new();
@@ -167,8 +183,9 @@ impl History {
         for remote in &range.exclude_remotes {
             exclude.extend(remote_tracking_commits(repo, remote)?);
         }
-        let listed = walk::range(odb, &range.include, &exclude, &config.note_dir())
-            .context("listing the commits to validate")?;
+        let listed =
+            walk::range_in(odb, repo.sources(), &range.include, &exclude, &config.note_dir())
+                .context("listing the commits to validate")?;
         let mut commits = Vec::with_capacity(listed.len());
         let mut index = HashMap::with_capacity(listed.len());
         for walk::Listed { id, parents, message, touches } in listed {
@@ -222,8 +239,22 @@ fn remote_tracking_commits(repo: &Repo, remote: &str) -> Result<Vec<ObjectId>> {
     {
         // A broken ref is git's to report; it excludes nothing.
         let Ok(mut reference) = reference else { continue };
-        let Ok(id) = reference.peel_to_id() else { continue };
-        if let Some(commit) = repo.commit_of(id.detach()) {
+        // Symbolic refs followed here and objects peeled by `commit_of`, which reads them
+        // without gix's object store (see `Repo::objects`).
+        let mut id = None;
+        for _ in 0..5 {
+            match reference.target().try_id() {
+                Some(target) => {
+                    id = Some(target.to_owned());
+                    break;
+                }
+                None => match reference.follow() {
+                    Some(Ok(next)) => reference = next,
+                    _ => break,
+                },
+            }
+        }
+        if let Some(commit) = id.and_then(|id| repo.commit_of(id)) {
             ids.push(commit);
         }
     }

@@ -20,6 +20,7 @@ mod json;
 mod lifecycle;
 mod mcp;
 mod note;
+mod packs;
 mod progress;
 mod prompt;
 mod recall;

@@ -1,17 +1,22 @@
-//! Object access for the walk: loose objects inflated only as far as needed (the loose directories
-//! scanned once per walk), packed objects through the repository's pack handles.
+//! Object access for the walk: packed objects read as git reads them ([`PackReader`]), loose ones
+//! inflated only as far as needed (the loose directories scanned once per walk), anything else
+//! (alternates, replace refs, what the pack reader refuses) through gix.
+
+use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use gix::objs::Find;
 
 use super::trees::{Entry, find_entry};
+use crate::git::packs::{PackReader, Packs};
 
-/// Reads objects for the walk: loose ones with plain file reads, packed ones through gix. (gix
-/// maps every loose object into memory and unmaps it again, and with two threads reading, each
-/// unmap stalls both: a push's new commits are usually loose.)
-pub(super) struct Objects {
+/// Reads objects for the walk: packed ones and loose ones with plain reads, the rest through
+/// gix. (gix maps every loose object into memory and unmaps it again, and with two threads
+/// reading, each unmap stalls both: a push's new commits are usually loose.)
+pub struct Objects {
     pub(super) repo: gix::Repository,
+    pub(super) packs: Option<PackReader>,
     pub(super) loose: Loose,
     pub(super) inflate: gix::zlib::Inflate,
     pub(super) file: Vec<u8>,
@@ -21,6 +26,21 @@ pub(super) struct Objects {
 /// The objects directory, and which of its fan-out directories exist; `None` when there are no
 /// loose objects, or when replace refs apply (gix honours them, these reads would not).
 pub(super) type Loose = Option<std::sync::Arc<(std::path::PathBuf, [bool; 256])>>;
+
+/// Where the walk reads objects from, besides gix: the packs and the loose objects, shared by
+/// its threads.
+#[derive(Clone)]
+pub struct Sources {
+    pub(super) packs: Option<Arc<Packs>>,
+    pub(super) loose: Loose,
+}
+
+impl Sources {
+    /// The packs (none when `packs` is `None`: gix reads them) and the loose objects of `repo`.
+    pub fn of(repo: &gix::Repository, packs: Option<Arc<Packs>>) -> Sources {
+        Sources { packs, loose: loose_objects(repo) }
+    }
+}
 
 pub(super) fn loose_objects(repo: &gix::Repository) -> Loose {
     let store = repo.objects.store_ref();
@@ -56,16 +76,31 @@ impl Objects {
     /// that usually decide a lookup.
     const PREFIX: usize = 256;
 
-    pub(super) fn new(repo: &gix::Repository, loose: Loose) -> Objects {
+    pub fn new(repo: &gix::Repository, sources: &Sources) -> Objects {
         let (inflate, file, prefix) = Default::default();
-        Objects { repo: repo.clone(), loose, inflate, file, prefix }
+        let packs = sources.packs.clone().map(PackReader::new);
+        let loose = sources.loose.clone();
+        Objects { repo: repo.clone(), packs, loose, inflate, file, prefix }
+    }
+
+    /// How many deltas the pack reader applied.
+    pub(super) fn deltas(&self) -> usize {
+        self.packs.as_ref().map_or(0, |p| p.deltas)
     }
 
     /// Reads the object `id` into `out` and returns its kind.
-    pub(super) fn read(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<gix::object::Kind> {
+    pub fn read(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<gix::object::Kind> {
+        if let Some(kind) = self.read_packed(id, out) {
+            return Ok(kind);
+        }
         if let Some(kind) = self.read_loose(id, out)? {
             return Ok(kind);
         }
+        self.read_gix(id, out)
+    }
+
+    /// The object `id` as gix reads it (alternates, replace refs), or gix's report of why not.
+    fn read_gix(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<gix::object::Kind> {
         let data = self
             .repo
             .objects
@@ -94,6 +129,30 @@ impl Objects {
         name: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Entry> {
+        let Some(kind) = self.read_packed(id, out) else {
+            return self.find_in_loose_tree(id, name, out);
+        };
+        if kind != gix::object::Kind::Tree {
+            bail!("object {id} is a {kind}, not a tree");
+        }
+        find_entry(out, name, id.kind(), true)
+            .ok_or_else(|| anyhow!("tree {id} cannot be parsed: an entry is malformed"))
+    }
+
+    /// The object `id` from the packs; `None` when no pack has it, or the entry cannot be read
+    /// (gix is left to read it, or to report).
+    fn read_packed(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Option<gix::object::Kind> {
+        self.packs.as_mut()?.read(&id, out).ok().flatten()
+    }
+
+    /// [`Self::find_in_tree`] for a tree not in the packs: loose, inflated only as far as the
+    /// search needs; else read by gix.
+    fn find_in_loose_tree(
+        &mut self,
+        id: ObjectId,
+        name: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<Entry> {
         let malformed = || anyhow!("tree {id} cannot be parsed: an entry is malformed");
         let kind = match self.open_loose(id)? {
             Some(start) => {
@@ -110,7 +169,7 @@ impl Objects {
                 self.finish_loose(&start, out)?;
                 start.kind
             }
-            None => self.read(id, out)?,
+            None => self.read_gix(id, out)?,
         };
         if kind != gix::object::Kind::Tree {
             bail!("object {id} is a {kind}, not a tree");

@@ -7,7 +7,7 @@ use gix::ObjectId;
 use gix::objs::tree::EntryMode;
 
 use super::delta_cache::DeltaBaseCache;
-use super::objects::{Loose, Objects};
+use super::objects::{Objects, Sources};
 
 /// The mode and id of the entry at the path, if the tree has one.
 pub(super) type Entry = Option<(EntryMode, ObjectId)>;
@@ -77,7 +77,7 @@ impl TreeWork {
     pub(super) fn run(
         &self,
         repo: &gix::Repository,
-        loose: &Loose,
+        sources: &Sources,
         path: &str,
     ) -> Result<gix::hashtable::HashMap<ObjectId, Entry>> {
         let mut entries = gix::hashtable::HashMap::default();
@@ -89,7 +89,7 @@ impl TreeWork {
         let mut parents_first = false;
         let mut lookup = None;
         while let Some(mut chunk) = self.take() {
-            let lookup = lookup.get_or_insert_with(|| TreeLookup::new(repo, loose.clone(), path));
+            let lookup = lookup.get_or_insert_with(|| TreeLookup::new(repo, sources, path));
             entries.reserve(chunk.len());
             let mut look_up = |tree: ObjectId, lookup: &mut TreeLookup| -> Result<()> {
                 if let gix::hashtable::hash_map::Entry::Vacant(slot) = entries.entry(tree) {
@@ -137,7 +137,7 @@ pub(super) struct TreeLookup {
 }
 
 impl TreeLookup {
-    pub(super) fn new(repo: &gix::Repository, loose: Loose, path: &str) -> Self {
+    pub(super) fn new(repo: &gix::Repository, sources: &Sources, path: &str) -> Self {
         let components =
             path.split('/').filter(|c| !c.is_empty()).map(|c| c.as_bytes().to_vec()).collect();
         let misses = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -147,7 +147,7 @@ impl TreeLookup {
             Box::new(DeltaBaseCache { misses: Some(counter.clone()), ..Default::default() })
         });
         TreeLookup {
-            objects: Objects::new(&cached, loose),
+            objects: Objects::new(&cached, sources),
             misses,
             components,
             memo: Vec::new(),
@@ -155,9 +155,10 @@ impl TreeLookup {
         }
     }
 
-    /// How many deltas were resolved so far (delta-base cache misses).
+    /// How many deltas were resolved so far (by the pack reader, and delta-base cache misses in
+    /// gix).
     pub(super) fn deltas(&self) -> usize {
-        self.misses.load(std::sync::atomic::Ordering::Relaxed)
+        self.objects.deltas() + self.misses.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The type and id of the entry at the path in `tree`, if there is one.

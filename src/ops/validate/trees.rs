@@ -1,13 +1,22 @@
 //! Tree reading for the layout checks: which paths a commit changed, and a file's blob at a commit.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use gix::bstr::ByteSlice;
+use gix::object::Kind;
+use gix::objs::tree::EntryMode;
 
 use super::Odb;
 
-pub(super) type Entries =
-    std::collections::BTreeMap<Vec<u8>, (gix::object::tree::EntryMode, ObjectId)>;
+pub(super) type Entries = std::collections::BTreeMap<Vec<u8>, (EntryMode, ObjectId)>;
+
+/// The tree of commit `commit`.
+fn tree_of(repo: &Odb, commit: ObjectId) -> Result<ObjectId> {
+    let data = repo.read(commit, Kind::Commit).with_context(|| format!("reading {commit}"))?;
+    gix::objs::CommitRefIter::from_bytes(&data, commit.kind()).tree_id().map_err(|_| {
+        anyhow!("commit {commit} cannot be parsed: it does not start with a tree line")
+    })
+}
 
 /// The paths a commit changes against its first parent (all of them for a root commit), with a
 /// status letter (`A`, `D`, `M`), as `git diff-tree -r --no-renames` lists them.
@@ -16,12 +25,9 @@ pub(super) fn changed_paths(
     parent: Option<ObjectId>,
     id: ObjectId,
 ) -> Result<Vec<(u8, String)>> {
-    let tree_of = |c: ObjectId| -> Result<ObjectId> {
-        Ok(repo.find_commit(c)?.tree_id().with_context(|| format!("reading {c}"))?.detach())
-    };
-    let old = parent.map(tree_of).transpose()?;
+    let old = parent.map(|p| tree_of(repo, p)).transpose()?;
     let mut changes = Vec::new();
-    diff_trees(repo, old, Some(tree_of(id)?), "", &mut changes)
+    diff_trees(repo, old, Some(tree_of(repo, id)?), "", &mut changes)
         .with_context(|| format!("listing the files of {id}"))?;
     changes.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(changes)
@@ -30,8 +36,9 @@ pub(super) fn changed_paths(
 pub(super) fn tree_entries(repo: &Odb, tree: Option<ObjectId>) -> Result<Entries> {
     let mut entries = Entries::new();
     if let Some(tree) = tree {
-        let tree = repo.find_tree(tree)?;
-        for entry in tree.decode()?.entries {
+        let data = repo.read(tree, Kind::Tree)?;
+        for entry in gix::objs::TreeRefIter::from_bytes(&data, tree.kind()) {
+            let entry = entry.map_err(|_| anyhow!("tree {tree} cannot be parsed"))?;
             entries.insert(entry.filename.to_vec(), (entry.mode, entry.oid.to_owned()));
         }
     }
@@ -54,10 +61,10 @@ pub(super) fn diff_trees(
         if a == b {
             continue;
         }
-        let subtree = |e: Option<&(gix::object::tree::EntryMode, ObjectId)>| {
+        let subtree = |e: Option<&(EntryMode, ObjectId)>| {
             e.filter(|(mode, _)| mode.is_tree()).map(|(_, id)| *id)
         };
-        let leaf = |e: Option<&(gix::object::tree::EntryMode, ObjectId)>| {
+        let leaf = |e: Option<&(EntryMode, ObjectId)>| {
             e.filter(|(mode, _)| !mode.is_tree()).map(|(_, id)| *id)
         };
         if subtree(a).is_some() || subtree(b).is_some() {
@@ -73,16 +80,31 @@ pub(super) fn diff_trees(
     Ok(())
 }
 
-/// The object id at `path` in a commit's tree.
+/// The object id at `path` (`/`-separated) in a commit's tree.
 pub(super) fn entry_id(repo: &Odb, commit: ObjectId, path: &str) -> Result<Option<ObjectId>> {
-    let tree = repo
-        .find_commit(commit)
-        .and_then(|c| c.tree())
-        .with_context(|| format!("reading the tree of {commit}"))?;
-    let entry = tree
-        .lookup_entry_by_path(path)
-        .with_context(|| format!("looking up {path} in {commit}"))?;
-    Ok(entry.map(|e| e.object_id()))
+    let mut tree =
+        tree_of(repo, commit).with_context(|| format!("reading the tree of {commit}"))?;
+    let mut components = path.split('/').filter(|c| !c.is_empty()).peekable();
+    while let Some(name) = components.next() {
+        let data = repo
+            .read(tree, Kind::Tree)
+            .with_context(|| format!("looking up {path} in {commit}"))?;
+        let mut found = None;
+        for entry in gix::objs::TreeRefIter::from_bytes(&data, tree.kind()) {
+            let entry = entry.map_err(|_| anyhow!("tree {tree} cannot be parsed"))?;
+            if entry.filename == name.as_bytes() {
+                found = Some((entry.mode, entry.oid.to_owned()));
+                break;
+            }
+        }
+        match found {
+            None => return Ok(None),
+            Some((_, id)) if components.peek().is_none() => return Ok(Some(id)),
+            Some((mode, id)) if mode.is_tree() => tree = id,
+            Some(_) => return Ok(None),
+        }
+    }
+    Ok(Some(tree))
 }
 
 /// The content of the blob at `path` in a commit.
@@ -90,6 +112,5 @@ pub(super) fn read_blob(repo: &Odb, commit: ObjectId, path: &str) -> Result<Vec<
     let Some(id) = entry_id(repo, commit, path)? else {
         bail!("{path} is not in commit {commit}, though git diff-tree listed it");
     };
-    let object = repo.find_object(id).with_context(|| format!("reading {path} in {commit}"))?;
-    Ok(object.data.clone())
+    repo.read(id, Kind::Blob).with_context(|| format!("reading {path} in {commit}"))
 }
