@@ -145,10 +145,16 @@ impl Mapped {
         let lo = if first == 0 { 0 } else { be32(&self.idx, 8 + 4 * (first - 1))? as usize };
         let hi = be32(&self.idx, 8 + 4 * first)? as usize;
         let names = self.idx.get(HEADER..HEADER + self.count * hash_len)?;
+        // Names compared by their first eight bytes as a number, which nearly always decides
+        // (a call to memcmp for each step of the search was a sixth of a pre-push walk).
+        let prefix = |name: &[u8]| u64::from_be_bytes(name[..8].try_into().expect("8 bytes"));
+        let wanted = prefix(id.as_bytes());
         let (mut lo, mut hi) = (lo, hi.min(self.count));
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match names[mid * hash_len..(mid + 1) * hash_len].cmp(id.as_bytes()) {
+            let name = &names[mid * hash_len..(mid + 1) * hash_len];
+            let order = prefix(name).cmp(&wanted).then_with(|| name[8..].cmp(&id.as_bytes()[8..]));
+            match order {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => return self.offset_at(mid, hash_len),
