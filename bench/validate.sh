@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # validate --pre-push for a push of 1,000 new commits (work, then a note commit) on top of a long
 # history, against `git rev-list <new> --not --remotes` on the same range; at 10,000 and 100,000
-# commits of history, to show the time does not grow with it. Target: <= 1.5x, for the command the
+# commits of history, to show the time does not grow with it. Target: <= 1.0x, for the command the
 # installed hook runs (`git-handoff validate --pre-push`); also shown through `git handoff`. Also against
 # `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs each
 # commit's root tree, which is what git itself pays for that. Histories are made with
