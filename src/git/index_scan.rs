@@ -189,8 +189,9 @@ fn be32(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
 }
 
-/// git's offset varint (`decode_varint`): the number and the bytes it took.
-fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
+/// git's offset varint (`decode_varint`): the number and the bytes it took. (Pack entries name
+/// their delta base's distance back in it too.)
+pub(crate) fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
     let mut used = 0;
     let mut byte = *bytes.first()?;
     used += 1;

@@ -120,8 +120,11 @@ impl Mapped {
             previous = count;
         }
         let count = previous as usize;
-        let min = HEADER + count * (hash_len + 8) + 2 * hash_len;
-        let max = min + count.saturating_sub(1) * 8;
+        let min = count
+            .checked_mul(hash_len + 8)
+            .and_then(|tables| tables.checked_add(HEADER + 2 * hash_len))
+            .ok_or_else(|| anyhow!("{}: too many objects for one index", stem.display()))?;
+        let max = count.saturating_sub(1).saturating_mul(8).saturating_add(min);
         if idx.len() < min || idx.len() > max {
             bail!("{}: the index's size does not fit {count} objects", stem.display());
         }
@@ -169,8 +172,9 @@ impl Mapped {
         if offset & 0x8000_0000 == 0 {
             return Some(u64::from(offset));
         }
-        let large = offsets + 4 * self.count + 8 * (offset & 0x7fff_ffff) as usize;
-        let bytes = self.idx.get(large..large + 8)?;
+        let large = (offset & 0x7fff_ffff) as usize;
+        let large = large.checked_mul(8)?.checked_add(offsets + 4 * self.count)?;
+        let bytes = self.idx.get(large..large.checked_add(8)?)?;
         Some(u64::from_be_bytes(bytes.try_into().ok()?))
     }
 }
@@ -220,17 +224,11 @@ fn entry_header(pack: &[u8], offset: u64, hash: gix::hash::Kind) -> Option<Entry
         3 => EntryKind::Whole(Kind::Blob),
         4 => EntryKind::Whole(Kind::Tag),
         6 => {
-            // The distance back to the base, in git's offset encoding (each byte after the
-            // first adds one before shifting).
-            let mut byte = *pack.get(at)?;
-            at += 1;
-            let mut distance = u64::from(byte & 0x7f);
-            while byte & 0x80 != 0 {
-                byte = *pack.get(at)?;
-                at += 1;
-                distance = distance.checked_add(1)?.checked_mul(128)? | u64::from(byte & 0x7f);
-            }
-            if distance == 0 || distance > offset {
+            // The distance back to the base, in git's offset varint.
+            let (distance, used) = crate::git::index_scan::varint(pack.get(at..)?)?;
+            at += used;
+            let distance = u64::try_from(distance).ok()?;
+            if distance == 0 || distance >= offset {
                 return None;
             }
             EntryKind::Delta(Base::Offset(offset - distance))
@@ -347,6 +345,12 @@ impl PackReader {
 
     /// Inflates an entry's data into `out`: exactly the size its header gives, or an error.
     fn inflate_to(&mut self, pack: &[u8], header: &EntryHeader, out: &mut Vec<u8>) -> Result<()> {
+        // Deflate gives at most about 1,032 bytes a byte: a size beyond that is a corrupt header,
+        // not an allocation to make.
+        let compressed = pack.len().saturating_sub(header.data);
+        if header.size > compressed.saturating_mul(1032).saturating_add(64) {
+            bail!("a pack entry says {} bytes, more than its data can hold", header.size);
+        }
         out.clear();
         out.resize(header.size, 0);
         self.inflate.reset();
@@ -401,6 +405,11 @@ fn apply_delta(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<()> {
     if base_size != base.len() {
         bail!("a delta expects a base of {base_size} bytes, its base has {}", base.len());
     }
+    // An instruction of at most 8 bytes copies at most 16 MiB: a larger size is a corrupt header,
+    // not an allocation to make.
+    if result_size > delta.len().saturating_mul(1 << 24) {
+        return Err(malformed());
+    }
     out.clear();
     out.reserve(result_size);
     while let Some(&op) = delta.get(at) {
@@ -446,3 +455,6 @@ pub fn read_packed(repo: &gix::Repository, id: &gix::oid) -> Result<Option<(Kind
     let mut out = Vec::new();
     Ok(PackReader::new(packs).read(id, &mut out)?.map(|kind| (kind, out)))
 }
+
+#[cfg(test)]
+mod tests;

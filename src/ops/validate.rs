@@ -35,12 +35,18 @@ struct Odb {
 impl Odb {
     /// The object `id`, which must be a `kind`.
     fn read(&self, id: ObjectId, kind: gix::object::Kind) -> Result<Vec<u8>> {
-        let mut data = Vec::new();
-        let found = self.objects.borrow_mut().read(id, &mut data)?;
+        let (found, data) = self.read_any(id)?;
         if found != kind {
             bail!("object {id} is a {found}, not a {kind}");
         }
         Ok(data)
+    }
+
+    /// The object `id` and its type.
+    fn read_any(&self, id: ObjectId) -> Result<(gix::object::Kind, Vec<u8>)> {
+        let mut data = Vec::new();
+        let found = self.objects.borrow_mut().read(id, &mut data)?;
+        Ok((found, data))
     }
 }
 

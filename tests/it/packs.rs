@@ -47,6 +47,15 @@ fn all_objects(repo: &Repo) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The one pack file of `repo`.
+fn pack_file(repo: &Repo) -> std::path::PathBuf {
+    std::fs::read_dir(repo.path.join(".git/objects/pack"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "pack"))
+        .unwrap()
+}
+
 /// Every object of `repo` read by the pack reader equals what `git cat-file` gives.
 fn compare(repo: &Repo, layout: &str) {
     let gix = gix::open_opts(&repo.path, gix::open::Options::isolated()).unwrap();
@@ -95,12 +104,7 @@ fn the_pack_reader_reads_every_object_as_git_does() {
     compare(&repo, "repack, bases by id");
 
     // Every offset past 32 bytes in the index's table of large offsets, as in a pack over 2 GiB.
-    let pack_dir = repo.path.join(".git/objects/pack");
-    let pack = std::fs::read_dir(&pack_dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "pack"))
-        .unwrap();
+    let pack = pack_file(&repo);
     let idx = pack.with_extension("idx");
     std::fs::remove_file(&idx).unwrap();
     repo.git([
@@ -142,12 +146,7 @@ fn a_damaged_pack_is_an_error_or_a_miss_never_a_panic() {
     history(&repo);
     repo.git(["repack", "-adfq"]);
     let objects = all_objects(&repo);
-    let pack_dir = repo.path.join(".git/objects/pack");
-    let pack = std::fs::read_dir(&pack_dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "pack"))
-        .unwrap();
+    let pack = pack_file(&repo);
     let original = std::fs::read(&pack).unwrap();
     let read_all = |what: &str| {
         let gix = gix::open_opts(&repo.path, gix::open::Options::isolated()).unwrap();

@@ -112,5 +112,7 @@ pub(super) fn read_blob(repo: &Odb, commit: ObjectId, path: &str) -> Result<Vec<
     let Some(id) = entry_id(repo, commit, path)? else {
         bail!("{path} is not in commit {commit}, though git diff-tree listed it");
     };
-    repo.read(id, Kind::Blob).with_context(|| format!("reading {path} in {commit}"))
+    // Whatever it is (a note checked as text, even a gitlink's commit), as gix read it before.
+    let (_, data) = repo.read_any(id).with_context(|| format!("reading {path} in {commit}"))?;
+    Ok(data)
 }
