@@ -1,9 +1,10 @@
 //! A delta-base cache sized for the walk: trees and commits of neighbouring commits share bases,
 //! so keeping the recent ones avoids inflating the same base again.
 
-/// A clone of the repository handle with a delta-base cache: gix is built without its LRU pack
-/// caches, and without one every tree read (a note commit's changed files, the note's entry in a
-/// seal) resolves its whole delta chain, up to 50 deltas in an ordinary pack.
+/// A clone of the repository handle with a delta-base cache, for the objects the pack reader
+/// leaves to gix (alternates, replace refs): gix is built without its LRU pack caches, and
+/// without one every tree read resolves its whole delta chain, up to 50 deltas in an ordinary
+/// pack.
 pub fn with_delta_cache(repo: &gix::Repository) -> gix::Repository {
     let mut odb = repo.clone();
     odb.objects.set_pack_cache(|| Box::<DeltaBaseCache>::default());

@@ -84,7 +84,7 @@ impl TreeWork {
         // Which way the pack's delta chains run: git's repacks keep the newest tree whole and
         // store older ones against newer ones, so trees are best read newest first, the walk's
         // order; `git fast-import` stores each tree against its parent's, so parents first is
-        // best. gix caches the objects it was asked for, not the chain below them, so reading
+        // best. The readers keep only the last few objects a chain produced (16), so reading
         // against the chains' direction resolves whole chains, up to 50 deltas a tree.
         let mut parents_first = false;
         let mut lookup = None;
