@@ -1,0 +1,96 @@
+use super::delta_cache::DeltaBaseCache;
+use super::trees::find_entry;
+use super::*;
+
+const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
+const TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const PARENT: &str = "0123456789012345678901234567890123456789";
+
+#[test]
+fn a_commit_is_read_as_git_reads_it() {
+    let raw = format!(
+        "tree {TREE}\nparent {PARENT}\nparent {TREE}\nauthor A <a@x> 5 +0000\n\
+         committer C <c@x>  1764471600 +0100\ngpgsig -----BEGIN-----\n \n -----END-----\n\n\
+         Handoff note: issue #3\n\nbody\n"
+    );
+    let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
+    assert_eq!(commit.tree.to_string(), TREE);
+    let parents: Vec<String> =
+        commit.parents.expect("parents parse").iter().map(ToString::to_string).collect();
+    assert_eq!(parents, [PARENT, TREE]);
+    assert_eq!(commit.date, 1764471600);
+    assert_eq!(commit.message, b"Handoff note: issue #3\n\nbody\n");
+}
+
+#[test]
+fn odd_commits_read_as_git_reads_them() {
+    // No author or committer: date 0, and the message still starts after the empty line.
+    let bare = format!("tree {TREE}\n\nmessage");
+    let commit = CommitFields::parse(bare.as_bytes(), SHA1).expect("parses");
+    assert_eq!((commit.date, commit.message), (0, &b"message"[..]));
+    // A committer line without a date, or with no `>`.
+    for line in ["committer C <c@x>\n", "committer C c@x 17 +0000\n"] {
+        let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\n{line}\nm");
+        assert_eq!(CommitFields::parse(raw.as_bytes(), SHA1).expect("parses").date, 0);
+    }
+    // No empty line: no message.
+    let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\ncommitter C <c@x> 9 +0000\n");
+    let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
+    assert_eq!((commit.date, commit.message), (9, &b""[..]));
+    // A malformed parent line, and a commit without a tree line.
+    let raw = format!("tree {TREE}\nparent {}\n\nm", &PARENT[..39]);
+    assert!(CommitFields::parse(raw.as_bytes(), SHA1).expect("parses").parents.is_none());
+    assert!(CommitFields::parse(b"parent x\n\nm", SHA1).is_none());
+    assert!(CommitFields::parse(format!("tree {TREE}").as_bytes(), SHA1).is_none());
+}
+
+#[test]
+fn the_delta_base_cache_keeps_the_last_entries_it_was_given() {
+    use gix::odb::pack::cache::DecodeEntry;
+    let mut cache = DeltaBaseCache::default();
+    let blob = gix::object::Kind::Blob;
+    for offset in 0..20u64 {
+        cache.put(1, offset, &[u8::try_from(offset).expect("small"); 3], blob, 7);
+    }
+    let mut out = Vec::new();
+    assert_eq!(cache.get(1, 3, &mut out), None, "the oldest entries make room");
+    assert_eq!(cache.get(2, 19, &mut out), None, "entries are per pack");
+    assert_eq!(cache.get(1, 19, &mut out), Some((blob, 7)));
+    assert_eq!(out, [19, 19, 19]);
+    assert_eq!(cache.get(1, 4, &mut out), Some((blob, 7)));
+    assert_eq!(out, [4, 4, 4]);
+}
+
+fn tree(entries: &[(&str, &str)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (n, (mode, name)) in entries.iter().enumerate() {
+        out.extend_from_slice(format!("{mode} {name}\0").as_bytes());
+        out.extend_from_slice(&[u8::try_from(n).expect("small"); 20]);
+    }
+    out
+}
+
+#[test]
+fn an_entry_is_found_in_tree_order_and_the_search_stops_past_it() {
+    // git's order: `a.b` (a file) sorts before the directory `a`, read as `a/`; `a0` after.
+    let data = tree(&[("100644", "a.b"), ("40000", "a"), ("100644", "a0"), ("100644", "b")]);
+    let found = |name: &str| find_entry(&data, name.as_bytes(), SHA1, true).expect("well formed");
+    let (mode, id) = found("a").expect("a is there");
+    assert!(mode.is_tree());
+    assert_eq!(id.as_bytes()[0], 1);
+    assert_eq!(found("b").expect("b is there").1.as_bytes()[0], 3);
+    assert_eq!(found(".agent"), None);
+    assert_eq!(found("a1"), None);
+    // The search stops at the first entry past the name: what follows is not read.
+    let mut cut = tree(&[("100644", "f0.txt")]);
+    cut.extend_from_slice(b"garbage");
+    assert_eq!(find_entry(&cut, b".agent", SHA1, true), Some(None));
+    assert_eq!(find_entry(&cut, b"g", SHA1, true), None, "a cut entry before the name");
+    // The start of a tree that ends before the search passes the name decides nothing, even
+    // when it ends between two entries.
+    let start = tree(&[("100644", "a"), ("100644", "b")]);
+    assert_eq!(find_entry(&start, b"c", SHA1, false), None);
+    assert_eq!(find_entry(&start, b"c", SHA1, true), Some(None));
+    assert_eq!(find_entry(&start, b"a0", SHA1, false), Some(None), "`b` is past `a0`");
+    assert_eq!(find_entry(&start, b"b", SHA1, false).map(|e| e.is_some()), Some(true));
+}
