@@ -51,6 +51,16 @@ pub struct Listed {
     pub touches: Option<bool>,
 }
 
+/// What [`range_in`] found.
+pub struct Walked {
+    /// The commits, parents before children.
+    pub commits: Vec<Listed>,
+    /// The reader that looked up the trees last, if any: the newest trees (a push's note commit
+    /// and its parent) are what its cache holds, which saves reading them again through their
+    /// delta chains.
+    pub objects: Option<Objects>,
+}
+
 /// A commit as the walk knows it: created when first named, parsed when first needed.
 struct Node {
     id: ObjectId,
@@ -76,6 +86,8 @@ struct Walk<'r> {
     buf: Vec<u8>,
     /// Where each parsed commit's tree goes to have the path looked up in it.
     trees: Option<&'r TreeWork>,
+    /// Starts the thread that looks trees up, once a chunk of them waits (then `None`).
+    start_helper: Option<&'r dyn Fn()>,
 }
 
 /// The commits reachable from `include` and from none of `exclude`, parents before children
@@ -88,6 +100,7 @@ pub fn range(
     path: &str,
 ) -> Result<Vec<Listed>> {
     range_in(repo, &Sources::of(repo, Packs::open(repo)), include, exclude, path)
+        .map(|walked| walked.commits)
 }
 
 /// [`range`], reading objects from `sources` (found once for the whole command).
@@ -97,19 +110,27 @@ pub fn range_in(
     include: &[ObjectId],
     exclude: &[ObjectId],
     path: &str,
-) -> Result<Vec<Listed>> {
+) -> Result<Walked> {
     let shallow = repo
         .shallow_commits()
         .context("reading the shallow file")?
         .map(|s| s.iter().copied().collect())
         .unwrap_or_default();
     // The path is looked up in each commit's tree on a second thread while the walk goes on: the
-    // two cost about the same.
+    // two cost about the same. The thread starts once a chunk of trees is waiting: a push of a
+    // few commits is over before a thread would have started.
     let work = TreeWork::default();
-    let lookup_repo = repo.clone();
-    let (nodes, listed, entries) = std::thread::scope(|s| {
+    let helped = std::sync::Mutex::new(None);
+    let (nodes, listed, own) = std::thread::scope(|s| {
         let work = &work;
-        let lookup = s.spawn(move || work.run(&lookup_repo, sources, path));
+        let helped = &helped;
+        let start_helper = || {
+            let lookup_repo = repo.clone();
+            s.spawn(move || {
+                let entries = work.run(&lookup_repo, sources, path);
+                *helped.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(entries);
+            });
+        };
         let mut walk = Walk {
             objects: Objects::new(repo, sources),
             // Room for a push of a thousand commits without growing.
@@ -118,6 +139,7 @@ pub fn range_in(
             shallow,
             buf: Vec::new(),
             trees: Some(work),
+            start_helper: Some(&start_helper),
         };
         let listed = walk.limit(include, exclude);
         work.finish();
@@ -126,17 +148,20 @@ pub fn range_in(
             Ok(_) => work.run(repo, sources, path),
             Err(_) => Ok(Default::default()),
         };
-        let helped = lookup.join().map_err(|_| anyhow!("the tree lookup thread panicked"));
-        let entries = match (own, helped) {
-            (Ok(mut own), Ok(Ok(helped))) => {
-                own.extend(helped);
-                Ok(own)
-            }
-            (Err(err), _) | (_, Ok(Err(err))) | (_, Err(err)) => Err(err),
-        };
-        (walk.nodes, listed, entries)
+        (walk.nodes, listed, own)
     });
+    // The scope has joined the helper, if it started.
+    // Of the two lookups, the one that read the first chunk (the newest trees) is kept.
+    let (entries, newest) = match (own, helped.into_inner().unwrap_or_else(|p| p.into_inner())) {
+        (Ok((mut own, lookup)), Some(Ok((helped, helper_lookup)))) => {
+            own.extend(helped);
+            (Ok(own), helper_lookup.or(lookup))
+        }
+        (Ok((own, lookup)), None) => (Ok(own), lookup),
+        (Err(err), _) | (_, Some(Err(err))) => (Err(err), None),
+    };
     let listed = listed?;
+    let mut nodes = nodes;
     let mut entries = entries?;
     // The walk hands out only the trees it expects to need; a commit reached first from an
     // uninteresting child and listed after all, or its parent, is looked up here.
@@ -170,14 +195,14 @@ pub fn range_in(
             }
             _ => None,
         };
-        out.push(Listed {
-            id: node.id,
-            parents: parsed.parents.iter().map(|&p| nodes[p].id).collect(),
-            message: parsed.message.clone(),
-            touches,
-        });
+        let (id, parents) = (node.id, parsed.parents.iter().map(|&p| nodes[p].id).collect());
+        // Each message is handed out once, after any commit that needed it.
+        let message = std::mem::take(
+            &mut nodes[n].parsed.as_mut().expect("a listed commit is parsed").message,
+        );
+        out.push(Listed { id, parents, message, touches });
     }
-    Ok(out)
+    Ok(Walked { commits: out, objects: newest.or(late).map(|lookup| lookup.objects) })
 }
 
 /// A queue entry: newest committer date first, then first inserted first.
@@ -234,8 +259,11 @@ impl Walk<'_> {
             let parent_ids = if self.shallow.contains(&id) { Vec::new() } else { parent_ids };
             let message = message.to_vec();
             self.buf = buf;
-            if let Some(trees) = self.trees.filter(|_| want_tree) {
-                trees.push(tree);
+            if let Some(trees) = self.trees.filter(|_| want_tree)
+                && trees.push(tree) >= TreeWork::CHUNK
+                && let Some(start) = self.start_helper.take()
+            {
+                start();
             }
             let parents = parent_ids.into_iter().map(|p| self.node(p)).collect();
             self.nodes[n].parsed = Some(Parsed { parents, date, tree, message });
@@ -271,7 +299,9 @@ impl Walk<'_> {
         }
         self.nodes[n].added = true;
         let uninteresting = self.nodes[n].uninteresting;
-        for p in self.parents(n).to_vec() {
+        // By index: parsing a parent adds nodes, which `self.parents(n)` would borrow across.
+        for at in 0..self.parents(n).len() {
+            let p = self.parents(n)[at];
             if uninteresting {
                 self.nodes[p].uninteresting = true;
             }

@@ -13,7 +13,6 @@
 //! way ([`walk::Objects`]): their changed files (a tree comparison, as `git diff-tree -r
 //! --no-renames`) and the note's bytes.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -116,16 +115,24 @@ enum Class {
 struct Commit {
     id: ObjectId,
     parents: Vec<ObjectId>,
-    subject: String,
+    /// The message, made UTF-8 (lossily) for quoting in problems.
+    message: String,
     class: Class,
     /// A seal's `Handoff-Seal:` trailer: the `started_at` of its attempt.
     started_at: Option<String>,
 }
 
+impl Commit {
+    /// The first line of the message.
+    fn subject(&self) -> &str {
+        self.message.lines().next().unwrap_or("").trim()
+    }
+}
+
 /// The commits of a range, parents before children.
 struct History {
     commits: Vec<Commit>,
-    index: HashMap<ObjectId, usize>,
+    index: gix::hashtable::HashMap<ObjectId, usize>,
     /// Where this worktree began its attempts ([`attempts::bases`]), for telling a later attempt's
     /// commits from work committed after a note.
     bases: Vec<ObjectId>,
@@ -135,8 +142,10 @@ struct History {
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
     // gix, for what the readers leave to it, with a delta-base cache.
     let cached = walk::with_delta_cache(&repo.gix);
-    let odb = Odb { objects: walk::Objects::new(&cached, repo.sources()).into() };
-    let mut history = History::load(repo, &cached, config, range)?;
+    let (mut history, objects) = History::load(repo, &cached, config, range)?;
+    // The walk's last tree reader, its cache warm with the newest trees: the note commit's.
+    let objects = objects.unwrap_or_else(|| walk::Objects::new(&cached, repo.sources()));
+    let odb = Odb { objects: objects.into() };
     history.bases = attempts::bases(repo);
     let mut notes = Vec::new();
     let mut problems = Vec::new();
@@ -180,22 +189,32 @@ pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem
 
 impl History {
     /// Lists the range in-process ([`walk::range`]): ids, parents, messages, and which commits
-    /// change the note directory. `odb` is the repository handle with a delta-base cache.
-    fn load(repo: &Repo, odb: &gix::Repository, config: &Config, range: &Range) -> Result<History> {
+    /// change the note directory. `odb` is the repository handle with a delta-base cache. Also
+    /// gives back the reader that looked up trees last ([`walk::Walked::objects`]).
+    fn load(
+        repo: &Repo,
+        odb: &gix::Repository,
+        config: &Config,
+        range: &Range,
+    ) -> Result<(History, Option<walk::Objects>)> {
         if range.include.is_empty() {
-            return Ok(History { commits: Vec::new(), index: HashMap::new(), bases: Vec::new() });
+            let empty =
+                History { commits: Vec::new(), index: Default::default(), bases: Vec::new() };
+            return Ok((empty, None));
         }
         let mut exclude = range.exclude.clone();
         for remote in &range.exclude_remotes {
             exclude.extend(remote_tracking_commits(repo, remote)?);
         }
-        let listed =
+        let walk::Walked { commits: listed, objects } =
             walk::range_in(odb, repo.sources(), &range.include, &exclude, &config.note_dir())
                 .context("listing the commits to validate")?;
         let mut commits = Vec::with_capacity(listed.len());
-        let mut index = HashMap::with_capacity(listed.len());
+        let mut index =
+            gix::hashtable::HashMap::with_capacity_and_hasher(listed.len(), Default::default());
         for walk::Listed { id, parents, message, touches } in listed {
-            let message = message.to_str_lossy();
+            let message = String::from_utf8(message)
+                .unwrap_or_else(|err| err.into_bytes().to_str_lossy().into_owned());
             let class = if parents.len() > 1 {
                 Class::Other
             } else if let Some(issue) = note::issue_of_commit_message(&message) {
@@ -207,12 +226,11 @@ impl History {
             } else {
                 Class::Other
             };
-            let subject = message.lines().next().unwrap_or("").trim().to_string();
             let started_at = (class == Class::Seal).then(|| seal_started_at(&message)).flatten();
             index.insert(id, commits.len());
-            commits.push(Commit { id, parents, subject, class, started_at });
+            commits.push(Commit { id, parents, message, class, started_at });
         }
-        Ok(History { commits, index, bases: Vec::new() })
+        Ok((History { commits, index, bases: Vec::new() }, objects))
     }
 
     /// The commits of the range that have `at` as an ancestor, in history order.

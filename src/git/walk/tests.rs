@@ -1,3 +1,6 @@
+//! The walk's readers of commits and trees, and its delta-base cache, on crafted objects (whole
+//! walks are compared with git in tests/it/walk.rs).
+
 use super::delta_cache::DeltaBaseCache;
 use super::trees::find_entry;
 use super::*;

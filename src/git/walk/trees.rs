@@ -32,21 +32,24 @@ pub(super) struct TreeQueue {
 }
 
 impl TreeWork {
-    const CHUNK: usize = 64;
+    pub(super) const CHUNK: usize = 64;
 
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, TreeQueue> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(super) fn push(&self, tree: ObjectId) {
+    /// Adds a tree; returns how many trees have been added in all.
+    pub(super) fn push(&self, tree: ObjectId) -> usize {
         let mut queue = self.lock();
         queue.trees.push(tree);
+        let added = queue.trees.len();
         // The waiting thread is woken for a whole chunk: a wake-up costs more than a lookup.
         if queue.waiting && queue.trees.len() - queue.next >= Self::CHUNK {
             queue.waiting = false;
             drop(queue);
             self.added.notify_one();
         }
+        added
     }
 
     pub(super) fn finish(&self) {
@@ -54,15 +57,16 @@ impl TreeWork {
         self.added.notify_one();
     }
 
-    /// The next chunk of trees, or `None` once every tree has been handed out.
-    pub(super) fn take(&self) -> Option<Vec<ObjectId>> {
+    /// The next chunk of trees and where it starts among all added, or `None` once every tree
+    /// has been handed out.
+    pub(super) fn take(&self) -> Option<(usize, Vec<ObjectId>)> {
         let mut queue = self.lock();
         loop {
             let available = queue.trees.len() - queue.next;
             if available >= Self::CHUNK || (queue.finished && available > 0) {
                 let start = queue.next;
                 queue.next += available.min(Self::CHUNK);
-                return Some(queue.trees[start..queue.next].to_vec());
+                return Some((start, queue.trees[start..queue.next].to_vec()));
             }
             if queue.finished {
                 return None;
@@ -73,13 +77,14 @@ impl TreeWork {
     }
 
     /// Looks the path up in every tree handed out, until the walk is done; stops early (leaving
-    /// the rest unlooked-up) on the first error.
+    /// the rest unlooked-up) on the first error. Also gives back the lookup if it read the first
+    /// chunk: the newest trees are in its cache.
     pub(super) fn run(
         &self,
         repo: &gix::Repository,
         sources: &Sources,
         path: &str,
-    ) -> Result<gix::hashtable::HashMap<ObjectId, Entry>> {
+    ) -> Result<(gix::hashtable::HashMap<ObjectId, Entry>, Option<TreeLookup>)> {
         let mut entries = gix::hashtable::HashMap::default();
         // Which way the pack's delta chains run: git's repacks keep the newest tree whole and
         // store older ones against newer ones, so trees are best read newest first, the walk's
@@ -88,7 +93,9 @@ impl TreeWork {
         // against the chains' direction resolves whole chains, up to 50 deltas a tree.
         let mut parents_first = false;
         let mut lookup = None;
-        while let Some(mut chunk) = self.take() {
+        let mut first = false;
+        while let Some((start, mut chunk)) = self.take() {
+            first |= start == 0;
             let lookup = lookup.get_or_insert_with(|| TreeLookup::new(repo, sources, path));
             entries.reserve(chunk.len());
             let mut look_up = |tree: ObjectId, lookup: &mut TreeLookup| -> Result<()> {
@@ -120,7 +127,7 @@ impl TreeWork {
                 parents_first = false;
             }
         }
-        Ok(entries)
+        Ok((entries, lookup.filter(|_| first)))
     }
 }
 

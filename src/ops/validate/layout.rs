@@ -88,7 +88,7 @@ pub(super) fn check_note_commit(
             format!(
                 "commit {:?} changes the note directory {dir}/ but its message is not \
                  `Handoff note: issue #{n}`",
-                commit.subject
+                commit.subject()
             ),
             format!(
                 "commit the note alone with the message `Handoff note: issue #{n}` \
@@ -256,13 +256,13 @@ pub(super) fn check_above(
         let what = if is_seal {
             format!(
                 "a second seal commit {:?} sits above the note commit {}",
-                commit.subject,
+                commit.subject(),
                 short(&note_id)
             )
         } else {
             format!(
                 "commit {:?} sits above the note commit {} (work committed after the note)",
-                commit.subject,
+                commit.subject(),
                 short(&note_id)
             )
         };
