@@ -27,8 +27,11 @@ use crate::model::note::{self, Kind, Note};
 use layout::check_note_commit;
 
 /// The objects the checks read: packed and loose ones read plainly, anything else through gix.
+/// Commits and trees are kept once read: the checks of one note read its commit and the trees
+/// down to the note several times over (its changes, its blob, the commits above it).
 struct Odb {
     objects: std::cell::RefCell<walk::Objects>,
+    kept: std::cell::RefCell<gix::hashtable::HashMap<ObjectId, (gix::object::Kind, Vec<u8>)>>,
 }
 
 impl Odb {
@@ -41,10 +44,24 @@ impl Odb {
         Ok(data)
     }
 
+    /// Larger trees are read again when asked for again.
+    const MAX_KEPT: usize = 1 << 16;
+
+    fn new(objects: walk::Objects) -> Odb {
+        Odb { objects: objects.into(), kept: Default::default() }
+    }
+
     /// The object `id` and its type.
     fn read_any(&self, id: ObjectId) -> Result<(gix::object::Kind, Vec<u8>)> {
+        if let Some((kind, data)) = self.kept.borrow().get(&id) {
+            return Ok((*kind, data.clone()));
+        }
         let mut data = Vec::new();
         let found = self.objects.borrow_mut().read(id, &mut data)?;
+        let keep = matches!(found, gix::object::Kind::Commit | gix::object::Kind::Tree);
+        if keep && data.len() <= Self::MAX_KEPT {
+            self.kept.borrow_mut().insert(id, (found, data.clone()));
+        }
         Ok((found, data))
     }
 }
@@ -145,7 +162,7 @@ pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>)
     let (mut history, objects) = History::load(repo, &cached, config, range)?;
     // The walk's last tree reader, its cache warm with the newest trees: the note commit's.
     let objects = objects.unwrap_or_else(|| walk::Objects::new(&cached, repo.sources()));
-    let odb = Odb { objects: objects.into() };
+    let odb = Odb::new(objects);
     history.bases = attempts::bases(repo);
     let mut notes = Vec::new();
     let mut problems = Vec::new();
