@@ -296,5 +296,48 @@ impl Location {
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {
     let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    // `cwd` comes from getcwd, which gives it with every symlink resolved, and so are the
+    // directories above it: below the nearest of them, only the components `path` adds can be
+    // symlinks, which one lstat each tells (a full canonicalize reads every component of the
+    // path as a link, for three paths at every start).
+    let mut ancestors = cwd.ancestors();
+    let found = ancestors.find_map(|a| Some((a, joined.strip_prefix(a).ok()?)));
+    if let Some((top, below)) = found
+        && below.components().all(|c| matches!(c, std::path::Component::Normal(_)))
+    {
+        let mut at = top.to_path_buf();
+        let plain = below.components().all(|c| {
+            at.push(c);
+            std::fs::symlink_metadata(&at).is_ok_and(|m| !m.file_type().is_symlink())
+        });
+        if plain {
+            return at;
+        }
+    }
     std::fs::canonicalize(&joined).unwrap_or(joined)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::absolute;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_is_made_absolute_as_canonicalize_makes_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let top = std::fs::canonicalize(dir.path()).expect("canonical");
+        std::fs::create_dir_all(top.join("real/sub")).expect("dirs");
+        std::os::unix::fs::symlink(top.join("real"), top.join("link")).expect("symlink");
+        let cwd = top.join("real/sub");
+        for path in ["x", "../sub", "../../link/sub", ".", "missing/y"] {
+            let joined = cwd.join(path);
+            let expected = std::fs::canonicalize(&joined).unwrap_or(joined);
+            assert_eq!(absolute(std::path::Path::new(path), &cwd), expected, "{path}");
+        }
+        std::fs::create_dir(cwd.join("x")).expect("dir");
+        assert_eq!(absolute(std::path::Path::new("x"), &cwd), cwd.join("x"));
+        // Absolute paths: above the working directory, and through a symlink.
+        assert_eq!(absolute(&top.join("real"), &cwd), top.join("real"));
+        assert_eq!(absolute(&top.join("link/sub"), &cwd), top.join("real/sub"));
+    }
 }
