@@ -55,9 +55,8 @@ pub struct Listed {
 pub struct Walked {
     /// The commits, parents before children.
     pub commits: Vec<Listed>,
-    /// The reader that looked up the trees last, if any: the newest trees (a push's note commit
-    /// and its parent) are what its cache holds, which saves reading them again through their
-    /// delta chains.
+    /// The tree reader that read the newest trees (a push's note commit's and its parent's), if
+    /// any: its cache holds them, which saves reading them again through their delta chains.
     pub objects: Option<Objects>,
 }
 

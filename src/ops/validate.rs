@@ -160,7 +160,7 @@ pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>)
     // gix, for what the readers leave to it, with a delta-base cache.
     let cached = walk::with_delta_cache(&repo.gix);
     let (mut history, objects) = History::load(repo, &cached, config, range)?;
-    // The walk's last tree reader, its cache warm with the newest trees: the note commit's.
+    // The walk's reader of the newest trees, its cache warm with the note commit's.
     let objects = objects.unwrap_or_else(|| walk::Objects::new(&cached, repo.sources()));
     let odb = Odb::new(objects);
     history.bases = attempts::bases(repo);
@@ -207,7 +207,7 @@ pub fn check_note_file(config: &Config, path: &str, bytes: &[u8]) -> Vec<Problem
 impl History {
     /// Lists the range in-process ([`walk::range`]): ids, parents, messages, and which commits
     /// change the note directory. `odb` is the repository handle with a delta-base cache. Also
-    /// gives back the reader that looked up trees last ([`walk::Walked::objects`]).
+    /// gives back the walk's reader of the newest trees ([`walk::Walked::objects`]).
     fn load(
         repo: &Repo,
         odb: &gix::Repository,
