@@ -35,6 +35,7 @@ mod objects;
 mod trees;
 
 pub use delta_cache::with_delta_cache;
+pub(crate) use trees::find_entry;
 
 /// How many uninteresting commits the walk still looks at once nothing interesting is left.
 const SLOP: usize = 5;

@@ -212,7 +212,7 @@ impl TreeLookup {
 /// first entry that sorts after `name/`. `None` when an entry before that point is malformed or
 /// cut short, or when `data` is only the start of the tree (not `whole`) and ends before that
 /// point: the search is then undecided.
-pub(super) fn find_entry(
+pub(crate) fn find_entry(
     data: &[u8],
     name: &[u8],
     hash: gix::hash::Kind,

@@ -7,6 +7,7 @@ use gix::object::Kind;
 use gix::objs::tree::EntryMode;
 
 use super::Odb;
+use crate::git::walk;
 
 pub(super) type Entries = std::collections::BTreeMap<Vec<u8>, (EntryMode, ObjectId)>;
 
@@ -89,14 +90,9 @@ pub(super) fn entry_id(repo: &Odb, commit: ObjectId, path: &str) -> Result<Optio
         let data = repo
             .read(tree, Kind::Tree)
             .with_context(|| format!("looking up {path} in {commit}"))?;
-        let mut found = None;
-        for entry in gix::objs::TreeRefIter::from_bytes(&data, tree.kind()) {
-            let entry = entry.map_err(|_| anyhow!("tree {tree} cannot be parsed"))?;
-            if entry.filename == name.as_bytes() {
-                found = Some((entry.mode, entry.oid.to_owned()));
-                break;
-            }
-        }
+        // The walk's search, as git's `find_tree_entry` searches.
+        let found = walk::find_entry(&data, name.as_bytes(), tree.kind(), true)
+            .ok_or_else(|| anyhow!("tree {tree} cannot be parsed"))?;
         match found {
             None => return Ok(None),
             Some((_, id)) if components.peek().is_none() => return Ok(Some(id)),
