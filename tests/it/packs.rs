@@ -56,7 +56,9 @@ fn pack_file(repo: &Repo) -> std::path::PathBuf {
         .unwrap()
 }
 
-/// Every object of `repo` read by the pack reader equals what `git cat-file` gives.
+/// Every object of `repo` read by the pack reader equals what `git cat-file` gives: each by a
+/// reader of its own, and all by one reader (its cache warm with what came before), in git's
+/// order and in reverse, read in place and copied out.
 fn compare(repo: &Repo, layout: &str) {
     let gix = gix::open_opts(&repo.path, gix::open::Options::isolated()).unwrap();
     let objects = all_objects(repo);
@@ -74,18 +76,36 @@ fn compare(repo: &Repo, layout: &str) {
     child.stdin.take().unwrap().write_all(&input).unwrap();
     let out = child.wait_with_output().unwrap().stdout;
     let mut rest = &out[..];
+    let mut expected = Vec::new();
     for (id, kind) in &objects {
         let header_end = rest.iter().position(|&b| b == b'\n').unwrap();
         let header = std::str::from_utf8(&rest[..header_end]).unwrap();
         let size: usize = header.rsplit(' ').next().unwrap().parse().unwrap();
         let content = &rest[header_end + 1..header_end + 1 + size];
         rest = &rest[header_end + 2 + size..];
-        let oid = ObjectId::from_hex(id.as_bytes()).unwrap();
-        let (got_kind, got) = git_handoff::api::read_packed(&gix, &oid)
-            .unwrap_or_else(|err| panic!("{layout}: {id}: {err:#}"))
-            .unwrap_or_else(|| panic!("{layout}: {id} ({kind}) was not found in the packs"));
-        assert_eq!(got_kind.to_string(), *kind, "{layout}: the type of {id}");
-        assert!(got == content, "{layout}: the content of {id} ({kind}) differs from git's");
+        expected.push((ObjectId::from_hex(id.as_bytes()).unwrap(), kind.as_str(), content));
+    }
+    let ids: Vec<ObjectId> = expected.iter().map(|(id, ..)| *id).collect();
+    let reversed: Vec<ObjectId> = ids.iter().rev().copied().collect();
+    let alone = ids.iter().map(|id| {
+        git_handoff::api::read_packed(&gix, std::slice::from_ref(id), false).pop().unwrap()
+    });
+    let read = |ids: &[ObjectId], in_place| git_handoff::api::read_packed(&gix, ids, in_place);
+    let ways = [
+        ("alone", alone.collect::<Vec<_>>()),
+        ("in order, in place", read(&ids, true)),
+        ("in order, copied", read(&ids, false)),
+        ("in reverse, in place", read(&reversed, true).into_iter().rev().collect()),
+        ("in reverse, copied", read(&reversed, false).into_iter().rev().collect()),
+    ];
+    for (way, got) in ways {
+        for ((id, kind, content), got) in expected.iter().zip(got) {
+            let (got_kind, got) = got
+                .unwrap_or_else(|err| panic!("{layout}, {way}: {id}: {err:#}"))
+                .unwrap_or_else(|| panic!("{layout}, {way}: {id} ({kind}) is in no pack"));
+            assert_eq!(got_kind.to_string(), *kind, "{layout}, {way}: the type of {id}");
+            assert!(got == *content, "{layout}, {way}: {id} ({kind}) differs from git's");
+        }
     }
 }
 
@@ -150,11 +170,16 @@ fn a_damaged_pack_is_an_error_or_a_miss_never_a_panic() {
     let original = std::fs::read(&pack).unwrap();
     let read_all = |what: &str| {
         let gix = gix::open_opts(&repo.path, gix::open::Options::isolated()).unwrap();
-        for (id, _) in &objects {
-            let oid = ObjectId::from_hex(id.as_bytes()).unwrap();
-            // Whatever it says (a wrong object, even: the checksum is not checked on each read, as
-            // git does not either), it says it without panicking.
-            let _ = (what, git_handoff::api::read_packed(&gix, &oid));
+        let ids: Vec<ObjectId> =
+            objects.iter().map(|(id, _)| ObjectId::from_hex(id.as_bytes()).unwrap()).collect();
+        // Whatever it says (a wrong object, even: the checksum is not checked on each read, as
+        // git does not either), it says it without panicking, and goes on reading after an error
+        // with whatever the failed read left in its cache.
+        for in_place in [false, true] {
+            let _ = (what, git_handoff::api::read_packed(&gix, &ids, in_place));
+        }
+        for id in &ids {
+            let _ = git_handoff::api::read_packed(&gix, std::slice::from_ref(id), false);
         }
     };
     let set = |bytes: &[u8]| {
@@ -182,5 +207,6 @@ fn a_damaged_pack_is_an_error_or_a_miss_never_a_panic() {
     let gix = gix::open_opts(&repo.path, gix::open::Options::isolated()).unwrap();
     let (id, _) = &objects[0];
     let oid = ObjectId::from_hex(id.as_bytes()).unwrap();
-    assert!(git_handoff::api::read_packed(&gix, &oid).unwrap().is_none());
+    let read = git_handoff::api::read_packed(&gix, &[oid], true).pop().unwrap();
+    assert!(read.unwrap().is_none());
 }

@@ -78,6 +78,8 @@ pub struct PackReader {
     /// The slot the next entry goes to, once all are in use.
     next: usize,
     delta: Vec<u8>,
+    /// Where a delta is applied; then swapped into the cache slot that keeps the result.
+    result: Vec<u8>,
     /// How many deltas were applied.
     pub deltas: usize,
 }
@@ -86,6 +88,13 @@ struct Cached {
     at: Location,
     kind: Kind,
     data: Vec<u8>,
+}
+
+/// Where [`PackReader::resolve`] left an object: in the caller's buffer, or in a cache slot.
+#[derive(Clone, Copy)]
+enum Place {
+    Out,
+    Slot(usize),
 }
 
 impl PackReader {
@@ -100,6 +109,7 @@ impl PackReader {
             cache: Vec::new(),
             next: 0,
             delta: Vec::new(),
+            result: Vec::new(),
             deltas: 0,
         }
     }
@@ -107,11 +117,39 @@ impl PackReader {
     /// Reads `id` into `out`: `Ok(None)` when no pack has it, an error when a pack has it but
     /// it cannot be read (the caller may ask gix, which reports in its own words).
     pub fn read(&mut self, id: &gix::oid, out: &mut Vec<u8>) -> Result<Option<Kind>> {
-        let Some(at) = self.packs.locate(id) else { return Ok(None) };
-        self.read_at(at, out).map(Some).map_err(|err| anyhow!("reading object {id}: {err}"))
+        let Some((kind, place)) = self.locate_and_resolve(id, out)? else { return Ok(None) };
+        if let Place::Slot(slot) = place {
+            out.clear();
+            out.extend_from_slice(&self.cache[slot].data);
+        }
+        Ok(Some(kind))
     }
 
-    fn read_at(&mut self, at: Location, out: &mut Vec<u8>) -> Result<Kind> {
+    /// [`Self::read`] without copying an object the cache keeps: the data is in `out` or in the
+    /// cache, wherever reading left it. (A tree read through a delta chain is built once, in the
+    /// cache slot that keeps it.)
+    pub fn read_in_place<'a>(
+        &'a mut self,
+        id: &gix::oid,
+        out: &'a mut Vec<u8>,
+    ) -> Result<Option<(Kind, &'a [u8])>> {
+        let Some((kind, place)) = self.locate_and_resolve(id, out)? else { return Ok(None) };
+        Ok(Some(match place {
+            Place::Out => (kind, &out[..]),
+            Place::Slot(slot) => (kind, &self.cache[slot].data[..]),
+        }))
+    }
+
+    fn locate_and_resolve(
+        &mut self,
+        id: &gix::oid,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<(Kind, Place)>> {
+        let Some(at) = self.packs.locate(id) else { return Ok(None) };
+        self.resolve(at, out).map(Some).map_err(|err| anyhow!("reading object {id}: {err}"))
+    }
+
+    fn resolve(&mut self, at: Location, out: &mut Vec<u8>) -> Result<(Kind, Place)> {
         let packs = self.packs.clone();
         let hash = packs.hash;
         let pack = |n: usize| -> Result<&[u8]> {
@@ -120,24 +158,32 @@ impl PackReader {
         // Down the delta chain to an object held whole, or one in the cache.
         let mut chain: Vec<(Location, EntryHeader)> = Vec::new();
         let mut next = at;
-        let kind = loop {
-            if let Some(hit) = self.cache.iter().find(|c| c.at == next) {
-                out.clear();
-                out.extend_from_slice(&hit.data);
-                break hit.kind;
+        let (kind, mut place) = loop {
+            if let Some(slot) = self.cache.iter().position(|c| c.at == next) {
+                break (self.cache[slot].kind, Place::Slot(slot));
             }
             let data = pack(next.pack)?;
             let header = entry_header(data, next.offset, hash)
                 .ok_or_else(|| anyhow!("the pack entry at {} is malformed", next.offset))?;
             match header.kind {
                 EntryKind::Whole(kind) => {
-                    self.inflate_to(data, &header, out)?;
                     // A base, or a tree whole (git's repacks keep the newest whole, the older
-                    // ones against it, and the walk reads newest first).
-                    if !chain.is_empty() || kind == Kind::Tree {
-                        self.put(next, kind, out);
+                    // ones against it, and the walk reads newest first), is kept.
+                    let keep = (!chain.is_empty() || kind == Kind::Tree)
+                        && header.size <= Self::MAX_CACHED;
+                    if !keep {
+                        self.inflate_to(data, &header, out)?;
+                        break (kind, Place::Out);
                     }
-                    break kind;
+                    let slot = self.slot_for(next, kind);
+                    let mut kept = std::mem::take(&mut self.cache[slot].data);
+                    let inflated = self.inflate_to(data, &header, &mut kept);
+                    self.cache[slot].data = kept;
+                    if let Err(err) = inflated {
+                        self.cache[slot].at = Location { pack: usize::MAX, offset: 0 };
+                        return Err(err);
+                    }
+                    break (kind, Place::Slot(slot));
                 }
                 EntryKind::Delta(ref base) => {
                     let base = match base {
@@ -154,19 +200,32 @@ impl PackReader {
                 }
             }
         };
-        // Up the chain again, each delta applied to the object below it.
-        let mut result = Vec::new();
+        // Up the chain again, each delta applied to the object below it, into the slot that
+        // keeps the result (or into `out`, for a result too large to keep).
         while let Some((location, header)) = chain.pop() {
             let mut delta = std::mem::take(&mut self.delta);
             self.inflate_to(pack(location.pack)?, &header, &mut delta)?;
-            apply_delta(out, &delta, &mut result)?;
+            let mut result = std::mem::take(&mut self.result);
+            let base = match place {
+                Place::Out => &out[..],
+                Place::Slot(slot) => &self.cache[slot].data[..],
+            };
+            let applied = apply_delta(base, &delta, &mut result);
             self.delta = delta;
+            applied?;
             self.deltas += 1;
-            std::mem::swap(out, &mut result);
             // A delta's result has its base's type.
-            self.put(location, kind, out);
+            if result.len() <= Self::MAX_CACHED {
+                let slot = self.slot_for(location, kind);
+                std::mem::swap(&mut self.cache[slot].data, &mut result);
+                place = Place::Slot(slot);
+            } else {
+                std::mem::swap(out, &mut result);
+                place = Place::Out;
+            }
+            self.result = result;
         }
-        Ok(kind)
+        Ok((kind, place))
     }
 
     /// Inflates an entry's data into `out`: exactly the size its header gives, or an error.
@@ -190,20 +249,18 @@ impl PackReader {
         Ok(())
     }
 
-    fn put(&mut self, at: Location, kind: Kind, data: &[u8]) {
-        if data.len() > Self::MAX_CACHED {
-            return;
-        }
+    /// The cache slot that is to keep the object at `at` (the next one in turn once all are in
+    /// use), marked as holding it; the caller puts the data in.
+    fn slot_for(&mut self, at: Location, kind: Kind) -> usize {
         if self.cache.len() < Self::SLOTS {
-            self.cache.push(Cached { at, kind, data: data.to_vec() });
-            return;
+            self.cache.push(Cached { at, kind, data: Vec::new() });
+            return self.cache.len() - 1;
         }
-        let slot = &mut self.cache[self.next];
+        let slot = self.next;
         self.next = (self.next + 1) % Self::SLOTS;
-        slot.at = at;
-        slot.kind = kind;
-        slot.data.clear();
-        slot.data.extend_from_slice(data);
+        self.cache[slot].at = at;
+        self.cache[slot].kind = kind;
+        slot
     }
 }
 
@@ -273,13 +330,31 @@ fn apply_delta(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
-/// The object `id` as [`PackReader`] reads it from `repo`'s packs alone (no loose objects, no
-/// gix): `None` when no pack has it or the packs cannot be read plainly. For the tests, which
-/// compare it with `git cat-file`.
-pub fn read_packed(repo: &gix::Repository, id: &gix::oid) -> Result<Option<(Kind, Vec<u8>)>> {
-    let Some(packs) = Packs::open(repo) else { return Ok(None) };
+/// An object's type and content.
+pub type Object = (Kind, Vec<u8>);
+
+/// The objects `ids` as one [`PackReader`] reads them from `repo`'s packs alone (no loose objects,
+/// no gix), in that order, so each read finds what the reads before it left in the cache (an
+/// error included); through [`PackReader::read_in_place`] when `in_place`. `None` for an object
+/// no pack has, and for all when the packs cannot be read plainly. For the tests, which compare
+/// them with `git cat-file`.
+pub fn read_packed(
+    repo: &gix::Repository,
+    ids: &[ObjectId],
+    in_place: bool,
+) -> Vec<Result<Option<Object>>> {
+    let Some(packs) = Packs::open(repo) else { return ids.iter().map(|_| Ok(None)).collect() };
+    let mut reader = PackReader::new(packs);
     let mut out = Vec::new();
-    Ok(PackReader::new(packs).read(id, &mut out)?.map(|kind| (kind, out)))
+    let mut read = |id: &ObjectId| -> Result<Option<Object>> {
+        if in_place {
+            return Ok(reader
+                .read_in_place(id, &mut out)?
+                .map(|(kind, data)| (kind, data.to_vec())));
+        }
+        Ok(reader.read(id, &mut out)?.map(|kind| (kind, out.clone())))
+    };
+    ids.iter().map(&mut read).collect()
 }
 
 #[cfg(test)]

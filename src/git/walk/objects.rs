@@ -129,13 +129,15 @@ impl Objects {
         name: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<Entry> {
-        let Some(kind) = self.read_packed(id, out) else {
+        // In place: a tree built from a delta is searched where the cache keeps it.
+        let packed = self.packs.as_mut().and_then(|p| p.read_in_place(&id, out).ok().flatten());
+        let Some((kind, data)) = packed else {
             return self.find_in_loose_tree(id, name, out);
         };
         if kind != gix::object::Kind::Tree {
             bail!("object {id} is a {kind}, not a tree");
         }
-        find_entry(out, name, id.kind(), true)
+        find_entry(data, name, id.kind(), true)
             .ok_or_else(|| anyhow!("tree {id} cannot be parsed: an entry is malformed"))
     }
 
