@@ -117,8 +117,8 @@ pub fn range_in(
         .map(|s| s.iter().copied().collect())
         .unwrap_or_default();
     // The path is looked up in each commit's tree on a second thread while the walk goes on: the
-    // two cost about the same. The thread starts once a chunk of trees is waiting: a push of a
-    // few commits is over before a thread would have started.
+    // two cost about the same. The thread starts once a few trees are waiting: a push of a few
+    // commits is over before a thread would have started.
     let work = TreeWork::default();
     let helped = std::sync::Mutex::new(None);
     let (nodes, listed, own) = std::thread::scope(|s| {
@@ -260,7 +260,7 @@ impl Walk<'_> {
             let message = message.to_vec();
             self.buf = buf;
             if let Some(trees) = self.trees.filter(|_| want_tree)
-                && trees.push(tree) >= TreeWork::CHUNK
+                && trees.push(tree) >= TreeWork::START
                 && let Some(start) = self.start_helper.take()
             {
                 start();

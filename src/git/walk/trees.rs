@@ -33,6 +33,9 @@ pub(super) struct TreeQueue {
 
 impl TreeWork {
     pub(super) const CHUNK: usize = 64;
+    /// How many trees wait when the lookup thread starts: it takes them at once, a chunk smaller
+    /// than the others, so it is busy from the start while the walk goes on.
+    pub(super) const START: usize = 16;
 
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, TreeQueue> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -58,12 +61,13 @@ impl TreeWork {
     }
 
     /// The next chunk of trees and where it starts among all added, or `None` once every tree
-    /// has been handed out.
+    /// has been handed out. The first chunk may be as small as [`Self::START`].
     pub(super) fn take(&self) -> Option<(usize, Vec<ObjectId>)> {
         let mut queue = self.lock();
         loop {
             let available = queue.trees.len() - queue.next;
-            if available >= Self::CHUNK || (queue.finished && available > 0) {
+            let enough = if queue.next == 0 { Self::START } else { Self::CHUNK };
+            if available >= enough || (queue.finished && available > 0) {
                 let start = queue.next;
                 queue.next += available.min(Self::CHUNK);
                 return Some((start, queue.trees[start..queue.next].to_vec()));
