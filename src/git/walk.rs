@@ -150,19 +150,19 @@ pub fn range_in(
         };
         (walk.nodes, listed, own)
     });
-    // The scope has joined the helper, if it started.
-    // Of the two lookups, the one that read the first chunk (the newest trees) is kept.
+    // The scope has joined the helper, if it started. The two threads' findings stay in two maps,
+    // looked up in both rather than merged; of the two lookups, the one that read the first chunk
+    // (the newest trees) is kept.
     let (entries, newest) = match (own, helped.into_inner().unwrap_or_else(|p| p.into_inner())) {
-        (Ok((mut own, lookup)), Some(Ok((helped, helper_lookup)))) => {
-            own.extend(helped);
-            (Ok(own), helper_lookup.or(lookup))
+        (Ok((own, lookup)), Some(Ok((helped, helper_lookup)))) => {
+            (Ok([own, helped]), helper_lookup.or(lookup))
         }
-        (Ok((own, lookup)), None) => (Ok(own), lookup),
+        (Ok((own, lookup)), None) => (Ok([own, Default::default()]), lookup),
         (Err(err), _) | (_, Some(Err(err))) => (Err(err), None),
     };
     let listed = listed?;
     let mut nodes = nodes;
-    let mut entries = entries?;
+    let [mut entries, helped] = entries?;
     // The walk hands out only the trees it expects to need; a commit reached first from an
     // uninteresting child and listed after all, or its parent, is looked up here.
     let mut late = None;
@@ -174,14 +174,15 @@ pub fn range_in(
             _ => continue, // a merge: not asked
         };
         for tree in [Some(parsed.tree), parent].into_iter().flatten() {
-            if !entries.contains_key(&tree) {
+            if !entries.contains_key(&tree) && !helped.contains_key(&tree) {
                 let lookup = late.get_or_insert_with(|| TreeLookup::new(repo, sources, path));
                 entries.insert(tree, lookup.entry(tree)?);
             }
         }
     }
     let entry = |tree: &ObjectId| -> Result<&Entry> {
-        entries.get(tree).ok_or_else(|| anyhow!("tree {tree} was not looked up"))
+        (entries.get(tree).or_else(|| helped.get(tree)))
+            .ok_or_else(|| anyhow!("tree {tree} was not looked up"))
     };
     let mut out = Vec::with_capacity(listed.len());
     for n in topo_order(&nodes, &listed).into_iter().rev() {
