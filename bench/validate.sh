@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # validate --pre-push for a push of 1,000 new commits (work, then a note commit) on top of a long
 # history, against `git rev-list <new> --not --remotes` on the same range; at 10,000 and 100,000
-# commits of history, to show the time does not grow with it. Target: <= 1.0x, for the command the
-# installed hook runs (`git-handoff validate --pre-push`) and for `git-handoff validate --base`; both
-# also shown through `git handoff`, whose dispatch (git's own start, its config read for `pager.handoff`,
-# a fork and exec) adds 1.2-1.4 ms that no work of ours can take back. Also against
-# `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs each
-# commit's root tree, which is what git itself pays for that. Histories are made with
+# commits of history, to show the time does not grow with it. Target: <= 1.0x, for the command
+# the installed hook runs (`git-handoff validate --pre-push`) and for `git-handoff validate
+# --base`; both also shown through `git handoff`, whose dispatch (git's own start, its config read
+# for `pager.handoff`, a fork and exec) adds 1.2-1.4 ms that no work of ours can take back. Also
+# against `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs
+# each commit's root tree, which is what git itself pays for that. Histories are made with
 # `git fast-import` under bench/work/ (reused). The pushed commits are measured as objects lie
 # after three ways of making them, since reading trees costs differently in each:
 #   pack      as fast-import packs them, each tree a delta against the one before
