@@ -39,8 +39,11 @@ impl<'a> CommitFields<'a> {
         // The header ends at the first empty line, which tree and parent lines cannot hold: the
         // search starts at the newline ending the last of them.
         let header_end = data.len() - rest.len() - 1;
-        let message = match data[header_end..].windows(2).position(|w| w == b"\n\n") {
-            Some(at) => &data[header_end + at + 2..],
+        let header = &data[header_end..];
+        let blank =
+            memchr::memchr_iter(b'\n', header).find(|&at| header.get(at + 1) == Some(&b'\n'));
+        let message = match blank {
+            Some(at) => &header[at + 2..],
             None => &[],
         };
         Some(CommitFields { tree, parents, date: committer_date(rest), message })
@@ -52,11 +55,11 @@ impl<'a> CommitFields<'a> {
 /// any of that is missing.
 pub(super) fn committer_date(rest: &[u8]) -> i64 {
     let Some(author) = rest.strip_prefix(b"author") else { return 0 };
-    let Some(eol) = author.iter().position(|&b| b == b'\n') else { return 0 };
+    let Some(eol) = memchr::memchr(b'\n', author) else { return 0 };
     let Some(committer) = author[eol + 1..].strip_prefix(b"committer") else { return 0 };
-    let Some(eol) = committer.iter().position(|&b| b == b'\n') else { return 0 };
+    let Some(eol) = memchr::memchr(b'\n', committer) else { return 0 };
     let line = &committer[..eol];
-    let Some(end) = line.iter().rposition(|&b| b == b'>') else { return 0 };
+    let Some(end) = memchr::memrchr(b'>', line) else { return 0 };
     let date = line[end + 1..].trim_ascii_start();
     let digits = date.iter().take_while(|b| b.is_ascii_digit()).count();
     std::str::from_utf8(&date[..digits]).ok().and_then(|d| d.parse().ok()).unwrap_or(0)
