@@ -23,6 +23,7 @@ use std::collections::BinaryHeap;
 
 use anyhow::{Context, Result, anyhow, bail};
 use commit::CommitFields;
+pub use commit::Parents;
 use gix::ObjectId;
 
 use crate::git::packs::Packs;
@@ -44,7 +45,7 @@ const SLOP: usize = 5;
 #[derive(Debug, Clone)]
 pub struct Listed {
     pub id: ObjectId,
-    pub parents: Vec<ObjectId>,
+    pub parents: Parents<ObjectId>,
     /// The raw commit message.
     pub message: Vec<u8>,
     /// Whether the commit changes `path` (for a root commit: whether `path` exists in it), as
@@ -71,7 +72,7 @@ struct Node {
 }
 
 struct Parsed {
-    parents: Vec<usize>,
+    parents: Parents<usize>,
     date: i64,
     tree: ObjectId,
     message: Vec<u8>,
@@ -257,7 +258,7 @@ impl Walk<'_> {
             let parent_ids = parent_ids.ok_or_else(|| {
                 anyhow!("commit {id} cannot be parsed: a parent line is malformed")
             })?;
-            let parent_ids = if self.shallow.contains(&id) { Vec::new() } else { parent_ids };
+            let parent_ids = if self.shallow.contains(&id) { Parents::new() } else { parent_ids };
             let message = message.to_vec();
             self.buf = buf;
             if let Some(trees) = self.trees.filter(|_| want_tree)

@@ -131,7 +131,7 @@ enum Class {
 
 struct Commit {
     id: ObjectId,
-    parents: Vec<ObjectId>,
+    parents: walk::Parents<ObjectId>,
     /// The message, made UTF-8 (lossily) for quoting in problems.
     message: String,
     class: Class,

@@ -2,13 +2,17 @@
 //! committer date and where the message starts, and nothing else (signatures are never decoded).
 
 use gix::ObjectId;
+use smallvec::SmallVec;
+
+/// A commit's parents: one for almost every commit, two for a merge, kept inline.
+pub type Parents<T> = SmallVec<[T; 2]>;
 
 /// What the walk reads of a raw commit, as git's `parse_commit_buffer` reads it: the tree line
 /// first, then the parent lines, the committer date, and the message after the first empty line.
 pub(super) struct CommitFields<'a> {
     pub(super) tree: ObjectId,
     /// `None` when a parent line is malformed.
-    pub(super) parents: Option<Vec<ObjectId>>,
+    pub(super) parents: Option<Parents<ObjectId>>,
     pub(super) date: i64,
     pub(super) message: &'a [u8],
 }
@@ -27,7 +31,7 @@ impl<'a> CommitFields<'a> {
         };
         let tree = id_line(data, b"tree ")??;
         let mut rest = &data[5 + hex_len + 1..];
-        let mut parents = Some(Vec::new());
+        let mut parents = Some(Parents::new());
         while let Some(parent) = id_line(rest, b"parent ") {
             let Some(parent) = parent else {
                 parents = None;
