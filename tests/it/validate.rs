@@ -212,6 +212,37 @@ fn two_seals_and_a_seal_touching_the_note_fail() {
     assert_fails_with(&repo, &[&sealed[..12], "seal commit", "changes the note file"]);
 }
 
+/// The files a note commit changes besides its note are those `git diff-tree -r --no-renames`
+/// lists, on random trees: nested and renamed files, deletions, mode changes, symlinks, a file
+/// turned into a symlink, unicode, spaces and newlines in names.
+#[test]
+fn the_other_files_a_note_commit_changes_are_those_git_lists() {
+    let env = Env::new();
+    for seed in 0..12 {
+        let repo = env.repo(&format!("others-{seed}"));
+        common::random_dirty_tree(&repo, seed);
+        repo.git(["add", "-A"]);
+        let note = commit_file_as_note(&repo, &note_path(7), 7, agent_note(7, ZERO).as_bytes());
+        let out = validate(&repo, &["--base", "HEAD~1", "--json"]);
+        let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        let listed = report["problems"].as_array().unwrap().iter().find_map(|p| {
+            p["what"].as_str()?.strip_prefix("the note commit also changes ").map(str::to_string)
+        });
+        let mut ours: Vec<String> =
+            listed.map(|l| l.split(", ").map(str::to_string).collect()).unwrap_or_default();
+        let raw =
+            repo.git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", "HEAD~1", &note]);
+        let mut git: Vec<String> = raw
+            .split(|&b| b == 0)
+            .filter(|name| !name.is_empty() && *name != note_path(7).as_bytes())
+            .map(|name| String::from_utf8_lossy(name).into_owned())
+            .collect();
+        ours.sort();
+        git.sort();
+        assert_eq!(ours, git, "seed {seed}");
+    }
+}
+
 #[test]
 fn a_note_commit_touching_other_files_lists_them() {
     let env = Env::new();

@@ -9,8 +9,6 @@ use gix::objs::tree::EntryMode;
 use super::Odb;
 use crate::git::walk;
 
-pub(super) type Entries = std::collections::BTreeMap<Vec<u8>, (EntryMode, ObjectId)>;
-
 /// The tree of commit `commit`.
 fn tree_of(repo: &Odb, commit: ObjectId) -> Result<ObjectId> {
     let data = repo.read(commit, Kind::Commit).with_context(|| format!("reading {commit}"))?;
@@ -34,15 +32,30 @@ pub(super) fn changed_paths(
     Ok(changes)
 }
 
-pub(super) fn tree_entries(repo: &Odb, tree: Option<ObjectId>) -> Result<Entries> {
-    let mut entries = Entries::new();
-    if let Some(tree) = tree {
-        let data = repo.read(tree, Kind::Tree)?;
-        for entry in gix::objs::TreeRefIter::from_bytes(&data, tree.kind()) {
-            let entry = entry.map_err(|_| anyhow!("tree {tree} cannot be parsed"))?;
-            entries.insert(entry.filename.to_vec(), (entry.mode, entry.oid.to_owned()));
-        }
+/// The entries of `tree` (none for `None`, the empty tree), sorted by name as bytes, borrowing
+/// from `data`, which holds the tree's bytes.
+fn tree_entries<'d>(
+    repo: &Odb,
+    tree: Option<ObjectId>,
+    data: &'d mut Vec<u8>,
+) -> Result<Vec<(&'d [u8], EntryMode, ObjectId)>> {
+    let Some(tree) = tree else { return Ok(Vec::new()) };
+    *data = repo.read(tree, Kind::Tree)?;
+    let mut entries = Vec::new();
+    for entry in gix::objs::TreeRefIter::from_bytes(data, tree.kind()) {
+        let entry = entry.map_err(|_| anyhow!("tree {tree} cannot be parsed"))?;
+        entries.push((entry.filename.as_bytes(), entry.mode, entry.oid.to_owned()));
     }
+    // Git orders a subtree as if its name ended in `/`; by plain bytes here, so that the two
+    // lists merge by name. A name given twice (a broken tree) keeps its last entry.
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            *kept = *later;
+        }
+        same
+    });
     Ok(entries)
 }
 
@@ -54,20 +67,29 @@ pub(super) fn diff_trees(
     prefix: &str,
     out: &mut Vec<(u8, String)>,
 ) -> Result<()> {
-    let (old, new) = (tree_entries(repo, old)?, tree_entries(repo, new)?);
-    let names: std::collections::BTreeSet<&Vec<u8>> = old.keys().chain(new.keys()).collect();
-    for name in names {
-        let path = format!("{prefix}{}", name.to_str_lossy());
-        let (a, b) = (old.get(name), new.get(name));
+    let (mut old_data, mut new_data) = (Vec::new(), Vec::new());
+    let old = tree_entries(repo, old, &mut old_data)?;
+    let new = tree_entries(repo, new, &mut new_data)?;
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        // The next name of the two lists, and its entry in each.
+        let (a, b) = match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) if a.0 == b.0 => (Some(a), Some(b)),
+            (Some(a), Some(b)) if a.0 < b.0 => (Some(a), None),
+            (Some(_), Some(b)) => (None, Some(b)),
+            (a, b) => (a, b),
+        };
+        i += usize::from(a.is_some());
+        j += usize::from(b.is_some());
+        let entry = |e: Option<&(&[u8], EntryMode, ObjectId)>| e.map(|&(_, mode, id)| (mode, id));
+        let (a, b, name) = (entry(a), entry(b), a.or(b).expect("one of the two").0);
         if a == b {
             continue;
         }
-        let subtree = |e: Option<&(EntryMode, ObjectId)>| {
-            e.filter(|(mode, _)| mode.is_tree()).map(|(_, id)| *id)
-        };
-        let leaf = |e: Option<&(EntryMode, ObjectId)>| {
-            e.filter(|(mode, _)| !mode.is_tree()).map(|(_, id)| *id)
-        };
+        let path = format!("{prefix}{}", name.to_str_lossy());
+        let subtree =
+            |e: Option<(EntryMode, ObjectId)>| e.filter(|(m, _)| m.is_tree()).map(|e| e.1);
+        let leaf = |e: Option<(EntryMode, ObjectId)>| e.filter(|(m, _)| !m.is_tree()).map(|e| e.1);
         if subtree(a).is_some() || subtree(b).is_some() {
             diff_trees(repo, subtree(a), subtree(b), &format!("{path}/"), out)?;
         }
