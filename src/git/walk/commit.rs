@@ -40,29 +40,40 @@ impl<'a> CommitFields<'a> {
             parents.as_mut().expect("set above").push(parent);
             rest = &rest[7 + hex_len + 1..];
         }
-        // The header ends at the first empty line, which tree and parent lines cannot hold: the
-        // search starts at the newline ending the last of them.
-        let header_end = data.len() - rest.len() - 1;
-        let header = &data[header_end..];
-        let blank =
-            memchr::memchr_iter(b'\n', header).find(|&at| header.get(at + 1) == Some(&b'\n'));
-        let message = match blank {
-            Some(at) => &header[at + 2..],
-            None => &[],
+        let committer = committer_line(rest);
+        let date = committer.map_or(0, |(line, _)| committer_date(line));
+        // The header ends at the first empty line. Most often it directly follows the committer
+        // line, itself right after the author line; else (other headers: a signature, an
+        // encoding) it is searched for from the newline ending the last tree or parent line,
+        // since those lines cannot be empty.
+        let message = match committer {
+            Some((_, after)) if rest.get(after) == Some(&b'\n') => &rest[after + 1..],
+            _ => {
+                let header = &data[data.len() - rest.len() - 1..];
+                let blank = memchr::memchr_iter(b'\n', header)
+                    .find(|&at| header.get(at + 1) == Some(&b'\n'));
+                blank.map_or(&[][..], |at| &header[at + 2..])
+            }
         };
-        Some(CommitFields { tree, parents, date: committer_date(rest), message })
+        Some(CommitFields { tree, parents, date, message })
     }
 }
 
-/// The committer date as git's `parse_commit_date` reads it from what follows the parent lines:
-/// an author line, then a committer line, whose date is the number after its last `>`; 0 when
-/// any of that is missing.
-pub(super) fn committer_date(rest: &[u8]) -> i64 {
-    let Some(author) = rest.strip_prefix(b"author") else { return 0 };
-    let Some(eol) = memchr::memchr(b'\n', author) else { return 0 };
-    let Some(committer) = author[eol + 1..].strip_prefix(b"committer") else { return 0 };
-    let Some(eol) = memchr::memchr(b'\n', committer) else { return 0 };
-    let line = &committer[..eol];
+/// The committer line as git's `parse_commit_date` finds it in what follows the parent lines: an
+/// author line, then a committer line. Gives the committer line after its key, without its
+/// newline, and where the line after it starts in `rest`.
+fn committer_line(rest: &[u8]) -> Option<(&[u8], usize)> {
+    let author = rest.strip_prefix(b"author")?;
+    let eol = memchr::memchr(b'\n', author)?;
+    let committer = author[eol + 1..].strip_prefix(b"committer")?;
+    let end = memchr::memchr(b'\n', committer)?;
+    let after = rest.len() - committer.len() + end + 1;
+    Some((&committer[..end], after))
+}
+
+/// The committer date as git's `parse_commit_date` reads it from the committer line (after its
+/// key): the number after its last `>`; 0 when there is none.
+pub(super) fn committer_date(line: &[u8]) -> i64 {
     let Some(end) = memchr::memrchr(b'>', line) else { return 0 };
     let date = line[end + 1..].trim_ascii_start();
     let digits = date.iter().take_while(|b| b.is_ascii_digit()).count();

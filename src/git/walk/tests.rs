@@ -36,6 +36,18 @@ fn odd_commits_read_as_git_reads_them() {
         let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\n{line}\nm");
         assert_eq!(CommitFields::parse(raw.as_bytes(), SHA1).expect("parses").date, 0);
     }
+    // Headers after the committer line (an encoding, a signature whose lines go on with a
+    // space, one of them holding only the space): the message starts after the empty line.
+    let raw = format!(
+        "tree {TREE}\nauthor A <a@x> 5 +0000\ncommitter C <c@x> 7 +0000\nencoding ISO-8859-1\n\
+         gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n -----END PGP SIGNATURE-----\n\nsigned\n"
+    );
+    let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
+    assert_eq!((commit.date, commit.message), (7, &b"signed\n"[..]));
+    // An empty message, right after the committer line.
+    let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\ncommitter C <c@x> 8 +0000\n\n");
+    let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
+    assert_eq!((commit.date, commit.message), (8, &b""[..]));
     // No empty line: no message.
     let raw = format!("tree {TREE}\nauthor A <a@x> 5 +0000\ncommitter C <c@x> 9 +0000\n");
     let commit = CommitFields::parse(raw.as_bytes(), SHA1).expect("parses");
