@@ -186,8 +186,15 @@ pub fn commit_message(issue: u64) -> String {
 
 /// The issue of a note commit message (`Handoff note: issue #N` as its first line).
 pub fn issue_of_commit_message(message: &str) -> Option<u64> {
+    const PREFIX: &str = "Handoff note: issue #";
+    // Asked of every commit of a push: a message whose first line does not start that way is
+    // told at once, without finding where that line ends.
+    let start = message.trim_start_matches(|c: char| c != '\n' && c.is_whitespace());
+    if !start.starts_with(PREFIX) {
+        return None;
+    }
     let subject = message.lines().next()?.trim();
-    parse_issue(subject.strip_prefix("Handoff note: issue #")?)
+    parse_issue(subject.strip_prefix(PREFIX)?)
 }
 
 /// The issue named by a note file name, `<issue>.md`.

@@ -2,6 +2,24 @@
 
 use super::*;
 
+#[test]
+fn a_note_commit_message_names_its_issue_on_its_first_line() {
+    for (message, issue) in [
+        ("Handoff note: issue #7", Some(7)),
+        ("Handoff note: issue #7\n\nbody\n", Some(7)),
+        ("  \tHandoff note: issue #12  \r\nbody", Some(12)),
+        ("\nHandoff note: issue #7", None),
+        ("\r\nHandoff note: issue #7", None),
+        ("Handoff note: issue #7x", None),
+        ("Handoff note: issue #", None),
+        ("handoff note: issue #7", None),
+        ("work commit 3\n\nHandoff note: issue #7", None),
+        ("", None),
+    ] {
+        assert_eq!(issue_of_commit_message(message), issue, "{message:?}");
+    }
+}
+
 /// Composes a new note (LF endings) from its header and `(section, body)` pairs. Bodies are written
 /// as given, with a final newline added when missing.
 fn compose(header: &Header, sections: &[(&str, &str)]) -> String {
