@@ -98,7 +98,10 @@ enum Place {
 }
 
 impl PackReader {
-    const SLOTS: usize = 16;
+    /// Enough for a whole delta chain (git's default depth is 50): a chain resolved to read one
+    /// tree leaves the older trees along it here, which the walk asks for next. At most 64 MiB,
+    /// for trees of a mebibyte each.
+    const SLOTS: usize = 64;
     /// Larger objects are not kept.
     const MAX_CACHED: usize = 1 << 20;
 

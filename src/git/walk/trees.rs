@@ -93,8 +93,9 @@ impl TreeWork {
         // Which way the pack's delta chains run: git's repacks keep the newest tree whole and
         // store older ones against newer ones, so trees are best read newest first, the walk's
         // order; `git fast-import` stores each tree against its parent's, so parents first is
-        // best. The readers keep only the last few objects a chain produced (16), so reading
-        // against the chains' direction resolves whole chains, up to 50 deltas a tree.
+        // best. Reading against the chains' direction resolves a whole chain (up to 50 deltas)
+        // for one tree; the reader keeps the last 64 objects it produced, so the older trees
+        // along that chain are then found in its cache.
         let mut parents_first = false;
         let mut lookup = None;
         let mut first = false;
