@@ -164,7 +164,7 @@ impl Repo {
     /// that exists wins (`<rev>` itself is first when it starts with `refs/`). `Some(None)` when
     /// the winning ref does not lead to a commit. `None` leaves the name to git: anything with
     /// revision syntax in it, a name that could be an abbreviated object id or a root ref such as
-    /// `HEAD` or `FETCH_HEAD`, config given on git's command line, refs not kept in files
+    /// `FETCH_HEAD` (`HEAD` itself is read here), config given on git's command line, refs not kept in files
     /// (reftable), and any ref that cannot be read cleanly.
     fn resolve_ref_name(&self, rev: &str) -> Option<Option<ObjectId>> {
         let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/');
@@ -182,7 +182,15 @@ impl Repo {
         let from_command_line = config_on_command_line();
         let config = self.gix.config_snapshot();
         let storage = config.string("extensions.refStorage");
-        if risky || from_command_line || storage.is_some_and(|s| s.as_slice() != b"files") {
+        if from_command_line || storage.is_some_and(|s| s.as_slice() != b"files") {
+            return None;
+        }
+        if rev == "HEAD" {
+            // This worktree's HEAD, which git reads before any ref of that name; an unborn one
+            // is left to git, to say so.
+            return self.gix.head_id().ok().map(|id| self.commit_of(id.detach()));
+        }
+        if risky {
             return None;
         }
         let direct = rev.starts_with("refs/").then(|| rev.to_string());

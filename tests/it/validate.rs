@@ -212,6 +212,37 @@ fn two_seals_and_a_seal_touching_the_note_fail() {
     assert_fails_with(&repo, &[&sealed[..12], "seal commit", "changes the note file"]);
 }
 
+/// REV is read as git reads it: HEAD (on a branch, detached, in a linked worktree), a branch, a
+/// tag, a tag and a branch of one name (the tag wins), revision syntax, a full id. Each range holds
+/// the commits `git rev-list --count` counts.
+#[test]
+fn a_rev_names_the_commit_git_names() {
+    let env = Env::new();
+    let repo = env.repo("revs");
+    for i in 0..5 {
+        work(&repo, &format!("f{i}.txt"));
+    }
+    repo.git(["tag", "v1", "HEAD~2"]);
+    repo.git(["branch", "dup", "HEAD~1"]);
+    repo.git(["tag", "-a", "-m", "annotated", "dup", "HEAD~3"]);
+    let check = |at: &Repo, rev: &str| {
+        let out = at.handoff().args(["validate", rev, "--json"]).output().unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        let count: u64 = at.git_text(["rev-list", "--count", rev]).trim().parse().unwrap();
+        assert_eq!(report["commits"].as_u64(), Some(count), "{rev}: {report}");
+    };
+    let full = repo.git_text(["rev-parse", "HEAD~4"]);
+    for rev in ["HEAD", "main", "v1", "dup", "refs/heads/dup", "HEAD~1", "dup^", full.trim()] {
+        check(&repo, rev);
+    }
+    repo.git(["checkout", "-q", "--detach", "HEAD~1"]);
+    check(&repo, "HEAD");
+    let linked = repo.path.with_file_name("revs-linked");
+    repo.git(["worktree", "add", "-q", "--detach", linked.to_str().unwrap(), "HEAD~2"]);
+    check(&repo.at(&linked), "HEAD");
+    check(&repo, "HEAD");
+}
+
 /// The files a note commit changes besides its note are those `git diff-tree -r --no-renames`
 /// lists, on random trees: nested and renamed files, deletions, mode changes, symlinks, a file
 /// turned into a symlink, unicode, spaces and newlines in names.
