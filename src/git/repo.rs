@@ -164,8 +164,8 @@ impl Repo {
     /// that exists wins (`<rev>` itself is first when it starts with `refs/`). `Some(None)` when
     /// the winning ref does not lead to a commit. `None` leaves the name to git: anything with
     /// revision syntax in it, a name that could be an abbreviated object id or a root ref such as
-    /// `FETCH_HEAD` (`HEAD` itself is read here), config given on git's command line, refs not kept in files
-    /// (reftable), and any ref that cannot be read cleanly.
+    /// `FETCH_HEAD` (`HEAD` itself is read here), config given on git's command line, refs not
+    /// kept in files (reftable), and any ref that cannot be read cleanly.
     fn resolve_ref_name(&self, rev: &str) -> Option<Option<ObjectId>> {
         let plain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/');
         let bytes = rev.as_bytes();
