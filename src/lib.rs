@@ -31,15 +31,15 @@ pub mod api {
 }
 
 use std::ffi::OsString;
-use std::process::ExitCode;
 
 use clap::Parser;
 
-/// Parses `args`, runs the command and returns the process exit code. Never panics on input.
+/// Parses `args`, runs the command and returns the process exit code (0 success, 1 the thing
+/// checked does not pass, 2 an error). Never panics on input.
 ///
 /// Under `--json` an error is also one JSON document on stdout, `{"error": ..., "exit": 2}`, so a
 /// runtime that parses stdout always gets a document; the error line still goes to stderr.
-pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args: Vec<OsString> = args.into_iter().collect();
     let json = cli::output::wants_json(&args);
     let parsed = match cli::fast::parse(&args) {
@@ -51,7 +51,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Err(err) => return cli::output::parse_failure(err, json),
     };
     match cli::commands::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(err) if err.is::<util::error::CheckFailed>() => {
             // A report carried by the error means the command printed nothing of its own: under
             // `--json`, stdout still gets its one document.
@@ -62,22 +62,22 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             for line in report {
                 eprintln!("{line}");
             }
-            ExitCode::from(1)
+            1
         }
         Err(err) if err.is::<util::error::Refused>() => {
             if json {
                 cli::output::json_error(&format!("{err}"), 1);
             }
             eprintln!("{}", cli::output::paint_error(&format!("error: {err}")));
-            ExitCode::from(1)
+            1
         }
-        Err(err) if util::error::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if util::error::is_broken_pipe(&err) => 0,
         Err(err) => {
             if json {
                 cli::output::json_error(&format!("{err:#}"), 2);
             }
             eprintln!("{}", cli::output::paint_error(&util::error::render(&err)));
-            ExitCode::from(2)
+            2
         }
     }
 }

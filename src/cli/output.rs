@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::process::{Child, ExitCode, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Mutex;
 
 use serde::Serialize;
@@ -210,12 +210,12 @@ pub fn json_error(message: &str, code: u8) {
 /// What a command line clap could not parse becomes: help and version on stdout (exit 0; with
 /// `--json`, the version as `{"name", "version"}`), usage errors on stderr (exit 2; with `--json`,
 /// also as a JSON error on stdout).
-pub fn parse_failure(err: clap::Error, json: bool) -> ExitCode {
+pub fn parse_failure(err: clap::Error, json: bool) -> u8 {
     use clap::error::ErrorKind;
     if json && err.kind() == ErrorKind::DisplayVersion {
         let doc = serde_json::json!({"name": "git-handoff", "version": env!("CARGO_PKG_VERSION")});
         let _ = write_json(&mut io::stdout().lock(), &doc);
-        return ExitCode::SUCCESS;
+        return 0;
     }
     let code = if err.use_stderr() { 2 } else { 0 };
     if json && code == 2 {
@@ -225,7 +225,7 @@ pub fn parse_failure(err: clap::Error, json: bool) -> ExitCode {
     }
     // Printing help to a closed pipe is not worth a second error.
     let _ = err.print();
-    ExitCode::from(code)
+    code
 }
 
 #[cfg(test)]

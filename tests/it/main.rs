@@ -31,6 +31,7 @@ mod skill;
 mod snapshot;
 mod snapshot_diff;
 mod snapshot_walk;
+mod start;
 mod sync;
 mod uninstall;
 mod validate;
