@@ -4,16 +4,25 @@
 # commits of history, to show the time does not grow with it. Target: <= 1.0x, for the command
 # the installed hook runs (`git-handoff validate --pre-push`) and for `git-handoff validate
 # --base`; both also shown through `git handoff`, whose dispatch (git's own start, its config read
-# for `pager.handoff`, a fork and exec) adds 1.2-1.4 ms that no work of ours can take back. Also
-# against `git rev-list ... -- <note dir>`: finding commits that touch the note directory needs
-# each commit's root tree, which is what git itself pays for that. Histories are made with
-# `git fast-import` under bench/work/ (reused). The pushed commits are measured as objects lie
-# after three ways of making them, since reading trees costs differently in each:
+# for `pager.handoff`, a fork and exec) adds 1.2-1.8 ms that no work of ours can take back. Also
+# against the rev-lists that read what validate reads: `--format=%B` (every commit's message) and
+# `-- <note dir>` (every commit's root tree, to find those that touch the note directory).
+# Histories are made with `git fast-import` under bench/work/ (reused). The pushed commits are
+# measured as objects lie after five ways of making them, since reading them costs differently
+# in each:
 #   pack      as fast-import packs them, each tree a delta against the one before
 #   loose     as `git commit` leaves them, until gc packs them (most pushes)
 #   repacked  after `git repack -adf`: git's own deltas, newest objects whole
+#   graph     repacked, then `git commit-graph write --reachable` (what `git gc` leaves, and
+#             `fetch.writeCommitGraph` or scalar keep up to date). rev-list then reads parents
+#             and dates from the graph and inflates no commit, while validate must read every
+#             commit's message (a note commit is known by its subject, a seal by its trailer):
+#             here git-handoff is not held to rev-list itself but to the rev-lists that read
+#             what it reads, `--format=%B` (every message) and `-- .agent/handoff` (every tree).
+#   loose-graph  loose, with a commit-graph of the history the remote has: a repository that gc
+#             wrote a graph for before the agent's commits (the pushed commits are not in it)
 #   bash bench/validate.sh          VALIDATE_HISTORIES="10000 100000" VALIDATE_NEW=1000
-#                                   VALIDATE_LAYOUTS="pack loose repacked"
+#                                   VALIDATE_LAYOUTS="pack loose repacked graph loose-graph"
 source "$(dirname "$0")/lib.sh"
 build_release
 
@@ -55,20 +64,24 @@ for HISTORY in ${VALIDATE_HISTORIES:-10000 100000}; do
     git add .agent/handoff/1.md && git commit -q -m "Handoff note: issue #1"
     touch .ready
   fi
-  for LAYOUT in ${VALIDATE_LAYOUTS:-pack loose repacked}; do
+  for LAYOUT in ${VALIDATE_LAYOUTS:-pack loose repacked graph loose-graph}; do
     at=$repo
     if [ "$LAYOUT" != pack ]; then
       at=$repo-$LAYOUT
       if [ ! -f "$at/.ready" ]; then
         rm -rf "$at" && cp -a "$repo" "$at" && rm -f "$at/.ready" && cd "$at"
-        if [ "$LAYOUT" = loose ]; then
+        if [ "$LAYOUT" = loose ] || [ "$LAYOUT" = loose-graph ]; then
           # The pushed commits' pack, unpacked (unpack-objects skips objects the repository has,
           # so the pack leaves first).
           small=$(ls -S .git/objects/pack/*.pack | tail -1)
           mv "$small" "$WORK/unpack.pack" && rm -f "${small%.pack}".*
           git unpack-objects -q < "$WORK/unpack.pack" && rm -f "$WORK/unpack.pack"
+          if [ "$LAYOUT" = loose-graph ]; then
+            git rev-parse refs/remotes/origin/main | git commit-graph write --stdin-commits
+          fi
         else
           git repack -adfq
+          if [ "$LAYOUT" = graph ]; then git commit-graph write --reachable; fi
         fi
         touch .ready
       fi
@@ -91,6 +104,10 @@ for HISTORY in ${VALIDATE_HISTORIES:-10000 100000}; do
     side_by_side "  the same through \`git handoff\`" \
       "git handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
       "git rev-list $new --not --remotes"
+    # What git itself pays to read every message of the range, which validate reads.
+    side_by_side "pre-push vs rev-list ... --format=%B" \
+      "git-handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
+      "git rev-list --format=%B $new --not --remotes"
     # What git itself pays to know which of those commits touch the note directory.
     side_by_side "pre-push vs rev-list ... -- .agent/handoff" \
       "git-handoff validate --pre-push origin $repo-remote.git < $WORK/validate-$HISTORY.stdin" \
