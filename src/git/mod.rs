@@ -10,6 +10,7 @@ pub mod plumbing;
 pub mod process;
 pub mod quote;
 pub mod repo;
+pub mod version;
 pub mod walk;
 
 pub use process::*;

@@ -145,6 +145,12 @@ fn program() -> &'static OsStr {
     })
 }
 
+/// The git binary children run, when it was found on `PATH` (see [`program`]).
+pub fn program_path() -> Option<&'static Path> {
+    let program = Path::new(program());
+    program.is_absolute().then_some(program)
+}
+
 fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
