@@ -299,3 +299,29 @@ fn a_sparse_checkouts_ignore_rules_from_the_index_still_apply() {
     stdout_ok(repo.handoff().args(["start", "--issue", "1", "--base", &base]).output().unwrap());
     check(&repo, &base, "sparse");
 }
+
+/// git's version decides how the walk's untracked names are listed; it is asked once of each git
+/// binary and kept in `<git dir>/handoff-git-version`, and a kept file that is damaged is asked
+/// again and mended.
+#[test]
+fn gits_version_is_asked_once_and_kept() {
+    let env = Env::new();
+    let (repo, base, _) = old_tree(&env, "r", "2");
+    repo.write("fresh/one.txt", "1\n");
+    let kept = repo.path.join(".git/handoff-git-version");
+    let _ = std::fs::remove_file(&kept);
+    assert_eq!(listing_calls(&repo, "version").len(), 1, "asked the first time");
+    let bytes = std::fs::read(&kept).expect("the version is kept");
+    let text = String::from_utf8_lossy(&bytes);
+    let version = repo.git_text(["version"]);
+    let version = version.strip_prefix("git version ").unwrap();
+    let (major, rest) = version.split_once('.').unwrap();
+    let minor = rest.split(['.', ' ']).next().unwrap();
+    assert_eq!(text.lines().nth(1), Some(&format!("{major}.{minor}")[..]), "{text}");
+    assert_eq!(listing_calls(&repo, "version"), Vec::<String>::new(), "then read where kept");
+    check(&repo, &base, "the version kept");
+
+    std::fs::write(&kept, &bytes[..bytes.len() - 1]).unwrap();
+    assert_eq!(listing_calls(&repo, "version").len(), 1, "a damaged file is asked again");
+    assert_eq!(std::fs::read(&kept).unwrap(), bytes, "and mended");
+}

@@ -69,6 +69,8 @@ pub(super) struct Plan {
     /// Where the names of the tracked directories are kept between snapshots (see
     /// [`dir_cache`](super::dir_cache)).
     dir_cache: PathBuf,
+    /// Where git's version is kept (see [`git::version`]).
+    git_dir: PathBuf,
 }
 
 /// The plan for splitting status in `repo`, or `None` to run it whole.
@@ -116,7 +118,8 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     });
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
-    Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache })
+    let git_dir = repo.git_dir.clone();
+    Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache, git_dir })
 }
 
 /// `git status --short` (`status_args`, which end in `--short`) from its two halves, and
@@ -135,7 +138,9 @@ pub(super) fn run(
         // Unless the walk narrows it, the listing needs nothing from the walk and runs beside it.
         let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan, None)));
         // Whether git can list the names against an empty index (see `untracked_lines`).
-        let recurses = narrow.then(|| s.spawn(|| git_version(git).is_some_and(|v| v >= (2, 27))));
+        let recurses = narrow.then(|| {
+            s.spawn(|| git::version::version(git, &plan.git_dir).is_some_and(|v| v >= (2, 27)))
+        });
         let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, cache));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
@@ -210,16 +215,6 @@ fn yield_to_the_diff() {
     if let Ok(nice) = rustix::process::getpriority_process(None) {
         let _ = rustix::process::setpriority_process(None, (nice + 3).min(19));
     }
-}
-
-/// git's version, as (major, minor), from `git version`.
-fn git_version(git: &Git) -> Option<(u32, u32)> {
-    parse_version(&String::from_utf8_lossy(&git.output(["version"]).ok()?))
-}
-
-fn parse_version(text: &str) -> Option<(u32, u32)> {
-    let mut numbers = text.strip_prefix("git version ")?.split(['.', ' ', '\n']);
-    Some((numbers.next()?.parse().ok()?, numbers.next()?.parse().ok()?))
 }
 
 /// Whether the index has neither an entry at `path` nor one under it.
@@ -361,19 +356,5 @@ fn list_others(
 fn literal_only(cmd: &mut std::process::Command) {
     for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
         cmd.env_remove(key);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_version;
-
-    #[test]
-    fn versions_read_as_git_prints_them() {
-        assert_eq!(parse_version("git version 2.47.3\n"), Some((2, 47)));
-        assert_eq!(parse_version("git version 2.39.3 (Apple Git-145)\n"), Some((2, 39)));
-        assert_eq!(parse_version("git version 2.45.1.windows.1\n"), Some((2, 45)));
-        assert_eq!(parse_version("git version 3.0\n"), Some((3, 0)));
-        assert_eq!(parse_version("hub version 2.14.2\n"), None);
     }
 }
