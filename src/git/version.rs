@@ -10,7 +10,6 @@
 //! one that cannot be written is not kept.
 
 use std::fs::Metadata;
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -43,7 +42,7 @@ fn kept_or_asked(
         return Some(version);
     }
     let version = ask()?;
-    let _ = keep(kept, &identity, version);
+    let _ = crate::util::fs::replace_unsynced(kept, &encode(&identity, version));
     Some(version)
 }
 
@@ -80,14 +79,6 @@ fn decode(bytes: &[u8], identity: &[u8]) -> Option<(u32, u32)> {
     }
     let (major, minor) = std::str::from_utf8(&rest[..end]).ok()?.split_once('.')?;
     Some((major.parse().ok()?, minor.parse().ok()?))
-}
-
-fn keep(kept: &Path, identity: &[u8], version: (u32, u32)) -> std::io::Result<()> {
-    let dir = kept.parent().unwrap_or(Path::new("."));
-    let mut file = tempfile::Builder::new().prefix(&format!("{KEPT}.")).tempfile_in(dir)?;
-    file.write_all(&encode(identity, version))?;
-    file.persist(kept)?;
-    Ok(())
 }
 
 /// (major, minor) from what `git version` prints.
@@ -153,8 +144,8 @@ mod tests {
         std::fs::remove_file(&kept).unwrap();
         assert_eq!(kept_or_asked(&binary, &kept, || None), None);
         assert!(!kept.exists());
-        // Nowhere to keep it: asked every time.
-        let nowhere = dir.path().join("missing/dir").join(KEPT);
+        // Nowhere to keep it (under a file): asked every time.
+        let nowhere = binary.join(KEPT);
         assert_eq!(kept_or_asked(&binary, &nowhere, || Some((2, 1))), Some((2, 1)));
         assert_eq!(kept_or_asked(&binary, &nowhere, || Some((2, 2))), Some((2, 2)));
         // No binary there: asked.

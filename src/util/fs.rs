@@ -23,3 +23,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(path).with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
 }
+
+/// Replaces `path` whole with `bytes` (a temporary file beside it, then a rename), without
+/// waiting for the disk: for what is only kept to save work (the snapshot's kept directory names,
+/// git's version), which a crash may lose but never leaves torn.
+pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut prefix = path.file_name().unwrap_or_default().to_os_string();
+    prefix.push(".");
+    let mut file = tempfile::Builder::new().prefix(&prefix).tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

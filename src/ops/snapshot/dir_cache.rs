@@ -174,17 +174,8 @@ impl DirCache {
             out.extend_from_slice(listing);
         }
         out.extend_from_slice(&checksum(&out).to_be_bytes());
-        let _ = write_replacing(path, &out);
+        let _ = crate::util::fs::replace_unsynced(path, &out);
     }
-}
-
-fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut file = tempfile::Builder::new().prefix("handoff-snapshot-dirs.").tempfile_in(dir)?;
-    std::io::Write::write_all(&mut file, bytes)?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// A checksum of the file's bytes, eight at a time: enough to tell a torn or cut file (not a
