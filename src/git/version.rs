@@ -7,7 +7,8 @@
 //! the file it leads to. A git upgraded or replaced in place is another file, or the same one with
 //! a new change time (which cannot be set back), and is asked again. The file is only ever
 //! replaced whole (a rename); one that cannot be read, or is in another shape, is asked again, and
-//! one that cannot be written is not kept.
+//! one that cannot be written is not kept. A script (a version manager's shim) is asked every
+//! time: the git it runs can change while the script does not.
 
 use std::fs::Metadata;
 use std::os::unix::ffi::OsStrExt;
@@ -36,6 +37,9 @@ fn kept_or_asked(
     ask: impl FnOnce() -> Option<(u32, u32)>,
 ) -> Option<(u32, u32)> {
     let Ok(meta) = std::fs::metadata(binary) else { return ask() };
+    if is_script(binary) {
+        return ask();
+    }
     let identity = identity(binary, &meta);
     let read = std::fs::read(kept).ok();
     if let Some(version) = read.as_deref().and_then(|bytes| decode(bytes, &identity)) {
@@ -44,6 +48,15 @@ fn kept_or_asked(
     let version = ask()?;
     let _ = crate::util::fs::replace_unsynced(kept, &encode(&identity, version));
     Some(version)
+}
+
+/// Whether `binary` is a script (`#!`): a shim (asdf, mise, a wrapper) that runs some other git,
+/// which can change while the script stays the same file, so its answer is never kept.
+fn is_script(binary: &Path) -> bool {
+    let mut start = [0; 2];
+    std::fs::File::open(binary)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
+        .is_ok_and(|()| &start == b"#!")
 }
 
 /// What names the binary: its path, then what the file it leads to is now.
@@ -148,6 +161,13 @@ mod tests {
         let nowhere = binary.join(KEPT);
         assert_eq!(kept_or_asked(&binary, &nowhere, || Some((2, 1))), Some((2, 1)));
         assert_eq!(kept_or_asked(&binary, &nowhere, || Some((2, 2))), Some((2, 2)));
+        // A script, which may run another git each time: asked every time.
+        let shim = dir.path().join("shim");
+        std::fs::write(&shim, "#!/bin/sh\nexec /usr/bin/git \"$@\"\n").unwrap();
+        let shim_kept = dir.path().join("shim-kept");
+        assert_eq!(kept_or_asked(&shim, &shim_kept, || Some((2, 3))), Some((2, 3)));
+        assert_eq!(kept_or_asked(&shim, &shim_kept, || Some((2, 4))), Some((2, 4)));
+        assert!(!shim_kept.exists());
         // No binary there: asked.
         assert_eq!(kept_or_asked(&dir.path().join("none"), &kept, || Some((1, 0))), Some((1, 0)));
     }
