@@ -11,6 +11,12 @@
 //!   its constructor, which asks the CPU (`cpuid`, a trap to the hypervisor in a VM) for its
 //!   features, never runs. 0.16 ms of each start on a 2-core VM. Skipped when the C toolchain
 //!   has no `libgcc_eh.a`, which then leaves the link as it was.
+//!
+//! A static build (`RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --target
+//! x86_64-unknown-linux-gnu`) is left to rustc, which links it as a static PIE: `-no-pie` at the
+//! end of its link line made that binary crash at start. It needs no dynamic loader at all and
+//! starts faster still (`--version` 0.64 against 0.73 ms, `validate --base` on a 5-commit range
+//! 1.20 against 1.36 ms, medians of 201 alternated runs on a 2-core VM).
 
 use std::process::Command;
 
@@ -19,6 +25,11 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CC");
     let target = std::env::var("TARGET").unwrap_or_default();
     if !target.contains("-linux-gnu") {
+        return;
+    }
+    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    if features.split(',').any(|f| f == "crt-static") {
+        // A static PIE: rustc links it whole, loader and unwinder included.
         return;
     }
     println!("cargo:rustc-link-arg-bins=-no-pie");
