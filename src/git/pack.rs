@@ -6,6 +6,7 @@
 //! seal's trees costs no process (the test compares each index with the one `index-pack` writes).
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -81,6 +82,23 @@ fn checksum(hash: gix::hash::Kind, bytes: &[u8]) -> Result<ObjectId> {
     let mut hasher = gix::hash::hasher(hash);
     hasher.update(bytes);
     hasher.try_finalize().context("hashing a pack")
+}
+
+/// `GIT_ALTERNATE_OBJECT_DIRECTORIES` for a git that is to read the object directory `dir` as
+/// well: `dir` first (quoted when it holds the separator), then what the environment already names.
+pub fn alternates_with(dir: &Path) -> OsString {
+    let text = dir.display().to_string();
+    let mut alternates = OsString::from(match text.contains([':', '"', '\\']) {
+        true => format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
+        false => text,
+    });
+    if let Some(more) =
+        std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES").filter(|v| !v.is_empty())
+    {
+        alternates.push(":");
+        alternates.push(more);
+    }
+    alternates
 }
 
 /// The version 2 index of a pack (`gitformat-pack`): the fan-out table, the ids in order, their

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use gix::ObjectId;
 
-use crate::git::Git;
 use crate::git::plumbing::run_with_input;
+use crate::git::{Git, pack};
 
 pub(super) struct Quarantine {
     dir: tempfile::TempDir,
@@ -51,15 +51,8 @@ impl Quarantine {
     pub(super) fn apply(&self, git: Git, fsync_as_default: bool) -> Git {
         let git =
             if fsync_as_default { git.with_config("core.fsync=-pack,-pack-metadata") } else { git };
-        let mut alternates = OsString::from(quote(&self.store));
-        if let Some(more) =
-            std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES").filter(|v| !v.is_empty())
-        {
-            alternates.push(":");
-            alternates.push(more);
-        }
         git.with_env("GIT_OBJECT_DIRECTORY", self.dir.path())
-            .with_env("GIT_ALTERNATE_OBJECT_DIRECTORIES", alternates)
+            .with_env("GIT_ALTERNATE_OBJECT_DIRECTORIES", pack::alternates_with(&self.store))
     }
 
     /// Moves the objects the seal keeps into the store: with `selective`, only those reachable
@@ -145,13 +138,4 @@ fn reachable(git: &Git, root: &str, old: Option<ObjectId>) -> Result<Vec<String>
     args.extend(old.as_deref());
     let out = git.output(&args).context("listing the objects the seal keeps")?;
     Ok(String::from_utf8_lossy(&out).lines().map(str::to_string).collect())
-}
-
-/// A path as an entry of `GIT_ALTERNATE_OBJECT_DIRECTORIES`: quoted when it holds the separator.
-fn quote(path: &Path) -> String {
-    let text = path.display().to_string();
-    match text.contains([':', '"', '\\']) {
-        true => format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
-        false => text,
-    }
 }
