@@ -84,6 +84,26 @@ fn checksum(hash: gix::hash::Kind, bytes: &[u8]) -> Result<ObjectId> {
     hasher.try_finalize().context("hashing a pack")
 }
 
+/// The tree `editor` holds, its new trees stored as one pack in `objects_dir` (see
+/// [`write_objects`]): the root's id.
+pub fn write_tree(
+    editor: &mut gix::objs::tree::Editor<'_>,
+    objects_dir: &Path,
+    hash: gix::hash::Kind,
+    flush: bool,
+) -> Result<ObjectId> {
+    let mut trees = Vec::new();
+    let root = editor.write(|tree| -> Result<ObjectId> {
+        let mut data = Vec::new();
+        gix::objs::WriteTo::write_to(tree, &mut data)?;
+        let id = gix::objs::compute_hash(hash, Kind::Tree, &data)?;
+        trees.push((Kind::Tree, data));
+        Ok(id)
+    })?;
+    write_objects(objects_dir, hash, &trees, flush)?;
+    Ok(root)
+}
+
 /// `GIT_ALTERNATE_OBJECT_DIRECTORIES` for a git that is to read the object directory `dir` as
 /// well: `dir` first (quoted when it holds the separator), then what the environment already names.
 pub fn alternates_with(dir: &Path) -> OsString {

@@ -50,16 +50,7 @@ pub(super) fn build(
             .map_err(|err| anyhow!("reading the staged object id {}: {err}", change.new_id))?;
         editor.upsert(components(&change.path), kind, id)?;
     }
-    let mut trees = Vec::new();
-    let root = editor.write(|tree| -> Result<ObjectId> {
-        let mut data = Vec::new();
-        gix::objs::WriteTo::write_to(tree, &mut data)?;
-        let id = gix::objs::compute_hash(hash, gix::objs::Kind::Tree, &data)?;
-        trees.push((gix::objs::Kind::Tree, data));
-        Ok(id)
-    })?;
-    pack::write_objects(objects_dir, hash, &trees, flush)?;
-    Ok(root.to_string())
+    Ok(pack::write_tree(&mut editor, objects_dir, hash, flush)?.to_string())
 }
 
 fn components(path: &[u8]) -> impl Iterator<Item = &gix::bstr::BStr> {
