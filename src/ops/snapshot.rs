@@ -7,11 +7,13 @@
 //! as much as the slowest of them; when that is a diff of large changes, two gits share it, and
 //! their names and counts are laid out as git lays out the whole (see [`diff_halves`]). On a large
 //! one status is split in two halves that run beside the diff (see [`split`]), and the tracked
-//! files are walked once, by us, for both status and the diff (see [`stat_walk`]), so the cores
-//! share less work (see `bench/table.sh`).
+//! files are walked once, by us, for both status and the diff (see [`stat_walk`]), and the diff is
+//! given only the paths that can differ (see [`narrow`]), so the cores share less work (see
+//! `bench/table.sh`).
 
 mod diff_halves;
 mod dir_cache;
+mod narrow;
 mod others;
 mod split;
 mod stat_render;
@@ -135,7 +137,11 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let (status_and_diff, log) = std::thread::scope(|s| {
         let log = s.spawn(|| log_args.as_ref().map(|args| run_git(&git, args)).transpose());
         let status_and_diff = match split::chosen(repo) {
-            Some(plan) => split::run(&git, &plan, &status_args, &diff_args),
+            Some(plan) => {
+                let narrow =
+                    base.map(|base| split::Narrow { repo: &repo.gix, base, arg: &diff_base });
+                split::run(&git, &plan, &status_args, &diff_args, narrow)
+            }
             None => {
                 // Status is the shorter part: it runs while the diff is planned and run here.
                 let status = s.spawn(|| run_git(&git, &status_args));

@@ -30,6 +30,7 @@ mod secrets;
 mod skill;
 mod snapshot;
 mod snapshot_diff;
+mod snapshot_narrow;
 mod snapshot_walk;
 mod start;
 mod sync;

@@ -9,13 +9,13 @@ use crate::common::{Env, Repo, stdout_ok};
 use crate::snapshot::{assert_matches_git, snapshot_walks};
 
 /// Sets the file's modification time back by an hour (it stays as it was in other respects).
-fn age(repo: &Repo, rel: &str) {
+pub(crate) fn age(repo: &Repo, rel: &str) {
     let file = File::options().write(true).open(repo.path.join(rel)).unwrap();
     file.set_modified(SystemTime::now() - Duration::from_secs(3600)).unwrap();
 }
 
 /// A tree of `files` old files in nested directories, committed, with a fresh index.
-fn old_tree(env: &Env, name: &str, index_version: &str) -> (Repo, String, Vec<String>) {
+pub(crate) fn old_tree(env: &Env, name: &str, index_version: &str) -> (Repo, String, Vec<String>) {
     let repo = env.repo(name);
     let mut names = Vec::new();
     for i in 0..60 {
@@ -42,7 +42,7 @@ fn old_tree(env: &Env, name: &str, index_version: &str) -> (Repo, String, Vec<St
     (repo, base, names)
 }
 
-fn check(repo: &Repo, base: &str, what: &str) {
+pub(crate) fn check(repo: &Repo, base: &str, what: &str) {
     for walks in ["split", "halves", "two"] {
         let snap = snapshot_walks(repo, walks, &["--max-lines", "500"]);
         assert_matches_git(repo, &snap, base, 500);
@@ -164,7 +164,7 @@ fn ls_files_calls(repo: &Repo) -> Vec<String> {
 }
 
 /// The traced calls of one git command (`ls-files`, `check-ignore`) that a snapshot made.
-fn listing_calls(repo: &Repo, command: &str) -> Vec<String> {
+pub(crate) fn listing_calls(repo: &Repo, command: &str) -> Vec<String> {
     let trace = repo.path.join("../trace.txt");
     let _ = std::fs::remove_file(&trace);
     let mut cmd = repo.handoff();

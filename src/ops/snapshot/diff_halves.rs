@@ -33,7 +33,7 @@ use crate::git::{self, Git};
 
 /// Overrides the choice by size, for tests and benchmarks: `halves` (split whenever a path can go
 /// to the second part) or `whole`.
-const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
+pub(super) const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
 
 /// Below this many bytes of changed files the diff is quicker than a second git's start.
 const MIN_WEIGHT: u64 = 256 * 1024;

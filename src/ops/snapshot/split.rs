@@ -5,11 +5,12 @@
 //! blobs. Here we stat the tracked files once, for both status and the diff, and read their
 //! directories on the same walk (see [`stat_walk`]); then `git status --short -uno` (the tracked
 //! changes) and `git diff --stat <base>` run on a private index that tells them which files to look
-//! at, beside `git ls-files --others --exclude-standard` given only the names the walk found
-//! outside the index, the files among them asked of `git check-ignore` instead (see
-//! [`others`](super::others)). git prints the tracked lines before the
-//! untracked ones, each part sorted, so the two halves joined are status's output, with the
-//! untracked paths quoted as status quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
+//! at (the diff, where it can, on one that holds only the entries that can differ, see
+//! [`narrow`]), beside `git ls-files --others --exclude-standard` given only the names the walk
+//! found outside the index, the files among them asked of `git check-ignore` instead (see
+//! [`others`](super::others)). git prints the tracked lines before the untracked ones, each part
+//! sorted, so the two halves joined are status's output, with the untracked paths quoted as
+//! status quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
 //!
 //! Measured and left: the diff taken between HEAD's tree edited at the paths status reported and
 //! the base (no second walk) loses on trees with large directories, whose edited trees must be
@@ -30,6 +31,7 @@ use std::thread;
 
 use anyhow::Result;
 
+use super::narrow;
 use super::stat_walk::{self, Index};
 use super::{join, run_git};
 use crate::git::index_scan;
@@ -122,13 +124,22 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache, git_dir })
 }
 
+/// What the diff against a base commit can be narrowed with (see [`narrow`]): the repository,
+/// the base, and the base as the diff's arguments name it.
+pub(super) struct Narrow<'a> {
+    pub repo: &'a gix::Repository,
+    pub base: gix::ObjectId,
+    pub arg: &'a str,
+}
+
 /// `git status --short` (`status_args`, which end in `--short`) from its two halves, and
-/// `git diff --stat` (`diff_args`), all at once.
+/// `git diff --stat` (`diff_args`), all at once; the diff narrowed where `narrow_diff` allows.
 pub(super) fn run(
     git: &Git,
     plan: &Plan,
     status_args: &[String],
     diff_args: &[String],
+    narrow_diff: Option<Narrow<'_>>,
 ) -> Result<(Vec<u8>, Vec<u8>)> {
     let mut tracked_args = status_args.to_vec();
     tracked_args.push("-uno".into());
@@ -141,6 +152,14 @@ pub(super) fn run(
         let recurses = narrow.then(|| {
             s.spawn(|| git::version::version(git, &plan.git_dir).is_some_and(|v| v >= (2, 27)))
         });
+        // What HEAD changed since the base is known before the walk; the diff is narrowed to it
+        // and to what the walk doubts (see [`narrow`]).
+        let since = match (&narrow_diff, &plan.walk) {
+            (Some(n), Some((index, _))) if narrowing() => {
+                narrow::since(n.repo, n.base, n.arg, &index.scan)
+            }
+            _ => None,
+        };
         let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, cache));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
@@ -169,18 +188,34 @@ pub(super) fn run(
                 untracked_lines(git, plan, names)
             })
         });
-        let both = match &walked {
-            Some(walked) => {
+        let both = match (&walked, &plan.walk) {
+            (Some(walked), Some((index, _))) => {
                 let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
                 let with_walk =
                     |args: &[String]| [stat_walk::config_args(), args.to_vec()].concat();
-                match tracked_and_diff(&private, &with_walk(&tracked_args), &with_walk(diff_args)) {
+                let narrowed = match (&narrow_diff, &since) {
+                    (Some(n), Some(since)) => {
+                        match narrow::narrowed(n.repo, index, &walked.dirty, since) {
+                            Err(err) if plan.forced => return Err(err),
+                            narrowed => narrowed.ok().flatten(),
+                        }
+                    }
+                    _ => None,
+                };
+                let diff = match &narrowed {
+                    Some(narrowed) => (narrowed.git(git), narrowed.args(diff_args)),
+                    None => (private.clone(), with_walk(diff_args)),
+                };
+                let tracked = (&private, &with_walk(&tracked_args)[..]);
+                match tracked_and_diff(tracked, (&diff.0, &diff.1)) {
                     // An older git refuses the private index; it is only a way to go faster.
-                    Err(_) if !plan.forced => tracked_and_diff(git, &tracked_args, diff_args),
+                    Err(_) if !plan.forced => {
+                        tracked_and_diff((git, &tracked_args), (git, diff_args))
+                    }
                     both => both,
                 }
             }
-            None => tracked_and_diff(git, &tracked_args, diff_args),
+            _ => tracked_and_diff((git, &tracked_args), (git, diff_args)),
         };
         Ok((both, join(untracked)))
     })?;
@@ -191,13 +226,16 @@ pub(super) fn run(
 
 /// The tracked half of status and the diff, at once: the diff, the longest of the gits that run
 /// after the walk, on this thread, and status on one that gives way to it.
-fn tracked_and_diff(git: &Git, tracked: &[String], diff: &[String]) -> Result<(Vec<u8>, Vec<u8>)> {
+fn tracked_and_diff(
+    (tracked_git, tracked): (&Git, &[String]),
+    (diff_git, diff): (&Git, &[String]),
+) -> Result<(Vec<u8>, Vec<u8>)> {
     thread::scope(|s| {
         let tracked = s.spawn(|| {
             yield_to_the_diff();
-            run_git(git, tracked)
+            run_git(tracked_git, tracked)
         });
-        let diff = run_git(git, diff);
+        let diff = run_git(diff_git, diff);
         let tracked = join(tracked);
         Ok((tracked?, diff?))
     })
@@ -215,6 +253,12 @@ fn yield_to_the_diff() {
     if let Ok(nice) = rustix::process::getpriority_process(None) {
         let _ = rustix::process::setpriority_process(None, (nice + 3).min(19));
     }
+}
+
+/// Whether the diff may be narrowed: not when `GIT_HANDOFF_SNAPSHOT_DIFF=whole` asks for the whole
+/// diff (to compare the two in tests and benchmarks).
+fn narrowing() -> bool {
+    std::env::var(super::diff_halves::DIFF_ENV).as_deref() != Ok("whole")
 }
 
 /// Whether the index has neither an entry at `path` nor one under it.

@@ -74,6 +74,8 @@ pub(super) fn config_args() -> Vec<String> {
 /// What the walk leaves: the private index, and the untracked candidates (see [`others`]).
 pub(super) struct Walked {
     pub index: NamedTempFile,
+    /// Each index entry the walk could not call unchanged, in index order: git looks at these.
+    pub dirty: Vec<bool>,
     /// The names git is to look at for untracked files; `None` when it must look everywhere (not
     /// asked for, or too many).
     pub others: Option<Vec<Vec<u8>>>,
@@ -108,7 +110,7 @@ pub(super) fn walk(root: &Path, index: &Index, dir_cache: Option<&Path>) -> Resu
     // clean) and reads the file; the private index, written now, would make git trust them all.
     let times = FileTimes::new().set_modified(index.modified);
     file.as_file().set_times(times).context("dating the snapshot's private index")?;
-    Ok(Walked { index: file, others })
+    Ok(Walked { index: file, dirty, others })
 }
 
 /// The private index up to its monitor extension: the entries, and the extensions that stay.

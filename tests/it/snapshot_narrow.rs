@@ -1,0 +1,103 @@
+//! The split snapshot's diff narrowed to the paths that can differ (`src/ops/snapshot/narrow.rs`):
+//! given a private index of those entries and a tree of the base's entries at them, git must
+//! print what it prints for the whole diff, whatever HEAD changed since the base and whatever the
+//! work tree changed since HEAD; where the index is not HEAD's tree, the whole diff runs.
+
+use crate::common::{Env, Repo};
+use crate::snapshot::assert_matches_git;
+use crate::snapshot_walk::{age, check, listing_calls, old_tree};
+
+/// The tree-ish the split snapshot's `git diff --stat` was given, from git's trace.
+fn diff_base(repo: &Repo) -> String {
+    let calls = listing_calls(repo, "diff");
+    assert_eq!(calls.len(), 1, "one diff: {calls:?}");
+    let args = calls[0].split("built-in: git diff --stat ").nth(1).unwrap();
+    args.trim_end_matches(" --").to_string()
+}
+
+/// Asserts the diff ran narrowed (on a tree that is not the base) and matched git, and that the
+/// whole diff matches git too.
+fn narrowed_matches_git(repo: &Repo, base: &str, what: &str) {
+    check(repo, base, what);
+    assert_ne!(diff_base(repo), base, "{what}: narrowed");
+    let mut cmd = repo.handoff();
+    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "whole");
+    let out = cmd.args(["snapshot", "--json", "--max-lines", "500"]).output().unwrap();
+    let whole: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_matches_git(repo, &whole, base, 500);
+}
+
+/// Commits since the base of every kind (an edit, a deletion, an addition, a rename, a file become
+/// a directory and a directory become a file, a mode and a type change, attributes that make a
+/// file binary), then work-tree changes on top, on paths HEAD changed and on paths it did not.
+#[test]
+fn the_narrowed_diff_prints_what_the_whole_diff_prints() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    repo.write(".gitattributes", "*.dat binary\n");
+    repo.write("d0/e0/f00.txt", "file 00, edited\n");
+    std::fs::remove_file(repo.path.join("d1/e1/f01.txt")).unwrap();
+    repo.write("d2/e0/added.txt", "added\n");
+    // A file that sorts before the directory of its own stem (git orders `d1/` after `d1.txt`).
+    repo.write("d1.txt", "beside d1/\n");
+    std::fs::rename(repo.path.join("d0/e1/f03.txt"), repo.path.join("d1/renamed.txt")).unwrap();
+    std::fs::remove_file(repo.path.join("top.txt")).unwrap();
+    repo.write("top.txt/inside.txt", "was a file\n");
+    std::fs::remove_dir_all(repo.path.join("d2/e1")).unwrap();
+    repo.write("d2/e1", "was a directory\n");
+    repo.chmod("tool.sh", 0o755);
+    std::fs::remove_file(repo.path.join("link")).unwrap();
+    repo.write("link", "a file now\n");
+    repo.write("blob.dat", "binary by attribute\n");
+    repo.commit_all("work since the base");
+    for rel in repo.git_text(["ls-files"]).lines() {
+        age(&repo, rel);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    repo.git(["update-index", "--really-refresh"]);
+    // The work tree is HEAD: status is empty, the diff is what was committed.
+    narrowed_matches_git(&repo, &base, "nothing changed");
+
+    // Edited again, on a path HEAD changed and on one it did not; deleted; a file whose stat
+    // data changed but whose content did not.
+    repo.write("d0/e0/f00.txt", "file 00, edited twice\n");
+    repo.write("d1/renamed.txt", "renamed, then edited\n");
+    repo.write(&names[10], "an old file edited\n");
+    std::fs::remove_file(repo.path.join(&names[13])).unwrap();
+    repo.write("blob.dat", "still binary\n");
+    let same = std::fs::read(repo.path.join(&names[12])).unwrap();
+    repo.write(&names[12], same);
+    narrowed_matches_git(&repo, &base, "and work-tree changes");
+}
+
+/// A staged change: the index is no longer HEAD's tree, so the whole diff runs (and matches).
+#[test]
+fn a_staged_change_runs_the_whole_diff() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    repo.write(&names[0], "staged\n");
+    repo.git(["add", &names[0]]);
+    check(&repo, &base, "staged");
+    assert_eq!(diff_base(&repo), base);
+}
+
+/// More paths changed since the base than narrowing gives git: the whole diff runs (and matches).
+#[test]
+fn many_changes_since_the_base_run_the_whole_diff() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let files: Vec<String> = (0..1100).map(|i| format!("d{}/f{i:04}.txt", i % 7)).collect();
+    for rel in &files {
+        repo.write(rel, format!("{rel}\n"));
+    }
+    let base = repo.commit_all("base");
+    for rel in &files {
+        repo.write(rel, format!("{rel} changed\n"));
+    }
+    repo.commit_all("every file changed");
+    repo.write(&files[0], "and once more\n");
+    let started = repo.handoff().args(["start", "--issue", "5", "--base", &base]).output();
+    crate::common::stdout_ok(started.unwrap());
+    check(&repo, &base, "many changes");
+    assert_eq!(diff_base(&repo), base);
+}
