@@ -118,6 +118,9 @@ fn diff_trees(
     out: &mut Vec<(Vec<u8>, Option<Held>)>,
     budget: &mut Budget,
 ) -> Option<()> {
+    if old == new {
+        return Some(());
+    }
     budget.trees = budget.trees.checked_sub(1)?;
     let (old, new) = (entries(repo, old)?, entries(repo, new)?);
     // The two lists merge in the trees' own order; a file and a tree of one name are two entries.
