@@ -225,7 +225,8 @@ pub(super) fn run(
 }
 
 /// The tracked half of status and the diff, at once: the diff, the longest of the gits that run
-/// after the walk, on this thread, and status on one that gives way to it.
+/// after the walk, on this thread, and status on one that gives way to it. (Narrowed, the diff
+/// takes about as long as status; giving way then changes nothing, measured either way.)
 fn tracked_and_diff(
     (tracked_git, tracked): (&Git, &[String]),
     (diff_git, diff): (&Git, &[String]),
