@@ -3,7 +3,7 @@
 //! print what it prints for the whole diff, whatever HEAD changed since the base and whatever the
 //! work tree changed since HEAD; where the index is not HEAD's tree, the whole diff runs.
 
-use crate::common::{Env, Repo};
+use crate::common::{Env, Repo, Rng, content, random_dirty_tree, stdout_ok};
 use crate::snapshot::assert_matches_git;
 use crate::snapshot_walk::{age, check, listing_calls, old_tree};
 
@@ -97,7 +97,49 @@ fn many_changes_since_the_base_run_the_whole_diff() {
     repo.commit_all("every file changed");
     repo.write(&files[0], "and once more\n");
     let started = repo.handoff().args(["start", "--issue", "5", "--base", &base]).output();
-    crate::common::stdout_ok(started.unwrap());
+    stdout_ok(started.unwrap());
     check(&repo, &base, "many changes");
     assert_eq!(diff_base(&repo), base);
+}
+
+/// Random histories since the base (the awkward trees of `random_dirty_tree`: edits, deletions,
+/// renames, mode and type changes, names with spaces and unicode, binary files), committed, then
+/// random work-tree changes on top: the narrowed diff prints what git prints for the whole.
+#[test]
+fn random_histories_narrowed_match_git() {
+    let env = Env::new();
+    let mut narrowed = 0;
+    for seed in 200..230 {
+        let repo = env.repo(&format!("r{seed}"));
+        random_dirty_tree(&repo, seed);
+        let base = repo.git_text(["rev-list", "--max-parents=0", "HEAD"]);
+        // Names that sort between a directory's name and its entries in git's tree order.
+        let mut rng = Rng::new(seed);
+        for dir in ["src", "d0", "d1", "newdir"] {
+            if rng.chance(50) {
+                repo.write(format!("{dir}{}", rng.pick(&[".txt", "-x", " y"])), "beside\n");
+            }
+        }
+        repo.commit_all("work since the base");
+        let tracked = String::from_utf8(repo.git(["ls-files", "-z"])).unwrap();
+        for name in tracked.split('\0').filter(|name| !name.is_empty()) {
+            let path = repo.path.join(name);
+            match rng.below(8) {
+                0 => std::fs::remove_file(&path).unwrap(),
+                1 => repo.write(name, content(&mut rng, name)),
+                2 if !path.is_symlink() => repo.chmod(name, 0o755),
+                3 => {
+                    std::fs::remove_file(&path).unwrap();
+                    repo.write(format!("{name}/inside"), "a directory now\n");
+                }
+                _ => {}
+            }
+        }
+        repo.write("untracked.txt", "new\n");
+        let started = repo.handoff().args(["start", "--issue", "5", "--base", &base]).output();
+        stdout_ok(started.unwrap());
+        check(&repo, &base, &format!("seed {seed}"));
+        narrowed += usize::from(diff_base(&repo) != base);
+    }
+    assert!(narrowed >= 25, "narrowed in {narrowed} of 30");
 }
