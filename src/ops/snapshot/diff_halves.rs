@@ -32,7 +32,7 @@ use crate::git::repo::Repo;
 use crate::git::{self, Git};
 
 /// Overrides the choice by size, for tests and benchmarks: `halves` (split whenever a path can go
-/// to the second part) or `whole`.
+/// to the second part) or `whole` (one git, not narrowed either: see [`narrow`](super::narrow)).
 pub(super) const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
 
 /// Below this many bytes of changed files the diff is quicker than a second git's start.
