@@ -143,3 +143,32 @@ fn random_histories_narrowed_match_git() {
     }
     assert!(narrowed >= 25, "narrowed in {narrowed} of 30");
 }
+
+/// With `core.splitIndex` set, the private indexes `git diff` writes back after refreshing them
+/// (files whose stat data changed but not their content) must not leave shared index files in the
+/// git dir, narrowed or whole.
+#[test]
+fn a_split_index_config_leaves_nothing_in_the_git_dir() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    repo.git(["config", "core.splitIndex", "true"]);
+    let shared = || {
+        let dir = std::fs::read_dir(repo.path.join(".git")).unwrap();
+        let names = dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|n| n.starts_with("sharedindex.")).collect::<Vec<_>>()
+    };
+    let before = shared();
+    repo.write(&names[0], "changed\n");
+    for diff in ["narrowed", "whole"] {
+        for rel in &names[1..4] {
+            let path = repo.path.join(rel);
+            let file = std::fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(std::time::SystemTime::now()).unwrap();
+        }
+        let mut cmd = repo.handoff();
+        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
+        stdout_ok(cmd.args(["snapshot", "--json"]).output().unwrap());
+        assert_eq!(shared(), before, "{diff}");
+    }
+    check(&repo, &base, "one change");
+}

@@ -177,7 +177,8 @@ impl Narrowed {
     /// `git` reading the private index and the new tree's object directory.
     pub(super) fn git(&self, git: &Git) -> Git {
         // No monitor: the few entries are stat'ed by git, and a configured hook would cost a
-        // process for nothing.
+        // process for nothing. `git diff` may write the index it refreshed back, here the private
+        // one: never as a split index, whose shared part would be left in the git dir.
         git.clone()
             .with_env("GIT_INDEX_FILE", self.index.path())
             .with_env(
@@ -186,6 +187,7 @@ impl Narrowed {
             )
             .with_config("core.fsmonitor=false")
             .with_config("core.preloadIndex=false")
+            .with_config("core.splitIndex=false")
     }
 
     /// The diff's arguments with the base's tree in place of the base.

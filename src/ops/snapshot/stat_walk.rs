@@ -56,7 +56,9 @@ pub(super) struct Index {
     pub hash_len: usize,
 }
 
-/// The options that make git read the private index's answer (before the subcommand).
+/// The options that make git read the private index's answer (before the subcommand). `git diff`
+/// may write the index it refreshed back, here the private one: never as a split index
+/// (`core.splitIndex`), whose shared part it would leave in the git dir.
 pub(super) fn config_args() -> Vec<String> {
     [
         "-c",
@@ -65,6 +67,8 @@ pub(super) fn config_args() -> Vec<String> {
         "core.fsmonitorHookVersion=2",
         "-c",
         "core.preloadIndex=false",
+        "-c",
+        "core.splitIndex=false",
     ]
     .iter()
     .map(|s| s.to_string())
