@@ -84,6 +84,19 @@ fn checksum(hash: gix::hash::Kind, bytes: &[u8]) -> Result<ObjectId> {
     hasher.try_finalize().context("hashing a pack")
 }
 
+/// The kind of tree entry an index or tree mode is, for a tree editor; `None` for a mode no tree
+/// entry of a file can have.
+pub fn entry_kind(mode: u32) -> Option<gix::objs::tree::EntryKind> {
+    use gix::objs::tree::EntryKind;
+    Some(match mode {
+        0o100644 => EntryKind::Blob,
+        0o100755 => EntryKind::BlobExecutable,
+        0o120000 => EntryKind::Link,
+        0o160000 => EntryKind::Commit,
+        _ => return None,
+    })
+}
+
 /// The tree `editor` holds, its new trees stored as one pack in `objects_dir` (see
 /// [`write_objects`]): the root's id.
 pub fn write_tree(

@@ -13,7 +13,6 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
-use gix::objs::tree::EntryKind;
 
 use super::stage::Change;
 use crate::git::pack;
@@ -39,12 +38,8 @@ pub(super) fn build(
         editor.remove(components(&change.path))?;
     }
     for change in applied.filter(|c| c.new_mode != 0) {
-        let kind = match change.new_mode {
-            0o100644 => EntryKind::Blob,
-            0o100755 => EntryKind::BlobExecutable,
-            0o120000 => EntryKind::Link,
-            0o160000 => EntryKind::Commit,
-            mode => bail!("an index entry of mode {mode:o} cannot go into a tree"),
+        let Some(kind) = pack::entry_kind(change.new_mode) else {
+            bail!("an index entry of mode {:o} cannot go into a tree", change.new_mode);
         };
         let id = ObjectId::from_hex(change.new_id.as_bytes())
             .map_err(|err| anyhow!("reading the staged object id {}: {err}", change.new_id))?;

@@ -26,7 +26,6 @@ use std::io::Write;
 
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
-use gix::objs::tree::EntryKind;
 use tempfile::{NamedTempFile, TempDir};
 
 use super::stat_walk::Index;
@@ -256,12 +255,8 @@ pub(super) fn narrowed(
     let hash = repo.object_hash();
     let mut editor = repo.edit_tree(ObjectId::empty_tree(hash))?.detach();
     for (path, (mode, id)) in base {
-        let kind = match mode {
-            0o100644 => EntryKind::Blob,
-            0o100755 => EntryKind::BlobExecutable,
-            0o120000 => EntryKind::Link,
-            _ => return Ok(None),
-        };
+        // Submodules never get here (the index and the trees were checked for them).
+        let Some(kind) = pack::entry_kind(mode) else { return Ok(None) };
         editor.upsert(path.split(|&b| b == b'/').map(gix::bstr::BStr::new), kind, id)?;
     }
     let objects = tempfile::Builder::new()
