@@ -97,6 +97,12 @@ impl Scan {
         let start = entry.path_at as usize;
         &from[start..start + entry.path_len as usize]
     }
+
+    /// The object id of `entry` (after its stat data), in a repository of `hash`.
+    pub fn id(&self, entry: &Entry, hash: gix::hash::Kind) -> Option<gix::ObjectId> {
+        let at = entry.at() + STAT_BYTES;
+        gix::ObjectId::try_from(self.bytes.get(at..at + hash.len_in_bytes())?).ok()
+    }
 }
 
 const STAT_BYTES: usize = 40;

@@ -205,7 +205,6 @@ pub(super) fn narrowed(
     since: &Since,
 ) -> Result<Option<Narrowed>> {
     let scan = &index.scan;
-    let id_len = index.hash_len;
     // The paths HEAD changed, in the index's order (byte by byte), to meet its entries in one pass.
     let mut changed: Vec<&[u8]> = since.changed.iter().map(|(path, _)| path.as_slice()).collect();
     changed.sort_unstable();
@@ -227,8 +226,9 @@ pub(super) fn narrowed(
         let at = entry.at();
         let end = scan.entries.get(i + 1).map_or(scan.entries_end, |next| next.at());
         if !head_changed {
-            let id = ObjectId::try_from(&scan.bytes[at + 40..at + 40 + id_len])
-                .map_err(|err| anyhow!("reading an index entry's id: {err}"))?;
+            let id = scan
+                .id(entry, repo.object_hash())
+                .ok_or_else(|| anyhow!("an index entry cut short"))?;
             base.push((path, (entry.mode, id)));
         }
         bytes.extend_from_slice(&scan.bytes[at..end]);
