@@ -166,7 +166,10 @@ fn a_split_index_config_leaves_nothing_in_the_git_dir() {
             file.set_modified(std::time::SystemTime::now()).unwrap();
         }
         let mut cmd = repo.handoff();
-        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
+        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split");
+        if diff == "whole" {
+            cmd.env("GIT_HANDOFF_SNAPSHOT_DIFF", "whole");
+        }
         stdout_ok(cmd.args(["snapshot", "--json"]).output().unwrap());
         assert_eq!(shared(), before, "{diff}");
     }
