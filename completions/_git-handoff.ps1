@@ -153,7 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;progress;show' {
-            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also (over)write the summary to this file')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also (over)write the summary to this file (any path, relative to the current directory)')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')

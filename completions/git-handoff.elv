@@ -142,7 +142,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;progress;show'= {
-            cand --write 'Also (over)write the summary to this file'
+            cand --write 'Also (over)write the summary to this file (any path, relative to the current directory)'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'

@@ -35,8 +35,7 @@ pub fn commit_file_on(
 ) -> Result<ObjectId> {
     // A signal must not kill us holding the private index: the steps fail and it is removed.
     let interrupt = Interrupt::catch();
-    let top = repo.top()?;
-    let path = crate::util::paths::inside(top, rel, "the note")?;
+    let path = repo.inside_work_tree(rel, "the note")?;
     let git = repo.git();
     let old = repo.head()?.id;
     let lock = repo.git_dir.join("index.lock");

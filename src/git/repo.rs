@@ -71,6 +71,34 @@ impl Repo {
         })
     }
 
+    /// `top/rel` for a file git-handoff reads or writes for the user (the note, the progress file,
+    /// the rules): inside the work tree, through no symbolic link, and outside every git
+    /// directory, also one kept in the work tree under another name (`--git-dir=.repo`).
+    pub fn inside_work_tree(&self, rel: &str, what: &str) -> Result<PathBuf> {
+        let path = crate::util::paths::inside(self.top()?, rel, what)?;
+        // The deepest part that exists, resolved: what lies below it does not exist yet.
+        let mut existing = path.as_path();
+        while !existing.exists() {
+            let Some(parent) = existing.parent() else { break };
+            existing = parent;
+        }
+        let resolved = existing.canonicalize().unwrap_or_else(|_| existing.to_path_buf());
+        let top = self.top()?.canonicalize().unwrap_or_else(|_| path.clone());
+        for dir in [&self.git_dir, &self.common_dir] {
+            let dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+            // A work tree kept inside its git directory: `..` is refused, so nothing gets out.
+            if resolved.starts_with(&dir) && !top.starts_with(&dir) {
+                bail!(
+                    "{what} {rel:?} is inside the git directory {}, where git keeps its config, \
+                     index and hooks; git-handoff never writes there: choose a path in the work \
+                     tree proper, like \".agent/progress.md\"",
+                    dir.display()
+                );
+            }
+        }
+        Ok(path)
+    }
+
     /// A runner for the real git binary bound to this repository.
     pub fn git(&self) -> Git {
         Git::new(self.git_dir.clone(), self.work_tree.clone())

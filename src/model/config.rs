@@ -233,30 +233,31 @@ impl Config {
     }
 
     fn validate(&self, origin: &str) -> Result<()> {
-        let escapes = Path::new(&self.note_dir)
-            .components()
-            .any(|c| matches!(c, std::path::Component::ParentDir));
-        if self.note_dir().is_empty() || Path::new(&self.note_dir).is_absolute() || escapes {
-            return Err(anyhow!(
-                "{origin}: note_dir must be a relative directory inside the work tree, \
-                 like \".agent/handoff\""
-            ));
-        }
-        // Paths from the config are read and written for the user: they stay inside the work tree.
+        // Paths from the config are read and written for the user: they stay inside the work tree
+        // and out of every git directory, whoever wrote the file.
         let paths = [
+            ("note_dir", Some(self.note_dir.as_str())),
             ("progress.write", self.progress.write.as_deref()),
             ("recall.rules_file", Some(self.recall.rules_file.as_str()).filter(|f| !f.is_empty())),
             ("recall.spec_file", self.recall.spec_file.as_deref()),
         ];
         for (key, path) in paths {
-            if let Some(path) = path
-                && !crate::util::paths::stays_inside(path)
-            {
-                return Err(anyhow!(
-                    "{origin}: {key} = {path:?} is outside the work tree; give a path relative to \
-                     its top, without `..`, like \".agent/progress.md\""
-                ));
+            let Some(path) = path else { continue };
+            if crate::util::paths::stays_inside(path) {
+                continue;
             }
+            let git_dir = std::path::Path::new(path)
+                .components()
+                .any(|c| crate::util::paths::names_git_dir(&c.as_os_str().to_string_lossy()));
+            let why = if git_dir {
+                "reaches into a git directory, where git keeps its config, index and hooks"
+            } else {
+                "is outside the work tree"
+            };
+            return Err(anyhow!(
+                "{origin}: {key} = {path:?} {why}; give a path relative to the top of the work \
+                 tree, without `..` or `.git`, like \".agent/progress.md\""
+            ));
         }
         if !self.notes_ref.starts_with("refs/notes/") {
             return Err(anyhow!(

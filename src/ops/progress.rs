@@ -55,6 +55,11 @@ pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
     let store = Store::new(&repo.handoff_dir());
     // Item titles and notes go to the plan, the progress file and records: secrets never do.
     let redactor = Redactor::new(config)?;
+    // The summary's path is checked before the plan changes, so a refusal changes nothing.
+    let target = match &config.progress.write {
+        Some(path) => Some(summary_target(repo, path)?),
+        None => None,
+    };
     let plan = match change {
         Change::Plan { mode, items, force } => store.update(|old| {
             let items: Vec<String> = items.into_iter().map(|i| redactor.redact_string(i)).collect();
@@ -77,10 +82,10 @@ pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
             Ok(plan)
         })?,
     };
-    if let Some(path) = &config.progress.write {
+    if let Some(target) = target {
         // The stored attempt, with no overrides: a change names no attempt.
         let (summary, _) = summary(repo, config, &plan, &Overrides::default())?;
-        write_summary(repo, path, &summary)?;
+        write_atomic(&target, summary.as_bytes())?;
     }
     Ok(plan)
 }
@@ -151,11 +156,33 @@ fn files_changed(
     Ok(files)
 }
 
-/// Writes the summary to `path` (relative to the work tree top) atomically.
-pub fn write_summary(repo: &Repo, path: &str, summary: &str) -> Result<()> {
-    let target = match repo.top() {
-        Ok(top) => crate::util::paths::inside(top, path, "the progress file")?,
-        Err(_) => std::path::PathBuf::from(path),
-    };
-    write_atomic(&target, summary.as_bytes())
+/// Where the summary goes for `path` (relative to the work tree top). A file already there is
+/// replaced only when it is a change summary, one git-handoff wrote: the path comes from a
+/// committed `.handoff.toml`, which must not be able to overwrite the user's own files.
+fn summary_target(repo: &Repo, path: &str) -> Result<std::path::PathBuf> {
+    let target = repo.inside_work_tree(path, "the progress file")?;
+    match std::fs::symlink_metadata(&target) {
+        Ok(meta) if !meta.is_file() || !is_change_summary(&target) => bail!(
+            "{path} exists and is not a change summary that git-handoff wrote, so `[progress] \
+             write` would replace it; move it away, or set `write` in {} to a new path",
+            crate::model::config::FILE_NAME
+        ),
+        _ => {}
+    }
+    Ok(target)
+}
+
+/// Writes the summary to a file the caller named on the command line: any path they choose (an
+/// orchestrator's artifact store), relative to the current directory.
+pub fn write_summary(path: &std::path::Path, summary: &str) -> Result<()> {
+    write_atomic(path, summary.as_bytes())
+}
+
+/// True when the file opens as a change summary does (`# Change summary`).
+fn is_change_summary(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut head))
+        .is_ok_and(|_| head == *b"# Change summary")
 }

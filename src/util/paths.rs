@@ -9,12 +9,32 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-/// True when `rel` is a relative path that stays inside the directory it is relative to.
+/// True when `rel` is a relative path that stays inside the directory it is relative to and
+/// never enters a git directory: the work tree holds `.git/` (and a submodule's), but writing
+/// there is writing git's config, index or hooks, which a cloned repository must never reach.
 pub fn stays_inside(rel: &str) -> bool {
     let path = Path::new(rel);
     !rel.trim().is_empty()
         && !path.is_absolute()
-        && path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        && path.components().all(|c| match c {
+            Component::Normal(name) => !names_git_dir(&name.to_string_lossy()),
+            Component::CurDir => true,
+            _ => false,
+        })
+}
+
+/// True when a path component is one that git itself takes for `.git` on some file system: any
+/// letter case, the trailing dots and spaces NTFS drops, NTFS's short name `git~1` and a stream
+/// suffix (`.git::$INDEX_ALLOCATION`), and the invisible characters HFS+ ignores (git's
+/// `is_ntfs_dotgit` and `is_hfs_dotgit`).
+pub fn names_git_dir(name: &str) -> bool {
+    let hfs_ignored = |c: char| {
+        matches!(c, '\u{200c}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{206a}'..='\u{206f}')
+            || c == '\u{feff}'
+    };
+    let name: String = name.chars().filter(|c| !hfs_ignored(*c)).collect();
+    let name = name.split(':').next().unwrap_or_default().trim_end_matches(['.', ' ']);
+    name.eq_ignore_ascii_case(".git") || name.eq_ignore_ascii_case("git~1")
 }
 
 /// `top/rel` when `rel` stays inside `top` and no part of it that exists is a symbolic link.
@@ -84,6 +104,28 @@ mod tests {
         }
         for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/.."] {
             assert!(!stays_inside(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn git_directories_by_any_spelling_are_refused() {
+        for bad in [
+            ".git/hooks/pre-push",
+            "./.git/config",
+            ".GIT/index",
+            ".Git./HEAD",
+            ".git /x",
+            "GIT~1/config",
+            ".git::$INDEX_ALLOCATION/config",
+            ".g\u{200c}it/hooks/pre-push",
+            "\u{feff}.git/config",
+            "sub/.git/config",
+            "vendor/lib/.git/modules/x/hooks/pre-push",
+        ] {
+            assert!(!stays_inside(bad), "{bad:?}");
+        }
+        for ok in [".github/workflows/ci.yml", ".gitignore", "git/x", "a.git/x", ".gitx/y"] {
+            assert!(stays_inside(ok), "{ok:?}");
         }
     }
 

@@ -15,6 +15,7 @@ mod emergency;
 mod generated;
 mod hook_managers;
 mod hooks;
+mod hostile;
 mod integrity;
 mod json;
 mod lifecycle;

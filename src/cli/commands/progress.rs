@@ -61,9 +61,9 @@ pub enum Action {
     },
     /// Show the change summary: status, each item, files changed, quality gates, deferred items.
     Show {
-        /// Also (over)write the summary to this file.
+        /// Also (over)write the summary to this file (any path, relative to the current directory).
         #[arg(long, value_name = "PATH")]
-        write: Option<String>,
+        write: Option<std::path::PathBuf>,
         #[command(flatten)]
         attempt: AttemptArgs,
     },
@@ -82,7 +82,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             let plan = progress::load(&repo)?;
             let (summary, files) = progress::summary(&repo, &config, &plan, &(&attempt).into())?;
             if let Some(path) = write {
-                progress::write_summary(&repo, &path, &summary)?;
+                progress::write_summary(&path, &summary)?;
             }
             if ctx.json {
                 return Ok(output::write_json(out, &Report::of(&plan, files))?);

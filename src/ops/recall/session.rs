@@ -165,11 +165,13 @@ const RULES_READ: u64 = 256 << 10;
 fn rules(repo: &Repo, config: &Config, warnings: &mut Vec<String>) -> Result<Option<String>> {
     use std::io::Read;
     let name = &config.recall.rules_file;
-    let Ok(top) = repo.top() else { return Ok(None) };
+    if repo.top().is_err() {
+        return Ok(None);
+    }
     if name.is_empty() {
         return Ok(None);
     }
-    let path = match crate::util::paths::inside(top, name, "the rules file") {
+    let path = match repo.inside_work_tree(name, "the rules file") {
         Ok(path) => path,
         Err(err) => {
             warnings.push(format!("{err:#}; the rules are left out"));

@@ -49,8 +49,7 @@ pub fn agent_note(
     let evidence = evidence(&digest);
     let redactor = Redactor::new(config)?;
     let rel = config.note_path(attempt.issue);
-    let top = repo.top()?.to_path_buf();
-    let note_file = crate::util::paths::inside(&top, &rel, "the note")?;
+    let note_file = repo.inside_work_tree(&rel, "the note")?;
 
     // The summary route: the sections are rendered from the summary, the header filled in here.
     let from_summary = |mut summary: Summary| -> Result<_> {

@@ -49,8 +49,7 @@ pub fn emergency_note(
     // Whatever the agent left uncommitted at the note path is its word, never written over: a
     // note that passes its check is committed as the agent's note; anything else is kept verbatim
     // inside the emergency note.
-    let top = repo.top()?.to_path_buf();
-    let path = crate::util::paths::inside(&top, &rel, "the note")?;
+    let path = repo.inside_work_tree(&rel, "the note")?;
     let mut draft = None;
     if let Ok(bytes) = crate::util::paths::read_bounded(&path, note::MAX_BYTES, "the note")
         && !same_as_head(repo, &rel, &bytes)
