@@ -9,6 +9,7 @@ pub mod emergency;
 pub mod markdown;
 pub mod note;
 pub mod redact;
+pub mod seal_message;
 pub mod secrets;
 pub mod summary;
 pub mod verdict;

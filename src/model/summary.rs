@@ -5,6 +5,8 @@
 use anyhow::{Result, anyhow};
 use serde::{Deserialize, Serialize};
 
+use crate::model::note::{Note, Section};
+
 /// What the agent said it did and what remains.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -88,6 +90,53 @@ pub fn render_sections(summary: &Summary, evidence: &[String]) -> String {
 /// List items are one line each: inner newlines would break the Markdown list.
 fn single_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// For each line of `section` (from its body start), the `### ` heading it sits under,
+/// lower-cased: one pass, however many items there are.
+pub fn subsections(note: &Note, section: &Section) -> Vec<Option<String>> {
+    let mut current = None;
+    (section.body_start..section.body_end)
+        .map(|n| {
+            if let Some(heading) = note.line(n).and_then(|l| l.strip_prefix("### ")) {
+                current = Some(heading.trim().to_ascii_lowercase());
+            }
+            current.clone()
+        })
+        .collect()
+}
+
+impl Summary {
+    /// The summary a Markdown note gives: Summary items by sub-heading, Remaining work as next
+    /// steps.
+    pub fn of_note(note: &Note) -> Summary {
+        let mut summary = Summary::default();
+        if let Some(section) = note.section("Summary").cloned() {
+            let headings = subsections(note, &section);
+            for item in note.claims(&section) {
+                let sub = &headings[item.line - section.body_start];
+                if sub.is_none() && item.text.starts_with("Goal:") {
+                    continue;
+                }
+                let list = match sub.as_deref() {
+                    Some("files touched" | "files") => &mut summary.files_touched,
+                    Some("in progress") => &mut summary.in_progress,
+                    Some("decisions") => &mut summary.decisions,
+                    Some("next" | "next steps") => &mut summary.next,
+                    _ => &mut summary.done,
+                };
+                list.push(item.text);
+            }
+            summary.goal = (section.body_start..section.body_end)
+                .filter_map(|n| note.line(n))
+                .find_map(|l| l.strip_prefix("Goal:"))
+                .map(|g| g.trim().to_string());
+        }
+        if let Some(section) = note.section("Remaining work").cloned() {
+            summary.next.extend(note.items(&section).into_iter().map(|i| i.text));
+        }
+        summary
+    }
 }
 
 #[cfg(test)]

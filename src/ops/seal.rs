@@ -51,6 +51,7 @@ use crate::git::plumbing::{commit_tree, move_head, undo_head, write_commit};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::redact::Redactor;
+use crate::model::seal_message::TRAILER;
 use crate::util::interrupt::Interrupt;
 use crate::util::time;
 use lock::{IndexLock, index_path, refuse_in_progress};
@@ -59,9 +60,6 @@ use scan::{Objects, find_secrets};
 use stage::{Change, Stage, refuse_conflicts};
 
 pub use guard::Guard;
-
-/// The trailer that marks a seal commit: `Handoff-Seal: <started_at>`.
-pub const TRAILER: &str = "Handoff-Seal";
 
 /// What to seal and how.
 #[derive(Debug, Clone)]

@@ -24,6 +24,7 @@ use crate::git::repo::Repo;
 use crate::git::walk;
 use crate::model::config::Config;
 use crate::model::note::{self, Kind, Note};
+use crate::model::seal_message::{is_seal_message, seal_started_at};
 use layout::check_note_commit;
 
 /// The objects the checks read: packed and loose ones read plainly, anything else through gix.
@@ -302,40 +303,6 @@ fn remote_tracking_commits(repo: &Repo, remote: &str) -> Result<Vec<ObjectId>> {
     Ok(ids)
 }
 
-/// The value of the `Handoff-Seal:` trailer in the message's last paragraph, if it has one.
-pub fn seal_started_at(message: &str) -> Option<String> {
-    let trimmed = message.trim_end();
-    let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
-    last.lines().find_map(|line| {
-        let (key, value) = line.split_once(':')?;
-        key.trim().eq_ignore_ascii_case(crate::ops::seal::TRAILER).then(|| value.trim().to_string())
-    })
-}
-
-/// True when the message's last paragraph holds a `Handoff-Seal:` trailer.
-pub fn is_seal_message(message: &str) -> bool {
-    // Called for every commit of a push: most messages never spell the trailer's name, in any
-    // case, and are told apart by one scan for its first letter.
-    if !mentions_trailer(message.as_bytes()) {
-        return false;
-    }
-    let trimmed = message.trim_end();
-    let last = trimmed.rsplit("\n\n").next().unwrap_or(trimmed);
-    last.lines().any(|line| {
-        line.split_once(':')
-            .is_some_and(|(key, _)| key.trim().eq_ignore_ascii_case(crate::ops::seal::TRAILER))
-    })
-}
-
-/// Whether `message` holds the seal trailer's name, ignoring ASCII case (as the trailer's key is
-/// compared), anywhere.
-fn mentions_trailer(message: &[u8]) -> bool {
-    let name = crate::ops::seal::TRAILER.as_bytes();
-    memchr::memchr2_iter(name[0].to_ascii_lowercase(), name[0].to_ascii_uppercase(), message).any(
-        |at| message[at..].get(..name.len()).is_some_and(|word| word.eq_ignore_ascii_case(name)),
-    )
-}
-
 fn short(id: &ObjectId) -> String {
     id.to_hex_with_len(12).to_string()
 }
@@ -446,6 +413,3 @@ pub mod pre_push {
         !text.is_empty() && text.bytes().all(|b| b == b'0')
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -25,7 +25,7 @@ mod agent;
 mod digest_only;
 mod emergency_note;
 
-pub use agent::{agent_note, summary_of};
+pub use agent::agent_note;
 pub use digest_only::digest_only;
 pub use emergency_note::emergency_note;
 

@@ -10,7 +10,7 @@ use gix::bstr::ByteSlice;
 
 use crate::git::repo::Repo;
 use crate::model::note;
-use crate::ops::validate;
+use crate::model::seal_message;
 
 /// A note commit found on the branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +90,7 @@ pub fn notes(
                 break;
             }
         }
-        seal_child = (issue.is_none() && validate::is_seal_message(&message)).then_some(id);
+        seal_child = (issue.is_none() && seal_message::is_seal_message(&message)).then_some(id);
         depth += 1;
         next = parents.first().copied();
     }
@@ -104,7 +104,7 @@ pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
     if note::issue_of_commit_message(&message).is_some() {
         return None;
     }
-    validate::seal_started_at(&message)
+    seal_message::seal_started_at(&message)
 }
 
 /// The bytes of the file `path` in `commit`, if it has one there.

@@ -5,9 +5,9 @@
 use crate::git::repo::Repo;
 use crate::model::claims::TAG_PREFIX;
 use crate::model::note::Note;
+use crate::model::summary::Summary;
 use crate::ops::handoff::NoteOnBranch;
 use crate::ops::record_store::{Record, RecordKind, Tag};
-use crate::ops::write_note;
 use crate::util::time;
 
 /// The record a note commit would carry, read from its file (`text`, when the commit has it).
@@ -16,7 +16,7 @@ pub fn record(repo: &Repo, found: &NoteOnBranch, path: &str, text: Option<&str>)
     let field = |name: &str| {
         parsed.as_ref().and_then(|n| n.field(name)).map(|f| f.value.trim().to_string())
     };
-    let summary = parsed.as_ref().map(write_note::summary_of);
+    let summary = parsed.as_ref().map(Summary::of_note);
     let tags = summary
         .iter()
         .flat_map(|s| s.done.iter().chain(&s.files_touched).chain(&s.in_progress).chain(&s.next))

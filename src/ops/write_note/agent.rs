@@ -13,6 +13,7 @@ use crate::model::config::Config;
 use crate::model::markdown::code_span;
 use crate::model::note::{self, Header, Note};
 use crate::model::redact::Redactor;
+use crate::model::summary;
 use crate::ops::handoff::moves::{self, Place};
 use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
 use crate::util::paths::read_bounded;
@@ -113,7 +114,7 @@ pub fn agent_note(
         .collect();
     let summary = match summary {
         Some(summary) => summary,
-        None => summary_of(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
+        None => Summary::of_note(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
     };
     let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
     let record = Record {
@@ -226,7 +227,7 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
     let mut tags = Vec::new();
     let mut edits = Vec::new();
     if let Some(section) = note.section("Summary").cloned() {
-        let headings = subsections(note, &section);
+        let headings = summary::subsections(note, &section);
         for item in note.claims(&section) {
             let sub = &headings[item.line - section.body_start];
             let why = match sub.as_deref() {
@@ -255,50 +256,6 @@ fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
     }
     note.append_to_lines(&appends);
     tags
-}
-
-/// For each line of `section` (from its body start), the `### ` heading it sits under,
-/// lower-cased: one pass, however many items there are.
-fn subsections(note: &Note, section: &crate::model::note::Section) -> Vec<Option<String>> {
-    let mut current = None;
-    (section.body_start..section.body_end)
-        .map(|n| {
-            if let Some(heading) = note.line(n).and_then(|l| l.strip_prefix("### ")) {
-                current = Some(heading.trim().to_ascii_lowercase());
-            }
-            current.clone()
-        })
-        .collect()
-}
-
-/// The summary a Markdown note gives: Summary items by sub-heading, Remaining work as next steps.
-pub fn summary_of(note: &Note) -> Summary {
-    let mut summary = Summary::default();
-    if let Some(section) = note.section("Summary").cloned() {
-        let headings = subsections(note, &section);
-        for item in note.claims(&section) {
-            let sub = &headings[item.line - section.body_start];
-            if sub.is_none() && item.text.starts_with("Goal:") {
-                continue;
-            }
-            let list = match sub.as_deref() {
-                Some("files touched" | "files") => &mut summary.files_touched,
-                Some("in progress") => &mut summary.in_progress,
-                Some("decisions") => &mut summary.decisions,
-                Some("next" | "next steps") => &mut summary.next,
-                _ => &mut summary.done,
-            };
-            list.push(item.text);
-        }
-        summary.goal = (section.body_start..section.body_end)
-            .filter_map(|n| note.line(n))
-            .find_map(|l| l.strip_prefix("Goal:"))
-            .map(|g| g.trim().to_string());
-    }
-    if let Some(section) = note.section("Remaining work").cloned() {
-        summary.next.extend(note.items(&section).into_iter().map(|i| i.text));
-    }
-    summary
 }
 
 fn redact_summary(redactor: &Redactor, summary: &mut Summary) {

@@ -10,8 +10,8 @@ use crate::model::config::Config;
 use crate::model::emergency::{self, CallEnd, CheckCall, Facts, ToolCall};
 use crate::model::note::{self, Note};
 use crate::model::redact::Redactor;
+use crate::model::seal_message;
 use crate::ops::record_store::{self, Record, RecordKind, Summary};
-use crate::ops::validate::{self};
 use crate::util::time;
 
 use super::{
@@ -85,7 +85,7 @@ pub fn emergency_note(
         .ok()
         .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))
         .unwrap_or_default();
-    let seal = if validate::is_seal_message(&head_message) {
+    let seal = if seal_message::is_seal_message(&head_message) {
         let files =
             git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", "HEAD"])?;
         Some((head.to_string(), files.lines().map(str::to_string).collect()))
