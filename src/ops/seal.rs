@@ -29,6 +29,7 @@
 //! [`FALLBACK_NAME`](crate::git::identity::FALLBACK_NAME) `<`[`FALLBACK_EMAIL`](crate::git::identity::FALLBACK_EMAIL)`>`; the caller's `GIT_AUTHOR_*`/`GIT_COMMITTER_*` and
 //! the repository's `user.*` always win.
 
+mod attempt;
 mod changes;
 mod guard;
 mod lock;
@@ -59,6 +60,7 @@ use quarantine::Quarantine;
 use scan::{Objects, find_secrets};
 use stage::{Change, Stage, refuse_conflicts};
 
+pub use attempt::seal_attempt;
 pub use guard::Guard;
 
 /// What to seal and how.

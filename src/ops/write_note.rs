@@ -10,13 +10,13 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use serde::Serialize;
 
-use crate::agent::attempt::Resolved;
 use crate::agent::digest::{Digest, LastCheck};
 use crate::agent::progress::Store;
 use crate::git::repo::Repo;
 use crate::model::claims::Evidence;
 use crate::model::config::Config;
 use crate::model::note::{self};
+use crate::ops::handoff::moves::NoteAttempt;
 use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
 use crate::ops::validate::{self, Range};
 use crate::util::time;
@@ -56,25 +56,6 @@ pub struct Outcome {
 pub const NOT_COMMITTED: &str =
     "The note was not committed: mend it and run `git handoff note` again.";
 
-/// The attempt as a handoff needs it.
-pub struct Attempt {
-    pub issue: u64,
-    pub started_at: String,
-    /// `None` when unknown (all history) or unborn.
-    pub base: Option<ObjectId>,
-}
-
-impl Attempt {
-    /// The attempt a note is written for: the issue is required, started_at defaults to now.
-    pub fn from_resolved(resolved: &Resolved) -> Result<Attempt> {
-        Ok(Attempt {
-            issue: resolved.require_issue()?,
-            started_at: time::format(resolved.started_at.unwrap_or_else(time::now)),
-            base: resolved.base.flatten(),
-        })
-    }
-}
-
 /// Where the agent's note comes from.
 pub enum Source<'a> {
     /// The note file at the note path in the work tree.
@@ -107,7 +88,7 @@ fn head_commit(repo: &Repo) -> Result<ObjectId> {
 }
 
 /// This attempt's note commit on the branch (see [`crate::ops::handoff::attempt_note`]), if any.
-fn existing_note(repo: &Repo, attempt: &Attempt) -> Result<Option<ObjectId>> {
+fn existing_note(repo: &Repo, attempt: &NoteAttempt) -> Result<Option<ObjectId>> {
     Ok(crate::ops::handoff::attempt_note(repo, attempt.issue, attempt.base)?.map(|n| n.commit))
 }
 
@@ -167,7 +148,7 @@ fn plan_items(repo: &Repo) -> Vec<record_store::ProgressItem> {
 fn base_record(
     repo: &Repo,
     _config: &Config,
-    attempt: &Attempt,
+    attempt: &NoteAttempt,
     reason: Option<String>,
     commit: ObjectId,
     rel: &str,

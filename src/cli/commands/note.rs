@@ -12,8 +12,9 @@ use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::emergency::Facts;
+use crate::ops::handoff::moves::NoteAttempt;
 use crate::ops::record_store::RecordKind;
-use crate::ops::write_note::{self, Attempt, Outcome, Source};
+use crate::ops::write_note::{self, Outcome, Source};
 use crate::util::error::CheckFailed;
 use crate::util::time;
 
@@ -87,7 +88,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             resolved.base.flatten(),
         )?
     } else {
-        let attempt = Attempt::from_resolved(&resolved)?;
+        let attempt = NoteAttempt::from_resolved(&resolved)?;
         if args.emergency {
             let facts = match &args.facts {
                 Some(path) => read_facts(path)?,

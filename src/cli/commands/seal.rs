@@ -12,9 +12,9 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::moves;
-use crate::ops::seal::{Request, Sealed};
-use crate::ops::write_note::{self, Outcome};
+use crate::ops::handoff::moves::NoteAttempt;
+use crate::ops::seal::{self, Request, Sealed};
+use crate::ops::write_note::Outcome;
 use crate::util::error::CheckFailed;
 use crate::util::time;
 
@@ -77,12 +77,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         allow_secrets: args.allow_secrets,
         hold: Vec::new(),
     };
-    let attempt = write_note::Attempt {
-        issue,
-        started_at: time::format(started_at),
-        base: resolved.base.flatten(),
-    };
-    let done = moves::seal_attempt(&mut repo, &config, &attempt, req)?;
+    let attempt =
+        NoteAttempt { issue, started_at: time::format(started_at), base: resolved.base.flatten() };
+    let done = seal::seal_attempt(&mut repo, &config, &attempt, req)?;
     let (sealed, note) = (&done.sealed, done.note.as_ref());
     if ctx.json {
         output::write_json(out, &Report { sealed, note })?;

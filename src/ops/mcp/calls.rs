@@ -10,6 +10,7 @@ use crate::agent::attempt::{Attempt, Overrides};
 use crate::agent::progress::Mode;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::ops::handoff::moves::NoteAttempt;
 use crate::ops::progress::{self, Change, Report};
 use crate::ops::recall;
 use crate::ops::record_store::Summary;
@@ -110,7 +111,7 @@ fn note(args: NoteArgs) -> Result<Reply> {
              number as the argument `issue`"
         );
     }
-    let attempt = write_note::Attempt::from_resolved(&resolved)?;
+    let attempt = NoteAttempt::from_resolved(&resolved)?;
     let summary = Summary {
         goal: args.goal,
         done: args.done,

@@ -14,19 +14,17 @@ use crate::model::markdown::code_span;
 use crate::model::note::{self, Header, Note};
 use crate::model::redact::Redactor;
 use crate::model::summary;
-use crate::ops::handoff::moves::{self, Place};
+use crate::ops::handoff::moves::{self, NoteAttempt, Place};
 use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
 use crate::util::paths::read_bounded;
 
-use super::{
-    Attempt, NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit,
-};
+use super::{NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit};
 
 /// The agent's note: checked, tagged, committed alone, validated, recorded.
 pub fn agent_note(
     repo: &mut Repo,
     config: &Config,
-    attempt: &Attempt,
+    attempt: &NoteAttempt,
     reason: Option<&str>,
     source: Source<'_>,
 ) -> Result<Outcome> {
@@ -159,7 +157,7 @@ fn check_failure(origin: &str, problems: Vec<String>) -> anyhow::Error {
 /// last_work_commit; the reason when `--reason` is given). Returns what it changed.
 fn fill_header(
     note: &mut Note,
-    attempt: &Attempt,
+    attempt: &NoteAttempt,
     reason: Option<&str>,
     head: ObjectId,
     config: &Config,

@@ -12,7 +12,8 @@ use crate::util::time;
 
 use crate::ops::handoff::{NoteOnBranch, branch};
 
-use super::{Attempt, Outcome, existing_note, plan_items};
+use super::{Outcome, existing_note, plan_items};
+use crate::ops::handoff::moves::NoteAttempt;
 
 /// The digest stored as a record on HEAD, for a session that ended without a note.
 pub fn digest_only(
@@ -54,7 +55,7 @@ pub fn digest_only(
         ));
     }
     if let (Some(issue), Some(started)) = (issue, &started_at) {
-        let attempt = Attempt { issue, started_at: started.clone(), base };
+        let attempt = NoteAttempt { issue, started_at: started.clone(), base };
         if let Some(existing) = existing_note(repo, &attempt)? {
             return Ok(skip(
                 format!("the agent's note for issue #{issue} is in {existing}"),

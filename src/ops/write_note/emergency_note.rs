@@ -11,11 +11,12 @@ use crate::model::emergency::{self, CallEnd, CheckCall, Facts, ToolCall};
 use crate::model::note::{self, Note};
 use crate::model::redact::Redactor;
 use crate::model::seal_message;
+use crate::ops::handoff::moves::NoteAttempt;
 use crate::ops::record_store::{self, Record, RecordKind, Summary};
 use crate::util::time;
 
 use super::{
-    Attempt, NOT_COMMITTED, Outcome, Source, agent_note, base_record, commit_note, existing_note,
+    NOT_COMMITTED, Outcome, Source, agent_note, base_record, commit_note, existing_note,
     head_commit,
 };
 
@@ -23,7 +24,7 @@ use super::{
 pub fn emergency_note(
     repo: &mut Repo,
     config: &Config,
-    attempt: &Attempt,
+    attempt: &NoteAttempt,
     reason: &str,
     facts: Facts,
 ) -> Result<Outcome> {

@@ -1,0 +1,105 @@
+//! `seal` for an attempt: every note change is kept out of the seal commit. With the note file
+//! changed, the change is first committed as the note (replacing the note commit when it is not
+//! on any remote-tracking ref yet), then the rest is sealed on top; when it cannot be, the note
+//! change stays in the work tree, left out of the seal like a secret, and seal exits 1.
+
+use anyhow::{Context, Result};
+
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::ops::handoff::branch;
+use crate::ops::handoff::moves::{NoteAttempt, Place, place, sealed_refusal, short};
+use crate::ops::write_note::{self, Outcome, Source};
+use crate::util::error::CheckFailed;
+
+use super::{Request, Sealed, Skipped, preflight, seal};
+
+/// What `seal` did around the note.
+pub struct SealOutcome {
+    pub sealed: Sealed,
+    /// The note commit written (or replaced) with the edited note before sealing.
+    pub note: Option<Outcome>,
+}
+
+/// Seals the attempt's leftover work, keeping every note change out of the seal commit.
+pub fn seal_attempt(
+    repo: &mut Repo,
+    config: &Config,
+    attempt: &NoteAttempt,
+    mut req: Request,
+) -> Result<SealOutcome> {
+    let place = place(repo, config, attempt)?;
+    if let Place::Sealed { note, seal } = place {
+        if has_changes(repo)? {
+            return Err(sealed_refusal(attempt, note, seal, "a second seal").into());
+        }
+        let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
+        return Ok(SealOutcome { sealed, note: None });
+    }
+    let rel = config.note_path(attempt.issue);
+    let mut note = None;
+    if let Some(why) = note_change(repo, &rel)? {
+        // Whatever would stop the seal stops it before the note commit moves HEAD.
+        preflight(repo, &req)?;
+        let hold = |why: String| Skipped { path: rel.clone().into_bytes(), why };
+        match place {
+            Place::Replace { published: Some(remote), note, .. } => req.hold.push(hold(format!(
+                "the note changed since its commit {}, which {remote} already holds; the change \
+                 stays in the work tree (`git handoff start` begins a new attempt for a new note)",
+                short(note)
+            ))),
+            Place::OnTop { buried: Some(buried) } => req.hold.push(hold(format!(
+                "the note changed, but work was committed after its note commit {}; the change \
+                 stays in the work tree",
+                short(buried)
+            ))),
+            _ if why == Change::Deleted => req.hold.push(hold(
+                "the note file is deleted in the work tree; a seal never changes the note \
+                 (`git checkout -- <note>` restores it)"
+                    .into(),
+            )),
+            _ => match write_note::agent_note(repo, config, attempt, None, Source::WorkTree) {
+                Ok(outcome) => note = Some(outcome),
+                Err(err) if err.is::<CheckFailed>() => req.hold.push(hold(
+                    "the edited note does not pass its check (see above); it stays in the work \
+                     tree: mend it and run `git handoff note`"
+                        .into(),
+                )),
+                Err(err) => return Err(err),
+            },
+        }
+    }
+    let sealed = seal(repo, config, &req)?;
+    Ok(SealOutcome { sealed, note })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Edited,
+    Deleted,
+}
+
+/// How the work-tree note differs from HEAD's, if it does.
+fn note_change(repo: &Repo, rel: &str) -> Result<Option<Change>> {
+    let top = repo.top()?;
+    let committed = repo.head()?.id.and_then(|head| branch::file_at(repo, head, rel));
+    let path = top.join(rel);
+    match std::fs::read(&path) {
+        Ok(bytes) if committed.as_deref() == Some(bytes.as_slice()) => Ok(None),
+        Ok(_) => Ok(Some(Change::Edited)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Ok(committed.map(|_| Change::Deleted))
+        }
+        Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// True when the work tree or the index differs from HEAD (untracked files included, ignored
+/// ones not). Asks git without refreshing the index, so a refusal writes nothing.
+fn has_changes(repo: &Repo) -> Result<bool> {
+    let git = repo.git();
+    let mut cmd = git.command(["status", "--porcelain", "-z", "--untracked-files=normal"]);
+    cmd.env("GIT_OPTIONAL_LOCKS", "0");
+    let out = crate::git::run(&mut cmd)?;
+    Ok(!crate::git::checked(&cmd, out)?.is_empty())
+}
