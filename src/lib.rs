@@ -11,6 +11,7 @@ mod git;
 mod install;
 mod model;
 mod ops;
+mod store;
 mod util;
 
 /// What the integration tests reach into besides the binary: the generated documents, the note

@@ -1,6 +1,6 @@
 //! `log`: every attempt's handoff on a branch, newest first, like `git log` for handoffs.
 //!
-//! The entries come from [`crate::ops::handoff::all`] (the note commits on the first-parent line,
+//! The entries come from [`crate::store::handoff::all`] (the note commits on the first-parent line,
 //! their seals and records, and digest-only records on the commits passed), so `log` tells the
 //! same story as `show` and `recall`, one block per attempt.
 
@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::{self, Handoff, Seal, Source};
-use crate::ops::record_store::Tag;
+use crate::store::handoff::{self, Handoff, Seal, Source};
+use crate::store::records::Tag;
 
 /// One handoff, in the shape of `log --json`'s `handoffs` items.
 #[derive(Debug, Clone, Serialize)]

@@ -1,12 +1,10 @@
 //! What each command does: write a note, seal, validate, snapshot, recall, sync, log, the store of
 //! records in the notes ref, and the one lookup of an attempt's handoff on the branch (`handoff`).
 
-pub mod handoff;
 pub mod log;
 pub mod mcp;
 pub mod progress;
 pub mod recall;
-pub mod record_store;
 pub mod seal;
 pub mod snapshot;
 pub mod sync;

@@ -7,7 +7,7 @@
 
 mod budget;
 
-use crate::ops::record_store::{Record, RecordKind};
+use crate::store::records::{Record, RecordKind};
 
 mod session;
 

@@ -73,7 +73,7 @@ pub struct Request {
     /// Seal secret-looking files too.
     pub allow_secrets: bool,
     /// Paths the caller keeps out of the seal whatever they hold (a note change, see
-    /// `handoff::moves`), reported as skipped with their reason when they changed.
+    /// `handoff::place`), reported as skipped with their reason when they changed.
     pub hold: Vec<Skipped>,
 }
 

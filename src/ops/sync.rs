@@ -22,7 +22,7 @@ use gix::bstr::ByteSlice;
 use serde::Serialize;
 
 use crate::git::repo::Repo;
-use crate::ops::record_store;
+use crate::store::records;
 
 /// How many fetch–merge–push rounds a sync tries before it gives up on a busy remote. Each round
 /// some racing writer wins, so this many syncs started at the same moment all get through.
@@ -100,14 +100,14 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Report> {
             repo.git_dir.display()
         );
     }
-    let tracking = record_store::tracking_ref(notes_ref, remote);
+    let tracking = records::tracking_ref(notes_ref, remote);
     if gix::refs::FullName::try_from(tracking.as_str()).is_err() {
         bail!(
             "the remote name {remote:?} cannot be part of a ref name ({tracking}); rename the \
              remote with `git remote rename`"
         );
     }
-    record_store::ensure_identity(repo);
+    records::ensure_identity(repo);
     let mut last_race = String::new();
     for tries in 1..=MAX_TRIES {
         match round(repo, notes_ref, remote, &tracking)? {

@@ -2,7 +2,7 @@
 //!
 //! Each path gathers facts (attempt, digest, git), produces the note text, redacts it, commits the
 //! note file alone ([`crate::git::note_commit`]), validates the result, and stores the record
-//! ([`crate::ops::record_store`]). Nothing here prints: the command renders the [`Outcome`].
+//! ([`crate::store::records`]). Nothing here prints: the command renders the [`Outcome`].
 
 use std::path::Path;
 
@@ -16,9 +16,9 @@ use crate::git::repo::Repo;
 use crate::model::claims::Evidence;
 use crate::model::config::Config;
 use crate::model::note::{self};
-use crate::ops::handoff::moves::NoteAttempt;
-use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
 use crate::ops::validate::{self, Range};
+use crate::store::handoff::place::NoteAttempt;
+use crate::store::records::{self, Record, RecordKind, Summary, Tag};
 use crate::util::time;
 
 mod agent;
@@ -87,9 +87,9 @@ fn head_commit(repo: &Repo) -> Result<ObjectId> {
     })
 }
 
-/// This attempt's note commit on the branch (see [`crate::ops::handoff::attempt_note`]), if any.
+/// This attempt's note commit on the branch (see [`crate::store::handoff::attempt_note`]), if any.
 fn existing_note(repo: &Repo, attempt: &NoteAttempt) -> Result<Option<ObjectId>> {
-    Ok(crate::ops::handoff::attempt_note(repo, attempt.issue, attempt.base)?.map(|n| n.commit))
+    Ok(crate::store::handoff::attempt_note(repo, attempt.issue, attempt.base)?.map(|n| n.commit))
 }
 
 /// Commits the note file alone on `parent` (HEAD, or the parent of the note commit it replaces)
@@ -136,7 +136,7 @@ fn validate_note(
     Ok(report.problems.iter().map(|p| p.to_string()).collect())
 }
 
-fn plan_items(repo: &Repo) -> Vec<record_store::ProgressItem> {
+fn plan_items(repo: &Repo) -> Vec<records::ProgressItem> {
     Store::new(&repo.handoff_dir())
         .load()
         .ok()

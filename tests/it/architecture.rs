@@ -10,15 +10,23 @@ use std::path::{Path, PathBuf};
 /// Each top-level folder of `src/` and its layer; a file may import only from lower layers and
 /// from its own folder. `ops` (what a command does) and `install` (what `hooks` writes) share a
 /// layer and never import each other.
-const LAYERS: [(&str, u8); 7] =
-    [("util", 0), ("git", 1), ("model", 2), ("agent", 3), ("ops", 4), ("install", 4), ("cli", 5)];
+const LAYERS: [(&str, u8); 8] = [
+    ("util", 0),
+    ("git", 1),
+    ("model", 2),
+    ("agent", 3),
+    ("store", 4),
+    ("ops", 5),
+    ("install", 5),
+    ("cli", 6),
+];
 
 /// The most lines a source file may have, unit tests included.
 const MAX_LINES: usize = 400;
 
 /// The most arrows between two different folders (or files) directly under `src/ops/`: each
 /// operation stands on the layers below, not on its siblings. Lower it when one goes.
-const MAX_OPS_SIDEWAYS: usize = 30;
+const MAX_OPS_SIDEWAYS: usize = 6;
 
 /// Files still in a cycle, being taken apart (a shared type moved to a leaf file of its own
 /// breaks most). The list only shrinks: a file that leaves its cycle must leave the list too.
@@ -58,8 +66,8 @@ const STILL_IN_CYCLES: &[&str] = &[
     "git/walk/trees.rs",
     "model/note.rs",
     "model/note/parse.rs",
-    "ops/handoff.rs",
-    "ops/handoff/from_note.rs",
+    "store/handoff.rs",
+    "store/handoff/from_note.rs",
     "ops/mcp/calls.rs",
     "ops/mcp/protocol.rs",
     "ops/recall.rs",
@@ -91,7 +99,7 @@ const STILL_OVER_CAP: &[&str] = &[
     "git/walk.rs",
     "model/emergency.rs",
     "model/secrets.rs",
-    "ops/record_store.rs",
+    "store/records.rs",
     "ops/snapshot/split.rs",
     "ops/sync.rs",
     "ops/validate.rs",

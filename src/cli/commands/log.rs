@@ -9,8 +9,8 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::SealPosition;
 use crate::ops::log::{self, Entry};
+use crate::store::handoff::SealPosition;
 
 /// List every attempt's handoff on the branch, newest first, like `git log` for handoffs.
 ///

@@ -12,9 +12,9 @@ use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::emergency::Facts;
-use crate::ops::handoff::moves::NoteAttempt;
-use crate::ops::record_store::RecordKind;
 use crate::ops::write_note::{self, Outcome, Source};
+use crate::store::handoff::place::NoteAttempt;
+use crate::store::records::RecordKind;
 use crate::util::error::CheckFailed;
 use crate::util::time;
 

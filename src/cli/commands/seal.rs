@@ -12,9 +12,9 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::moves::NoteAttempt;
 use crate::ops::seal::{self, Request, Sealed};
 use crate::ops::write_note::Outcome;
+use crate::store::handoff::place::NoteAttempt;
 use crate::util::error::CheckFailed;
 use crate::util::time;
 

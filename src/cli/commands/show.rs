@@ -11,9 +11,9 @@ use crate::cli::commands::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::{self, Handoff, Query, Seal, SealPosition, Source};
 use crate::ops::recall;
-use crate::ops::record_store::{Record, RecordKind};
+use crate::store::handoff::{self, Handoff, Query, Seal, SealPosition, Source};
+use crate::store::records::{Record, RecordKind};
 
 /// Show the latest handoff on the branch (or at or below REV) for a person picking up the work.
 ///

@@ -10,12 +10,12 @@ use crate::agent::attempt::{Attempt, Overrides};
 use crate::agent::progress::Mode;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::moves::NoteAttempt;
 use crate::ops::progress::{self, Change, Report};
 use crate::ops::recall;
-use crate::ops::record_store::Summary;
 use crate::ops::snapshot::{self, Request};
 use crate::ops::write_note::{self, Source};
+use crate::store::handoff::place::NoteAttempt;
+use crate::store::records::Summary;
 use crate::util::error::{self, CheckFailed, Refused};
 
 use super::protocol::{INVALID_PARAMS, RpcError};

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::agent::attempt::Resolved;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::{self, Query};
-use crate::ops::record_store::Record;
+use crate::store::handoff::{self, Query};
+use crate::store::records::Record;
 
 use super::{Limits, fit, full, rules_block, startup};
 

@@ -7,9 +7,9 @@ use anyhow::{Context, Result};
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff::branch;
-use crate::ops::handoff::moves::{NoteAttempt, Place, place, sealed_refusal, short};
 use crate::ops::write_note::{self, Outcome, Source};
+use crate::store::handoff::branch;
+use crate::store::handoff::place::{NoteAttempt, Place, place, sealed_refusal, short};
 use crate::util::error::CheckFailed;
 
 use super::{Request, Sealed, Skipped, preflight, seal};

@@ -19,7 +19,7 @@ use gix::bstr::{BString, ByteSlice};
 use gix::note::plumbing::State;
 
 use crate::git::repo::Repo;
-use crate::ops::record_store::{self, Record};
+use crate::store::records::{self, Record};
 
 /// A note: the annotated object and its blob.
 #[derive(Debug, Clone, Copy)]
@@ -118,10 +118,7 @@ fn identity(record: &Record) -> (String, String, String, Option<u64>, Option<Str
 }
 
 fn parsed(repo: &Repo, blob: ObjectId) -> Vec<Record> {
-    read_blob(repo, blob)
-        .ok()
-        .and_then(|bytes| record_store::parse(&bytes, "").ok())
-        .unwrap_or_default()
+    read_blob(repo, blob).ok().and_then(|bytes| records::parse(&bytes, "").ok()).unwrap_or_default()
 }
 
 /// Collects the notes and other entries of `tree` that `skip` (ours, at the same path) does not
@@ -219,24 +216,23 @@ fn keep_others(repo: &Repo, tree: ObjectId, others: &[Other]) -> Result<ObjectId
 fn merge_blobs(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId> {
     let ours_bytes = read_blob(repo, ours)?;
     let theirs_bytes = read_blob(repo, theirs)?;
-    let merged =
-        match (record_store::parse(&ours_bytes, ""), record_store::parse(&theirs_bytes, "")) {
-            (Ok(mine), Ok(other)) => {
-                let union = record_store::merge(mine.clone(), other.clone());
-                if union == mine {
-                    return Ok(ours);
-                }
-                if union == other {
-                    return Ok(theirs);
-                }
-                record_store::render(&union)?.into_bytes()
+    let merged = match (records::parse(&ours_bytes, ""), records::parse(&theirs_bytes, "")) {
+        (Ok(mine), Ok(other)) => {
+            let union = records::merge(mine.clone(), other.clone());
+            if union == mine {
+                return Ok(ours);
             }
-            _ => match concatenate(&ours_bytes, &theirs_bytes) {
-                Some(bytes) => bytes,
-                None if theirs_bytes.len() > ours_bytes.len() => return Ok(theirs),
-                None => return Ok(ours),
-            },
-        };
+            if union == other {
+                return Ok(theirs);
+            }
+            records::render(&union)?.into_bytes()
+        }
+        _ => match concatenate(&ours_bytes, &theirs_bytes) {
+            Some(bytes) => bytes,
+            None if theirs_bytes.len() > ours_bytes.len() => return Ok(theirs),
+            None => return Ok(ours),
+        },
+    };
     let id = repo.gix.write_blob(&merged).context("writing a merged note")?;
     Ok(id.detach())
 }

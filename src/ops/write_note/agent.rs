@@ -14,8 +14,8 @@ use crate::model::markdown::code_span;
 use crate::model::note::{self, Header, Note};
 use crate::model::redact::Redactor;
 use crate::model::summary;
-use crate::ops::handoff::moves::{self, NoteAttempt, Place};
-use crate::ops::record_store::{self, Record, RecordKind, Summary, Tag};
+use crate::store::handoff::place::{self, NoteAttempt, Place};
+use crate::store::records::{self, Record, RecordKind, Summary, Tag};
 use crate::util::paths::read_bounded;
 
 use super::{NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit};
@@ -34,12 +34,12 @@ pub fn agent_note(
     head_commit(repo)?;
     // The last work commit: HEAD, or the parent of this attempt's note commit that the new note
     // replaces. A sealed attempt takes no new note.
-    let head = match moves::place(repo, config, attempt)? {
+    let head = match place::place(repo, config, attempt)? {
         Place::Sealed { note, seal } => {
-            return Err(moves::sealed_refusal(attempt, note, seal, "a new note commit").into());
+            return Err(place::sealed_refusal(attempt, note, seal, "a new note commit").into());
         }
         Place::Replace { note, published: Some(remote), .. } => {
-            return Err(moves::published_refusal(attempt, note, &remote).into());
+            return Err(place::published_refusal(attempt, note, &remote).into());
         }
         Place::Replace { parent, .. } => parent,
         Place::OnTop { .. } => head_commit(repo)?,
@@ -121,7 +121,7 @@ pub fn agent_note(
         tags: tags.clone(),
         ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
     };
-    record_store::store(repo, &config.notes_ref, commit, &record)?;
+    records::store(repo, &config.notes_ref, commit, &record)?;
     Ok(Outcome {
         commit: Some(commit.to_string()),
         path: Some(rel),

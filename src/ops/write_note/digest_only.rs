@@ -7,13 +7,13 @@ use gix::ObjectId;
 use crate::agent::digest::{self, Digest};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::record_store::{self, Record, RecordKind};
+use crate::store::records::{self, Record, RecordKind};
 use crate::util::time;
 
-use crate::ops::handoff::{NoteOnBranch, branch};
+use crate::store::handoff::{NoteOnBranch, branch};
 
 use super::{Outcome, existing_note, plan_items};
-use crate::ops::handoff::moves::NoteAttempt;
+use crate::store::handoff::place::NoteAttempt;
 
 /// The digest stored as a record on HEAD, for a session that ended without a note.
 pub fn digest_only(
@@ -40,7 +40,7 @@ pub fn digest_only(
     let Some(head) = repo.head()?.id else {
         return Ok(skip("HEAD has no commit yet".into(), &digest));
     };
-    if let Some(existing) = record_store::latest(repo, &config.notes_ref, head)?
+    if let Some(existing) = records::latest(repo, &config.notes_ref, head)?
         && existing.kind != RecordKind::Digest
     {
         return Ok(skip(format!("HEAD already has a {} record", existing.kind), &digest));
@@ -78,7 +78,7 @@ pub fn digest_only(
         progress: plan_items(repo),
         ..Record::default()
     };
-    record_store::store(repo, &config.notes_ref, head, &record)?;
+    records::store(repo, &config.notes_ref, head, &record)?;
     Ok(Outcome {
         commit: Some(head.to_string()),
         path: None,

@@ -11,8 +11,8 @@ use crate::model::emergency::{self, CallEnd, CheckCall, Facts, ToolCall};
 use crate::model::note::{self, Note};
 use crate::model::redact::Redactor;
 use crate::model::seal_message;
-use crate::ops::handoff::moves::NoteAttempt;
-use crate::ops::record_store::{self, Record, RecordKind, Summary};
+use crate::store::handoff::place::NoteAttempt;
+use crate::store::records::{self, Record, RecordKind, Summary};
 use crate::util::time;
 
 use super::{
@@ -172,7 +172,7 @@ pub fn emergency_note(
         }),
         ..base_record(repo, config, attempt, Some(reason.to_string()), commit, &rel, &digest)?
     };
-    record_store::store(repo, &config.notes_ref, commit, &record)?;
+    records::store(repo, &config.notes_ref, commit, &record)?;
     Ok(Outcome {
         commit: Some(commit.to_string()),
         path: Some(rel),

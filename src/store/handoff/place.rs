@@ -14,7 +14,7 @@ use gix::ObjectId;
 use crate::agent::attempt::Resolved;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::handoff;
+use crate::store::handoff;
 use crate::util::error::Refused;
 use crate::util::time;
 

@@ -17,8 +17,8 @@
 
 pub mod branch;
 mod from_note;
-pub mod moves;
 mod note_free;
+pub mod place;
 
 use anyhow::Result;
 use gix::ObjectId;
@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::note::Note;
-use crate::ops::record_store::{self, Key, Record, RecordKind};
+use crate::store::records::{self, Key, Record, RecordKind};
 
 pub use branch::NoteOnBranch;
 
@@ -98,7 +98,7 @@ pub fn find(repo: &Repo, config: &Config, query: &Query<'_>) -> Result<Option<Ha
         Some(start) => Some(start),
         None => repo.head()?.id,
     };
-    let refs = record_store::readable_refs(repo, &config.notes_ref)?;
+    let refs = records::readable_refs(repo, &config.notes_ref)?;
     if let Some(start) = start {
         let walk = branch::Walk { start, stop: None, limit: WALK_LIMIT };
         let wanted = |n: &NoteOnBranch| query.issue.is_none_or(|issue| n.issue == issue);
@@ -120,7 +120,7 @@ pub fn all(
     issue: Option<u64>,
     branch_name: Option<&str>,
 ) -> Result<Vec<Handoff>> {
-    let refs = record_store::readable_refs(repo, &config.notes_ref)?;
+    let refs = records::readable_refs(repo, &config.notes_ref)?;
     let walk = branch::Walk { start, stop: None, limit: usize::MAX };
     let walked = branch::notes(repo, walk, |_| false)?;
     let mut out: Vec<(usize, Handoff)> = Vec::new();
@@ -130,10 +130,10 @@ pub fn all(
     // Digest-only handoffs sit on work commits: the branch's and the issue's keys list them.
     let mut digests = Vec::new();
     if let Some(name) = branch_name {
-        digests.extend(record_store::read_lenient(repo, &refs, Key::Branch(name).id(repo)?)?);
+        digests.extend(records::read_lenient(repo, &refs, Key::Branch(name).id(repo)?)?);
     }
     if let Some(issue) = issue {
-        digests.extend(record_store::read_lenient(repo, &refs, Key::Issue(issue).id(repo)?)?);
+        digests.extend(records::read_lenient(repo, &refs, Key::Issue(issue).id(repo)?)?);
     }
     digests.retain(|r| r.kind == RecordKind::Digest && issue.is_none_or(|i| r.issue == Some(i)));
     digests.sort_by(|a, b| (&a.commit, &b.written_at).cmp(&(&b.commit, &a.written_at)));
@@ -181,7 +181,7 @@ fn assemble(
     let path = config.note_path(found.issue);
     let note = branch::file_at(repo, found.commit, &path)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    let stored = record_store::read_lenient(repo, refs, found.commit)?
+    let stored = records::read_lenient(repo, refs, found.commit)?
         .into_iter()
         .filter(|r| r.kind != RecordKind::Digest)
         .max_by(|a, b| a.written_at.cmp(&b.written_at));
@@ -222,14 +222,14 @@ fn seal_of(repo: &Repo, found: &NoteOnBranch, started_at: Option<&str>) -> Resul
 fn records_fallback(repo: &Repo, refs: &[String], query: &Query<'_>) -> Result<Option<Record>> {
     let issue = query.issue.or(query.attempt_issue);
     let on_branch = match query.branch {
-        Some(name) => record_store::latest_for(repo, refs, Key::Branch(name))?,
+        Some(name) => records::latest_for(repo, refs, Key::Branch(name))?,
         None => None,
     };
     if on_branch.as_ref().is_some_and(|r| issue.is_none() || r.issue == issue) {
         return Ok(on_branch);
     }
     if let Some(issue) = issue
-        && let Some(record) = record_store::latest_for(repo, refs, Key::Issue(issue))?
+        && let Some(record) = records::latest_for(repo, refs, Key::Issue(issue))?
     {
         return Ok(Some(record));
     }

@@ -6,8 +6,8 @@ use crate::git::repo::Repo;
 use crate::model::claims::TAG_PREFIX;
 use crate::model::note::Note;
 use crate::model::summary::Summary;
-use crate::ops::handoff::NoteOnBranch;
-use crate::ops::record_store::{Record, RecordKind, Tag};
+use crate::store::handoff::NoteOnBranch;
+use crate::store::records::{Record, RecordKind, Tag};
 use crate::util::time;
 
 /// The record a note commit would carry, read from its file (`text`, when the commit has it).
