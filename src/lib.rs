@@ -9,6 +9,7 @@ mod agent;
 mod cli;
 mod git;
 mod install;
+mod mcp;
 mod model;
 mod ops;
 mod store;

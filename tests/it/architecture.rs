@@ -1,16 +1,18 @@
 //! The source tree's shape, read from the code as rustc would resolve it: every path a file names
 //! (`use` trees with braces and aliases, `crate::`, `super::`, `self::`, a child module's name)
 //! becomes an arrow to the file that defines it. Arrows point down the layers only (commands ->
-//! operations and installs -> agent events -> the handoff model -> git access -> utilities), no
-//! files form a cycle, and no file grows past one idea.
+//! the MCP server -> operations and installs -> the store of handoffs -> agent events -> the
+//! handoff model -> git access -> utilities), no files form a cycle, and no file grows past one
+//! idea.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level folder of `src/` and its layer; a file may import only from lower layers and
 /// from its own folder. `ops` (what a command does) and `install` (what `hooks` writes) share a
-/// layer and never import each other.
-const LAYERS: [(&str, u8); 8] = [
+/// layer and never import each other; `mcp` is a second front end over `ops`, below the cli that
+/// starts it.
+const LAYERS: [(&str, u8); 9] = [
     ("util", 0),
     ("git", 1),
     ("model", 2),
@@ -18,7 +20,8 @@ const LAYERS: [(&str, u8); 8] = [
     ("store", 4),
     ("ops", 5),
     ("install", 5),
-    ("cli", 6),
+    ("mcp", 6),
+    ("cli", 7),
 ];
 
 /// The most lines a source file may have, unit tests included.
@@ -26,7 +29,7 @@ const MAX_LINES: usize = 400;
 
 /// The most arrows between two different folders (or files) directly under `src/ops/`: each
 /// operation stands on the layers below, not on its siblings. Lower it when one goes.
-const MAX_OPS_SIDEWAYS: usize = 6;
+const MAX_OPS_SIDEWAYS: usize = 2;
 
 /// Files still in a cycle, being taken apart (a shared type moved to a leaf file of its own
 /// breaks most). The list only shrinks: a file that leaves its cycle must leave the list too.
@@ -68,8 +71,8 @@ const STILL_IN_CYCLES: &[&str] = &[
     "model/note/parse.rs",
     "store/handoff.rs",
     "store/handoff/from_note.rs",
-    "ops/mcp/calls.rs",
-    "ops/mcp/protocol.rs",
+    "mcp/calls.rs",
+    "mcp/protocol.rs",
     "ops/recall.rs",
     "ops/recall/session.rs",
     "ops/seal.rs",
@@ -86,10 +89,10 @@ const STILL_IN_CYCLES: &[&str] = &[
     "ops/validate/attempts.rs",
     "ops/validate/layout.rs",
     "ops/validate/trees.rs",
-    "ops/write_note.rs",
-    "ops/write_note/agent.rs",
-    "ops/write_note/digest_only.rs",
-    "ops/write_note/emergency_note.rs",
+    "ops/note.rs",
+    "ops/note/agent.rs",
+    "ops/note/digest_only.rs",
+    "ops/note/emergency_note.rs",
 ];
 
 /// Files still over the line cap, being split by idea; the list only shrinks.

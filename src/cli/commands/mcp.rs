@@ -28,5 +28,5 @@ use crate::cli::commands::Ctx;
 pub struct Args {}
 
 pub fn run(_ctx: &Ctx, _args: Args, out: &mut impl Write) -> Result<()> {
-    crate::ops::mcp::serve(std::io::stdin().lock(), out)
+    crate::mcp::serve(std::io::stdin().lock(), out)
 }

@@ -12,7 +12,7 @@ use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::emergency::Facts;
-use crate::ops::write_note::{self, Outcome, Source};
+use crate::ops::note::{self, Outcome, Source};
 use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::RecordKind;
 use crate::util::error::CheckFailed;
@@ -80,7 +80,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let resolved = State::resolve(&repo, &(&args.attempt).into())?;
     let outcome = if args.digest_only {
         drain_hook_payload();
-        write_note::digest_only(
+        note::digest_only(
             &mut repo,
             &config,
             resolved.issue,
@@ -95,14 +95,14 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                 None => Facts::default(),
             };
             let reason = args.reason.as_deref().unwrap_or("agent_request");
-            write_note::emergency_note(&mut repo, &config, &attempt, reason, facts)?
+            note::emergency_note(&mut repo, &config, &attempt, reason, facts)?
         } else {
             let source = match (&args.from, &args.summary) {
                 (Some(path), _) => Source::Markdown(path),
                 (_, Some(path)) => Source::Summary(path),
                 _ => Source::WorkTree,
             };
-            write_note::agent_note(&mut repo, &config, &attempt, args.reason.as_deref(), source)?
+            note::agent_note(&mut repo, &config, &attempt, args.reason.as_deref(), source)?
         }
     };
     if ctx.json {

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::write_note::{self, Outcome, Source};
+use crate::ops::note::{self, Outcome, Source};
 use crate::store::handoff::branch;
 use crate::store::handoff::place::{NoteAttempt, Place, place, sealed_refusal, short};
 use crate::util::error::CheckFailed;
@@ -58,7 +58,7 @@ pub fn seal_attempt(
                  (`git checkout -- <note>` restores it)"
                     .into(),
             )),
-            _ => match write_note::agent_note(repo, config, attempt, None, Source::WorkTree) {
+            _ => match note::agent_note(repo, config, attempt, None, Source::WorkTree) {
                 Ok(outcome) => note = Some(outcome),
                 Err(err) if err.is::<CheckFailed>() => req.hold.push(hold(
                     "the edited note does not pass its check (see above); it stays in the work \

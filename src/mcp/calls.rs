@@ -10,10 +10,10 @@ use crate::agent::attempt::{Attempt, Overrides};
 use crate::agent::progress::Mode;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::ops::note::{self, Source};
 use crate::ops::progress::{self, Change, Report};
 use crate::ops::recall;
 use crate::ops::snapshot::{self, Request};
-use crate::ops::write_note::{self, Source};
 use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::Summary;
 use crate::util::error::{self, CheckFailed, Refused};
@@ -121,8 +121,7 @@ fn note(args: NoteArgs) -> Result<Reply> {
         files_touched: args.files_touched,
     };
     let reason = args.reason.as_deref();
-    let outcome =
-        write_note::agent_note(&mut repo, &config, &attempt, reason, Source::Given(summary))?;
+    let outcome = note::agent_note(&mut repo, &config, &attempt, reason, Source::Given(summary))?;
     let mut text = format!(
         "Handoff saved for the next session. From the log: {}.\nNote: {} in commit {}.",
         outcome.digest_line,
