@@ -18,7 +18,8 @@ use crate::store::handoff::place::{self, NoteAttempt, Place};
 use crate::store::records::{self, Record, RecordKind, Summary, Tag};
 use crate::util::paths::read_bounded;
 
-use super::{NOT_COMMITTED, Outcome, Source, base_record, commit_note, evidence, head_commit};
+use super::commit::{base_record, commit_note, evidence, head_commit};
+use super::outcome::{NOT_COMMITTED, Outcome, Source};
 
 /// The agent's note: checked, tagged, committed alone, validated, recorded.
 pub fn agent_note(

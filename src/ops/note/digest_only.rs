@@ -12,7 +12,8 @@ use crate::util::time;
 
 use crate::store::handoff::{NoteOnBranch, branch};
 
-use super::{Outcome, existing_note, plan_items};
+use super::commit::{existing_note, plan_items};
+use super::outcome::Outcome;
 use crate::store::handoff::place::NoteAttempt;
 
 /// The digest stored as a record on HEAD, for a session that ended without a note.

@@ -15,10 +15,9 @@ use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::{self, Record, RecordKind, Summary};
 use crate::util::time;
 
-use super::{
-    NOT_COMMITTED, Outcome, Source, agent_note, base_record, commit_note, existing_note,
-    head_commit,
-};
+use super::agent::agent_note;
+use super::commit::{base_record, commit_note, existing_note, head_commit};
+use super::outcome::{NOT_COMMITTED, Outcome, Source};
 
 /// The emergency note, unless the attempt already has a note.
 pub fn emergency_note(

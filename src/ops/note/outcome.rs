@@ -1,0 +1,51 @@
+//! What a note is written from ([`Source`]) and what writing it produced ([`Outcome`], the shape
+//! of `note --json`).
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::store::records::{RecordKind, Summary, Tag};
+
+/// What a handoff produced, in the shape of `note --json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// The note commit (or, for a digest-only record, the commit it is attached to); null when
+    /// nothing was written.
+    pub commit: Option<String>,
+    pub path: Option<String>,
+    /// `agent`, `emergency`, `digest`, or `none` when nothing was written.
+    #[serde(serialize_with = "kind_or_none")]
+    pub kind: Option<RecordKind>,
+    pub tags: Vec<Tag>,
+    pub digest_line: String,
+    /// Why nothing was written, when nothing was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// Header fields git-handoff corrected in the agent's note.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<String>,
+    /// Problems the validator found after committing (the command then exits 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// The last line of a failed check's report: what happened and what to do.
+pub const NOT_COMMITTED: &str =
+    "The note was not committed: mend it and run `git handoff note` again.";
+
+/// Where the agent's note comes from.
+pub enum Source<'a> {
+    /// The note file at the note path in the work tree.
+    WorkTree,
+    /// A Markdown file elsewhere.
+    Markdown(&'a Path),
+    /// A TOML summary.
+    Summary(&'a Path),
+    /// A summary given as data (the `handoff_note` agent tool).
+    Given(Summary),
+}
+
+fn kind_or_none<S: serde::Serializer>(kind: &Option<RecordKind>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.as_ref().map_or("none", RecordKind::as_str))
+}
