@@ -12,7 +12,8 @@ use crate::store::handoff::branch;
 use crate::store::handoff::place::{NoteAttempt, Place, place, sealed_refusal, short};
 use crate::util::error::CheckFailed;
 
-use super::{Request, Sealed, Skipped, preflight, seal};
+use super::commit::{preflight, seal};
+use super::request::{Request, Sealed, Skipped};
 
 /// What `seal` did around the note.
 pub struct SealOutcome {

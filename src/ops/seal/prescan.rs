@@ -22,7 +22,7 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use rustix::fs::{Mode, OFlags};
 
-use super::Guard;
+use super::guard::Guard;
 use crate::git;
 
 /// What the scan made of a file, by path: the id of the bytes it read, and why it would hold the

@@ -14,9 +14,10 @@ use gix::objs::{Exists, Find, FindHeader};
 
 use crate::git::{self, Git};
 
+use super::guard::Guard;
 use super::prescan::Prescanned;
+use super::request::Skipped;
 use super::stage::Change;
-use super::{Guard, Skipped};
 
 /// Where the staged blobs are: the quarantine's objects (the new ones) and the store's.
 pub(super) struct Objects<'a> {

@@ -1,0 +1,228 @@
+//! Sealing the work tree as one commit: `git add -A` on a private index under the held
+//! `index.lock`, the secrets guard over what it staged, the tree and commit written, HEAD moved
+//! with a compare-and-swap, and only then the private index swapped in (see the `seal` module).
+
+use std::collections::HashSet;
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+
+use super::lock::{IndexLock, index_path, refuse_in_progress};
+use super::quarantine::Quarantine;
+use super::scan::{Objects, find_secrets};
+use super::stage::{Change, Stage, refuse_conflicts};
+use crate::git::identity::identity_and_idents;
+use crate::git::plumbing::{commit_tree, move_head, undo_head, write_commit};
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+use crate::model::redact::Redactor;
+use crate::util::interrupt::Interrupt;
+
+use super::guard::Guard;
+use super::request::{Request, Sealed, Skipped, commit_message};
+use super::{changes, tree};
+
+/// What would make [`seal`] refuse before it changes anything: an empty message, a merge or
+/// rebase in progress, another process holding `index.lock`, unmerged entries. `seal` checks them
+/// again under its lock; a caller that writes something before sealing (the note commit of an
+/// edited note) checks first, so a refusal leaves everything as it was.
+pub fn preflight(repo: &Repo, req: &Request) -> Result<()> {
+    commit_message(req)?;
+    let index = index_path(repo)?;
+    // Taken and dropped at once: the same refusal, in the same words, as the seal's own.
+    drop(IndexLock::acquire(&index)?);
+    refuse_in_progress(&repo.git_dir)?;
+    refuse_conflicts(&repo.git(), repo.gix.object_hash(), &index)?;
+    Ok(())
+}
+
+/// Seals the uncommitted work of `repo`'s work tree. The repository is either sealed or, on any
+/// error, exactly as it was.
+pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
+    repo.top()?;
+    let message = commit_message(req)?;
+    let index = index_path(repo)?;
+    let interrupt = Interrupt::catch();
+    let mut lock = IndexLock::acquire(&index)?;
+    refuse_in_progress(&repo.git_dir)?;
+    let head = repo.head()?;
+    // No hook runs in any git child: a failing `reference-transaction` or `post-index-change`
+    // hook must not fail (or slow) the seal. New objects go to a quarantine first.
+    let quarantine = Quarantine::new(repo.gix.objects.store_ref().path())?;
+    let fsync_as_default = fsync_as_default(repo);
+    let git = quarantine.apply(repo.git().without_hooks(), fsync_as_default);
+    let stage = Stage::new(&git, &repo.git_dir, &index)?;
+    let hash = repo.gix.object_hash();
+    // `git add -A` on the private index is the longest step: it starts before anything else
+    // competes for the cores (the secret rules are compiled while it starts; should that fail, it
+    // is stopped, having written only the seal's temporary files).
+    let adding = stage.start_add(!req.allow_secrets)?;
+    let guard = Guard::new(&config.secrets)?;
+    // A `--message` is text git-handoff writes into history: secrets in it are redacted.
+    let message = Redactor::new(config)?.redact_string(message);
+
+    let base = head.id.unwrap_or_else(|| repo.empty_tree());
+    let base_hex = base.to_string();
+    // Steps that need nothing from each other run at once: `git add -A` on the private index,
+    // whose files are scanned for secrets as it stages them; reading the real index (read only:
+    // it cannot change while we hold its lock) for the conflict check and what was staged before;
+    // asking git for an identity; compiling the secret rules.
+    let top = repo.top()?;
+    let scanning = (!req.allow_secrets).then_some(&guard);
+    let (added, original, before, identity) = std::thread::scope(|s| {
+        if !req.allow_secrets {
+            s.spawn(crate::model::secrets::prepare);
+        }
+        let original = s.spawn(|| refuse_conflicts(&git, hash, &index));
+        let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
+        // The author and committer `git commit-tree` would write, so the commit is made here.
+        let identity = s.spawn(|| identity_and_idents(&git));
+        let added = adding.finish(top, scanning, hash);
+        let added = added.context("staging the work tree like `git add -A`");
+        (added, join(original), join(before), join(identity))
+    });
+    let original = original?;
+    let prescanned = added?;
+    let (identity, idents) = identity?;
+    let changes = list_changes(&stage, hash, original.as_ref(), before, &base)?;
+    // The tree is built while the changed blobs are scanned for secrets, leaving out what the
+    // caller holds back; a secret the scan finds means building it again without that file.
+    let caller_held: HashSet<&[u8]> = req.hold.iter().map(|h| h.path.as_slice()).collect();
+    // New trees are flushed to disk only where git's `core.fsync` settings would flush packs.
+    let objects_dir = (quarantine.path(), !fsync_as_default);
+    let (guessed, scanned) = std::thread::scope(|s| {
+        let (gix, changes, caller_held) = (repo.gix.clone(), &changes, &caller_held);
+        let guessed =
+            s.spawn(move || tree::build(&gix, objects_dir, head.id, changes, caller_held));
+        let objects = Objects { quarantine: quarantine.path(), store: &repo.gix.objects };
+        let scanned = if req.allow_secrets {
+            Ok(Vec::new())
+        } else {
+            find_secrets(&git, &objects, &guard, changes, &prescanned)
+        };
+        (guessed.join(), scanned)
+    });
+    let mut skipped = scanned?;
+    let scan_held = skipped.iter().any(|s| !caller_held.contains(s.path.as_slice()));
+    hold_back(&mut skipped, &req.hold, &changes);
+    let held: HashSet<&[u8]> = skipped.iter().map(|s| s.path.as_slice()).collect();
+    let files: Vec<Vec<u8>> = changes
+        .iter()
+        .filter(|c| !held.contains(c.path.as_slice()))
+        .map(|c| c.path.clone())
+        .collect();
+    let held_changes: Vec<&Change> =
+        changes.iter().filter(|c| held.contains(c.path.as_slice())).collect();
+    if !held_changes.is_empty() {
+        stage.reset_to_head(&held_changes)?;
+    }
+    // The tree from HEAD's and the list of changes; `git write-tree` where that fails.
+    let tree = match guessed {
+        Ok(Ok(tree)) if !scan_held => Ok(tree),
+        _ => tree::build(&repo.gix, objects_dir, head.id, &changes, &held),
+    };
+    let tree = match tree {
+        Ok(tree) => tree,
+        Err(_) => stage.write_tree()?,
+    };
+    if !held_changes.is_empty() {
+        stage.restore_entries(&repo.gix, &index, &held_changes)?;
+    }
+    let selective = !held_changes.is_empty();
+    if files.is_empty() {
+        // Nothing to commit, yet the index may differ from what `git add -A` stages (after
+        // `git rm --cached`, or a seal killed after it moved HEAD): leave it as git would.
+        if stage.differs_from(repo.gix.object_hash(), &index)? {
+            quarantine.migrate(&git, &tree, head.id, selective)?;
+            lock.install(&stage.file)?;
+        }
+        return Ok(Sealed { commit: None, files, skipped });
+    }
+    // Written here as `commit-tree` would write it, where the same bytes are certain; else by git.
+    let in_process =
+        idents.filter(|_| fsync_as_default && commits_in_utf8(repo)).and_then(|idents| {
+            write_commit(quarantine.path(), hash, (&tree, head.id), &idents, &message).ok()
+        });
+    let commit = match in_process {
+        Some(commit) => commit,
+        None => commit_tree(&git, &tree, head.id, &message, &identity)?,
+    };
+    quarantine.migrate(&git, &commit, head.id, selective)?;
+
+    // The last point where a signal can stop the seal; past it, the seal completes.
+    interrupt.check("seal")?;
+    let subject = message.lines().next().unwrap_or_default();
+    move_head(&git, &commit, head.id, &format!("handoff seal: {subject}")).context(
+        "HEAD, the index and the work tree are as they were; if HEAD moved meanwhile, run seal again",
+    )?;
+    if let Err(err) = lock.install(&stage.file) {
+        let undo = undo_head(&git, &commit, head.id);
+        return Err(match undo {
+            Ok(()) => err.context(format!(
+                "sealing failed while installing the new index; HEAD was moved back, nothing \
+                 changed; commit {commit} holds the work if you want it (`git cherry-pick {commit}`)"
+            )),
+            Err(undo) => err.context(format!(
+                "HEAD now points at the seal commit {commit} but the index could not be replaced \
+                 ({undo:#}); the work tree is untouched; run `git reset` to refresh the index"
+            )),
+        });
+    }
+    Ok(Sealed { commit: Some(commit), files, skipped })
+}
+
+/// Adds the paths the caller holds back to `skipped`, those that changed and are not there yet.
+fn hold_back(skipped: &mut Vec<Skipped>, hold: &[Skipped], changes: &[Change]) {
+    for held in hold {
+        let changed = changes.iter().any(|c| c.path == held.path);
+        if changed && !skipped.iter().any(|s| s.path == held.path) {
+            skipped.push(held.clone());
+        }
+    }
+}
+
+/// Whether git flushes to disk what it flushes by default: `core.fsync` and
+/// `core.fsyncObjectFiles` set nowhere, the command line (`git -c`, which gix does not read)
+/// included.
+fn fsync_as_default(repo: &Repo) -> bool {
+    let config = repo.gix.config_snapshot();
+    let keys = ["core.fsync", "core.fsyncObjectFiles"];
+    let on_command_line = std::env::vars_os().any(|(key, value)| {
+        let key = key.to_string_lossy();
+        (key == "GIT_CONFIG_PARAMETERS" || key.starts_with("GIT_CONFIG_KEY_"))
+            && value.to_string_lossy().to_ascii_lowercase().contains("core.fsync")
+    });
+    !on_command_line && keys.iter().all(|key| config.string(key).is_none())
+}
+
+/// Whether `git commit-tree` writes commits here without an `encoding` header: `i18n.commitEncoding`
+/// unset or UTF-8, and no config on git's command line (which gix does not read).
+fn commits_in_utf8(repo: &Repo) -> bool {
+    let config = repo.gix.config_snapshot();
+    let utf8 = match config.string("i18n.commitEncoding") {
+        None => true,
+        Some(value) => value.eq_ignore_ascii_case(b"utf-8") || value.eq_ignore_ascii_case(b"utf8"),
+    };
+    utf8 && !crate::git::repo::config_on_command_line()
+}
+
+/// The changes the private index stages against HEAD: from the two indexes and what was staged
+/// before (see [`changes`]) when both indexes read in-process, else from `git diff-index`.
+fn list_changes(
+    stage: &Stage<'_>,
+    hash: gix::hash::Kind,
+    original: Option<&gix::index::File>,
+    before: Result<Vec<Change>>,
+    base: &ObjectId,
+) -> Result<Vec<Change>> {
+    let staged = gix::index::File::at(&stage.file, hash, true, Default::default());
+    match (original, staged, before) {
+        (Some(original), Ok(staged), Ok(before)) => changes::list(original, &staged, &before),
+        _ => stage.changes(base),
+    }
+}
+
+/// The result of a helper thread; a panic there (there should be none) is an error here.
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
+    handle.join().unwrap_or_else(|_| Err(anyhow!("a helper thread of seal panicked")))
+}
