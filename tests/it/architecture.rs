@@ -78,10 +78,6 @@ const STILL_IN_CYCLES: &[&str] = &[
     "ops/snapshot.rs",
     "ops/snapshot/diff_halves.rs",
     "ops/snapshot/split.rs",
-    "ops/validate.rs",
-    "ops/validate/attempts.rs",
-    "ops/validate/layout.rs",
-    "ops/validate/trees.rs",
 ];
 
 /// Files still over the line cap, being split by idea; the list only shrinks.
@@ -94,7 +90,6 @@ const STILL_OVER_CAP: &[&str] = &[
     "store/records.rs",
     "ops/snapshot/split.rs",
     "ops/sync.rs",
-    "ops/validate.rs",
 ];
 
 /// One source file: its module path (`ops::seal::stage`) and its code without comments, string

@@ -15,8 +15,8 @@ use gix::ObjectId;
 use crate::git::repo::Repo;
 use crate::model::note::Note;
 
+use super::history::{Class, History, Odb};
 use super::trees::read_blob;
-use super::{Class, History, Odb};
 
 /// The bases of this worktree's attempts: the current one and every archived one.
 pub(super) fn bases(repo: &Repo) -> Vec<ObjectId> {

@@ -9,8 +9,9 @@ use crate::model::config::Config;
 use crate::model::note::{self, Kind, Note};
 
 use super::attempts;
+use super::history::{Class, Commit, History, Odb, short};
+use super::report::{NoteReport, Problem};
 use super::trees::{changed_paths, entry_id, read_blob};
-use super::{Class, Commit, History, NoteReport, Odb, Problem, short};
 
 /// Collects the problems of one note commit.
 pub(super) struct Finding<'a> {

@@ -6,7 +6,7 @@ use gix::bstr::ByteSlice;
 use gix::object::Kind;
 use gix::objs::tree::EntryMode;
 
-use super::Odb;
+use super::history::Odb;
 use crate::git::walk;
 
 /// The tree of commit `commit`.
