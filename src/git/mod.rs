@@ -4,8 +4,8 @@
 pub mod identity;
 pub mod index_scan;
 pub mod note_commit;
-pub mod pack;
-pub mod packs;
+pub mod pack_read;
+pub mod pack_write;
 pub mod plumbing;
 pub mod process;
 pub mod quote;

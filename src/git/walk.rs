@@ -26,7 +26,7 @@ use commit::CommitFields;
 pub use commit::Parents;
 use gix::ObjectId;
 
-use crate::git::packs::Packs;
+use crate::git::pack_read::Packs;
 pub use objects::{Objects, Sources};
 use trees::{Entry, TreeLookup, TreeWork};
 

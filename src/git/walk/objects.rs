@@ -9,7 +9,7 @@ use gix::ObjectId;
 use gix::objs::Find;
 
 use super::trees::{Entry, find_entry};
-use crate::git::packs::{PackReader, Packs};
+use crate::git::pack_read::{PackReader, Packs};
 
 /// Reads objects for the walk: packed ones and loose ones with plain reads, the rest through
 /// gix. (gix maps every loose object into memory and unmaps it again, and with two threads
