@@ -18,8 +18,6 @@
 //! An event keeps only short facts: no tool output, every string redacted and capped. The
 //! session id every payload carries is kept, so the emergency note can point at the session.
 
-use std::path::Path;
-
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
 
@@ -33,7 +31,7 @@ mod fields;
 mod paths;
 
 pub use fields::{capped, exit_code_in};
-pub use paths::repo_relative;
+pub use paths::{Place, repo_relative};
 
 const CAP_COMMAND: usize = 1000;
 const CAP_TARGET: usize = 300;
@@ -104,12 +102,6 @@ pub fn parse_payload(bytes: &[u8]) -> Result<Map<String, Value>> {
             bail!("the payload is {}, not a JSON object; send one JSON object", type_name(&other))
         }
     }
-}
-
-/// Where paths are resolved: the session's directory and the top of the work tree.
-pub struct Place<'a> {
-    pub cwd: &'a Path,
-    pub top: &'a Path,
 }
 
 /// Turns a payload into an event stamped `at`, redacting and capping every string.
@@ -414,6 +406,8 @@ fn command_text(input: &Map<String, Value>) -> Result<Option<String>> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     #[test]

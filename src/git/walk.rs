@@ -28,15 +28,17 @@ use gix::ObjectId;
 
 use crate::git::pack_read::Packs;
 pub use objects::{Objects, Sources};
-use trees::{Entry, TreeLookup, TreeWork};
+use tree_entry::Entry;
+use trees::{TreeLookup, TreeWork};
 
 mod commit;
 mod delta_cache;
 mod objects;
+mod tree_entry;
 mod trees;
 
 pub use delta_cache::with_delta_cache;
-pub(crate) use trees::find_entry;
+pub(crate) use tree_entry::find_entry;
 
 /// How many uninteresting commits the walk still looks at once nothing interesting is left.
 const SLOP: usize = 5;

@@ -23,7 +23,7 @@ mod check;
 mod parse;
 mod prose;
 
-use parse::{Fence, list_item};
+use crate::model::markdown::{Fence, list_item};
 
 /// The four header fields, in the order a note must give them.
 pub const HEADER_FIELDS: [&str; 4] = ["issue", "started_at", "reason", "last_work_commit"];

@@ -3,7 +3,11 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::Place;
+/// Where paths are resolved: the session's directory and the top of the work tree.
+pub struct Place<'a> {
+    pub cwd: &'a Path,
+    pub top: &'a Path,
+}
 
 /// The files a Codex `apply_patch` envelope adds, updates, deletes or moves to.
 pub(super) fn patch_paths(patch: &str) -> Vec<String> {

@@ -2,7 +2,7 @@
 //! walks are compared with git in tests/it/walk.rs).
 
 use super::delta_cache::DeltaBaseCache;
-use super::trees::find_entry;
+use super::tree_entry::find_entry;
 use super::*;
 
 const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
