@@ -77,17 +77,8 @@ const STILL_IN_CYCLES: &[&str] = &[
 ];
 
 /// Files still over the line cap, being split by idea; the list only shrinks.
-const STILL_OVER_CAP: &[&str] = &[
-    "agent/digest.rs",
-    "agent/payload.rs",
-    "git/walk.rs",
-    "model/emergency.rs",
-    "model/secrets.rs",
-    "ops/record_store.rs",
-    "ops/snapshot/split.rs",
-    "ops/sync.rs",
-    "ops/validate.rs",
-];
+const STILL_OVER_CAP: &[&str] =
+    &["ops/record_store.rs", "ops/snapshot/split.rs", "ops/sync.rs", "ops/validate.rs"];
 
 /// One source file: its module path (`ops::seal::stage`) and its code without comments, string
 /// literals or unit tests.
