@@ -19,6 +19,8 @@
 //! - **turns**: stretches of main-thread activity, each begun by a prompt or by the first event after
 //!   a Stop, and ended by Stop.
 //! - **last assistant text**: the text of the last main-thread Stop that carried one.
+//!
+//! The checks the log saw are kept by its child [`checks`].
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::Path;

@@ -17,6 +17,9 @@
 //!
 //! An event keeps only short facts: no tool output, every string redacted and capped. The
 //! session id every payload carries is kept, so the emergency note can point at the session.
+//!
+//! Its children: [`runtime`] (which runtime sent the payload), [`fields`] (the payload read as
+//! JSON, its fields by type, caps and exit codes), [`paths`] (paths made repository-relative).
 
 use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
@@ -26,7 +29,6 @@ use crate::model::redact::Redactor;
 use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type};
 use paths::patch_paths;
 
-/// Caps, in characters.
 mod fields;
 mod paths;
 mod runtime;
@@ -35,6 +37,7 @@ pub use fields::{capped, exit_code_in, parse_payload};
 pub use paths::{Place, repo_relative};
 pub use runtime::Agent;
 
+/// Caps, in characters.
 const CAP_COMMAND: usize = 1000;
 const CAP_TARGET: usize = 300;
 const CAP_ERROR: usize = 300;

@@ -18,6 +18,11 @@
 //! This replaces two git processes (a listing and a path-limited walk) for `validate`, whose
 //! pre-push run must stay close to the cost of `git rev-list` itself. Shallow clones are honoured
 //! (a shallow commit has no parents, as git sees it), and so are replace refs.
+//!
+//! This file lists the range and decides which commits touch the path; its children: [`limit`]
+//! (the walk itself), [`commit`] (reading a commit), [`objects`] (reading any object),
+//! [`trees`] (the tree lookups on the second thread), [`tree_entry`] (one entry in a tree's
+//! bytes) and [`delta_cache`] (the delta-base cache for gix's reads).
 
 use anyhow::{Context, Result, anyhow};
 pub use commit::Parents;

@@ -7,6 +7,9 @@
 //! files, the edited files, the plan) holds at most [`MAX_LIST`] lines and a `+N more` line, the
 //! tool-call trail the last [`MAX_CALLS`] calls, the model's intent about [`INTENT_CHARS`]
 //! characters. Commands and paths sit in code spans and fences their content cannot close.
+//!
+//! This file renders the note; what it is rendered from is [`input`]'s, and the runtime's facts
+//! file is [`facts`]'.
 
 use crate::model::markdown::{self, code_span, count};
 

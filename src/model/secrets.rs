@@ -17,6 +17,7 @@
 //!
 //! Cheap when there is nothing to find: each rule lists literals (lower case) one of which any
 //! match holds; a rule whose literals are absent from the text never compiles or runs its regex.
+//! Those literals are [`hints`]'.
 
 mod hints;
 mod pem;
