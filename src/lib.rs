@@ -22,7 +22,7 @@ mod util;
 #[doc(hidden)]
 pub mod api {
     pub use crate::cli::docs::{completions, man_pages};
-    pub use crate::git::packs::read_packed;
+    pub use crate::git::pack_read::reader::read_packed;
     pub use crate::git::walk::range;
     pub use crate::install::managers::Manager;
     pub use crate::model::config::Config;

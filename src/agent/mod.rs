@@ -1,5 +1,6 @@
-//! What the agent did: hook payloads turned into events, the event log, the digest computed from
-//! it, the attempt's state and the progress plan.
+//! What the agent did: hook payloads turned into events ([`payload`]), the event log ([`events`]),
+//! the digest computed from it ([`digest`]), the attempt's state ([`attempt`]), the progress plan
+//! ([`progress`]) and the change summary written from it ([`change_summary`]).
 
 pub mod attempt;
 pub mod change_summary;

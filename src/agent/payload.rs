@@ -17,24 +17,27 @@
 //!
 //! An event keeps only short facts: no tool output, every string redacted and capped. The
 //! session id every payload carries is kept, so the emergency note can point at the session.
+//!
+//! Its children: [`runtime`] (which runtime sent the payload), [`fields`] (the payload read as
+//! JSON, its fields by type, caps and exit codes), [`paths`] (paths made repository-relative).
 
-use std::path::Path;
-
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
 
 use crate::agent::events::{Event, FORMAT, Kind};
 use crate::model::redact::Redactor;
-use fields::{bool_field, exit_code_of_response, obj_field, str_field, type_name, wrong_type};
+use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type};
 use paths::patch_paths;
 
-/// Caps, in characters.
 mod fields;
 mod paths;
+mod runtime;
 
-pub use fields::{capped, exit_code_in};
-pub use paths::repo_relative;
+pub use fields::{capped, exit_code_in, parse_payload};
+pub use paths::{Place, repo_relative};
+pub use runtime::Agent;
 
+/// Caps, in characters.
 const CAP_COMMAND: usize = 1000;
 const CAP_TARGET: usize = 300;
 const CAP_ERROR: usize = 300;
@@ -43,74 +46,6 @@ const CAP_PROMPT: usize = 500;
 const CAP_NAME: usize = 100;
 const CAP_PATH: usize = 500;
 const MAX_PATHS: usize = 100;
-
-/// Which runtime sent the payload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    Claude,
-    Codex,
-    Generic,
-}
-
-impl Agent {
-    pub fn name(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-            Agent::Generic => "generic",
-        }
-    }
-
-    /// Guesses the runtime: Codex payloads carry `turn_id`, Claude Code's a `hook_event_name`
-    /// without it, the generic shape an `event`.
-    pub fn detect(payload: &Map<String, Value>) -> Result<Agent> {
-        if payload.contains_key("hook_event_name") {
-            if payload.contains_key("turn_id") {
-                return Ok(Agent::Codex);
-            }
-            return Ok(Agent::Claude);
-        }
-        if payload.contains_key("event") {
-            return Ok(Agent::Generic);
-        }
-        bail!(
-            "the payload has neither `hook_event_name` (Claude Code, Codex) nor `event` (generic \
-             shape); pass a hook payload, or see `git handoff record --help` for the generic shape"
-        )
-    }
-}
-
-/// Parses the payload bytes into a JSON object, with errors that say what is wrong.
-pub fn parse_payload(bytes: &[u8]) -> Result<Map<String, Value>> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        bail!("empty payload on stdin; a hook passes one JSON object");
-    }
-    let text = std::str::from_utf8(bytes).map_err(|err| {
-        anyhow!(
-            "the payload is not UTF-8 (bad byte at offset {}); send JSON text",
-            err.valid_up_to()
-        )
-    })?;
-    let value: Value = serde_json::from_str(text).map_err(|err| {
-        anyhow!(
-            "the payload is not valid JSON: {err} (line {}, column {}); send one JSON object",
-            err.line(),
-            err.column()
-        )
-    })?;
-    match value {
-        Value::Object(map) => Ok(map),
-        other => {
-            bail!("the payload is {}, not a JSON object; send one JSON object", type_name(&other))
-        }
-    }
-}
-
-/// Where paths are resolved: the session's directory and the top of the work tree.
-pub struct Place<'a> {
-    pub cwd: &'a Path,
-    pub top: &'a Path,
-}
 
 /// Turns a payload into an event stamped `at`, redacting and capping every string.
 pub fn normalize(
@@ -410,48 +345,4 @@ fn command_text(input: &Map<String, Value>) -> Result<Option<String>> {
         }
     }
     Ok(None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn caps_on_character_boundaries() {
-        assert_eq!(capped("héllo", 10), "héllo");
-        assert_eq!(capped("héllo", 3), "hé…");
-        assert_eq!(capped("日本語テキスト", 4), "日本語…");
-        assert_eq!(capped("", 0), "");
-    }
-
-    #[test]
-    fn exit_codes() {
-        assert_eq!(exit_code_in("Exit code 101\nerror: test failed"), Some(101));
-        assert_eq!(exit_code_in("Exit code: 2"), Some(2));
-        assert_eq!(exit_code_in("File not found"), None);
-        let response = serde_json::json!({"output": "x", "metadata": {"exit_code": 1}});
-        assert_eq!(exit_code_of_response(&response), Some(1));
-        let text = Value::String("{\"output\":\"\",\"metadata\":{\"exit_code\":3}}".into());
-        assert_eq!(exit_code_of_response(&text), Some(3));
-    }
-
-    #[test]
-    fn paths_relative_to_the_top() {
-        let place = Place { cwd: Path::new("/repo/sub"), top: Path::new("/repo") };
-        assert_eq!(repo_relative("/repo/src/a.rs", &place).as_deref(), Some("src/a.rs"));
-        assert_eq!(repo_relative("b.rs", &place).as_deref(), Some("sub/b.rs"));
-        assert_eq!(repo_relative("../c.rs", &place).as_deref(), Some("c.rs"));
-        assert_eq!(repo_relative("/etc/passwd", &place), None);
-        assert_eq!(repo_relative("/repo2/x", &place), None);
-        assert_eq!(repo_relative("/repo/.git/config", &place), None);
-        assert_eq!(repo_relative("../../x", &place), None);
-        assert_eq!(repo_relative("/repo", &place), None);
-    }
-
-    #[test]
-    fn patch_envelopes() {
-        let patch = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: src/b.rs\n\
-                     *** Move to: src/c.rs\n@@\n-x\n+y\n*** Delete File: d.md\n*** End Patch";
-        assert_eq!(patch_paths(patch), ["a.txt", "src/b.rs", "src/c.rs", "d.md"]);
-    }
 }

@@ -1,11 +1,20 @@
 //! Git access: the `git` process where bytes must be git's own, the repository opened in-process
 //! with gix, the note commit's plumbing, and git's history walk.
+//!
+//! - [`process`]: running `git` (re-exported here as `Git`); [`version`]: its version, asked once.
+//! - [`repo`]: the repository opened in-process; [`identity`]: who commits.
+//! - [`plumbing`], [`note_commit`]: commit-tree, update-ref, and the note commit.
+//! - [`index_scan`]: one pass over the index file for the snapshot.
+//! - [`pack_write`]: writing objects into a pack (seal's tree, the snapshot's);
+//!   [`pack_read`]: reading objects from the repository's packs as git does.
+//! - [`walk`]: the commits of a range and which of them change a path.
+//! - [`quote`]: paths in git's C quoting.
 
 pub mod identity;
 pub mod index_scan;
 pub mod note_commit;
-pub mod pack;
-pub mod packs;
+pub mod pack_read;
+pub mod pack_write;
 pub mod plumbing;
 pub mod process;
 pub mod quote;

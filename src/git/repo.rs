@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
 use crate::git::Git;
-use crate::git::packs::Packs;
+use crate::git::pack_read::Packs;
 use crate::git::walk::{Objects, Sources};
 
 /// Whether git's command line or environment carries config (`git -c`, `GIT_CONFIG_COUNT`),

@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::verdict::{CheckKind, Named, Outcome, Run};
+use crate::model::verdict::{CheckKind, CheckOutcome, Named, Run};
 
 /// A claim the event log cannot support.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,10 +136,10 @@ fn check_success(item: &str, evidence: &Evidence) -> Option<String> {
     }
     for (_, run) in &judged {
         match run {
-            Some(Run { command, outcome: Outcome::Failed }) => {
+            Some(Run { command, outcome: CheckOutcome::Failed }) => {
                 return Some(format!("last `{}` failed", one_line(command)));
             }
-            Some(Run { command, outcome: Outcome::Unfinished }) => {
+            Some(Run { command, outcome: CheckOutcome::Unfinished }) => {
                 return Some(format!("last `{}` did not finish", one_line(command)));
             }
             _ => {}
@@ -151,7 +151,7 @@ fn check_success(item: &str, evidence: &Evidence) -> Option<String> {
     }
     for (kind, run) in judged {
         match run {
-            Some(Run { command, outcome: Outcome::Unreadable }) => {
+            Some(Run { command, outcome: CheckOutcome::Unreadable }) => {
                 return Some(format!("`{}` ran without a readable exit status", one_line(command)));
             }
             None => {
@@ -225,7 +225,7 @@ fn one_line(command: &str) -> String {
 mod tests {
     use super::*;
 
-    fn run(command: &str, outcome: Outcome) -> Run {
+    fn run(command: &str, outcome: CheckOutcome) -> Run {
         Run { command: command.to_string(), outcome }
     }
 
@@ -247,7 +247,7 @@ mod tests {
 
     #[test]
     fn failing_check_tags_success_claims_with_the_command() {
-        let ev = evidence(&[run("npm test", Outcome::Failed)]);
+        let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
         assert_eq!(check_done("All tests pass now", &ev).unwrap(), "last `npm test` failed");
         assert_eq!(check_done("Parser FIXED", &ev).unwrap(), "last `npm test` failed");
         assert_eq!(check_done("Wrote the parser", &ev), None);
@@ -258,27 +258,31 @@ mod tests {
 
     #[test]
     fn a_claim_is_judged_by_its_own_kind() {
-        let ev =
-            evidence(&[run("cargo test", Outcome::Failed), run("cargo build", Outcome::Passed)]);
+        let ev = evidence(&[
+            run("cargo test", CheckOutcome::Failed),
+            run("cargo build", CheckOutcome::Passed),
+        ]);
         assert_eq!(check_done("All tests pass", &ev).unwrap(), "last `cargo test` failed");
         assert_eq!(check_done("The build passes", &ev), None);
         assert_eq!(check_done("Parser fixed", &ev), None, "judged by the last check: the build");
         assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint run recorded");
         assert_eq!(check_done("all checks pass", &ev), None);
-        let ev =
-            evidence(&[run("cargo build", Outcome::Passed), run("cargo test", Outcome::Passed)]);
+        let ev = evidence(&[
+            run("cargo build", CheckOutcome::Passed),
+            run("cargo test", CheckOutcome::Passed),
+        ]);
         assert_eq!(check_done("build and tests pass", &ev), None);
     }
 
     #[test]
     fn an_unfinished_check_did_not_finish() {
-        let ev = evidence(&[run("cargo test", Outcome::Unfinished)]);
+        let ev = evidence(&[run("cargo test", CheckOutcome::Unfinished)]);
         assert_eq!(check_done("Tests pass", &ev).unwrap(), "last `cargo test` did not finish");
     }
 
     #[test]
     fn unverified_is_not_verified_and_tags_are_not_doubled() {
-        let ev = evidence(&[run("npm test", Outcome::Failed)]);
+        let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
         let tagged = tag("Tests pass", "last `npm test` failed");
         assert_eq!(tagged, "Tests pass [unverified: last `npm test` failed]");
         assert_eq!(check_done(&tagged, &ev), None);
@@ -287,7 +291,7 @@ mod tests {
 
     #[test]
     fn unreadable_or_missing_checks_tag_check_claims_only() {
-        let piped = evidence(&[run("cargo test | tail", Outcome::Unreadable)]);
+        let piped = evidence(&[run("cargo test | tail", CheckOutcome::Unreadable)]);
         assert_eq!(
             check_done("cargo tests are green", &piped).unwrap(),
             "`cargo test | tail` ran without a readable exit status"
@@ -299,13 +303,13 @@ mod tests {
             check_done("CI is green", &none).unwrap(),
             "no test, build or lint run recorded"
         );
-        let ok = evidence(&[run("cargo test", Outcome::Passed)]);
+        let ok = evidence(&[run("cargo test", CheckOutcome::Passed)]);
         assert_eq!(check_done("All tests pass", &ok), None);
     }
 
     #[test]
     fn evidence_lines_claim_only_when_they_claim_success() {
-        let ev = evidence(&[run("cargo test", Outcome::Failed)]);
+        let ev = evidence(&[run("cargo test", CheckOutcome::Failed)]);
         assert_eq!(
             check_evidence("cargo test: all green", &ev).unwrap(),
             "last `cargo test` failed"

@@ -1,6 +1,7 @@
 //! Small Markdown and English pieces that notes, summaries and prompts share: code spans and
 //! fences that the text inside cannot close, lists capped with a `+N more` line, and counts that
-//! read as English ("1 file", "2 files").
+//! read as English ("1 file", "2 files"); and for reading, fenced code blocks and list items as
+//! a note's lines hold them.
 //!
 //! Commands and file names come from the agent and may hold backticks of any length; a span or
 //! fence one backtick longer than the longest run inside keeps the Markdown around it whole.
@@ -48,6 +49,48 @@ pub fn capped<T: AsRef<str>>(items: &[T], max: usize) -> (Vec<&str>, Option<Stri
 /// `1 file`, `2 files`, `0 files`: a count and its noun in the right number.
 pub fn count(n: u64, singular: &str, plural: &str) -> String {
     if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
+}
+
+/// Tracks fenced code blocks: `feed` returns true for lines inside a fence or that open/close one.
+#[derive(Default)]
+pub struct Fence {
+    open: Option<(char, usize)>,
+}
+
+impl Fence {
+    pub fn feed(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start_matches(' ');
+        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+        let run = marker.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
+        match (self.open, marker) {
+            (Some((c, len)), Some(m))
+                if m == c && run >= len && trimmed[run..].trim().is_empty() =>
+            {
+                self.open = None;
+                true
+            }
+            (Some(_), _) => true,
+            (None, Some(m)) if run >= 3 && line.len() - trimmed.len() < 4 => {
+                self.open = Some((m, run));
+                true
+            }
+            (None, _) => false,
+        }
+    }
+}
+
+/// The content of a list item line, without indentation and marker.
+pub fn list_item(text: &str) -> Option<&str> {
+    let rest = text.trim_start();
+    if let Some(after) = rest.strip_prefix(['-', '*', '+']) {
+        return (after.starts_with([' ', '\t'])).then_some(after);
+    }
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let after = rest[digits..].strip_prefix(['.', ')'])?;
+    after.starts_with([' ', '\t']).then_some(after)
 }
 
 #[cfg(test)]

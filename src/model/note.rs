@@ -14,6 +14,9 @@
 //! (git-handoff wrote it from reconstructed facts); any other note is an agent note. Sections not
 //! in the required list are allowed anywhere; the required ones must each appear once, in order.
 //! Headings inside fenced code blocks (```` ``` ```` or `~~~`) are not headings.
+//!
+//! This file holds the note's parts and its edits; its children: [`parse`] (bytes into a note),
+//! [`check`] (a note's flaws) and [`prose`] (a section's claims).
 
 use std::fmt;
 
@@ -23,7 +26,7 @@ mod check;
 mod parse;
 mod prose;
 
-use parse::{Fence, list_item};
+use crate::model::markdown::{Fence, list_item};
 
 /// The four header fields, in the order a note must give them.
 pub const HEADER_FIELDS: [&str; 4] = ["issue", "started_at", "reason", "last_work_commit"];

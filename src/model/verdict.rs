@@ -74,7 +74,7 @@ const TEST_TOOLS: [&str; 11] = [
 /// How a check run ended, as every reader words it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum CheckOutcome {
     Passed,
     Failed,
     /// The call's exit status is not the check's (`| tail`, `|| true`).
@@ -83,24 +83,24 @@ pub enum Outcome {
     Unfinished,
 }
 
-impl Outcome {
+impl CheckOutcome {
     /// From what the log recorded: whether a result came, whether it was ok, whether readable.
-    pub fn of(finished: bool, ok: bool, readable: bool) -> Outcome {
+    pub fn of(finished: bool, ok: bool, readable: bool) -> CheckOutcome {
         match (finished, readable, ok) {
-            (false, _, _) => Outcome::Unfinished,
-            (true, false, _) => Outcome::Unreadable,
-            (true, true, true) => Outcome::Passed,
-            (true, true, false) => Outcome::Failed,
+            (false, _, _) => CheckOutcome::Unfinished,
+            (true, false, _) => CheckOutcome::Unreadable,
+            (true, true, true) => CheckOutcome::Passed,
+            (true, true, false) => CheckOutcome::Failed,
         }
     }
 
     /// `passed`, `failed`, `unreadable (exit status masked)`, `did not finish`.
     pub fn phrase(self) -> &'static str {
         match self {
-            Outcome::Passed => "passed",
-            Outcome::Failed => "failed",
-            Outcome::Unreadable => "unreadable (exit status masked)",
-            Outcome::Unfinished => "did not finish",
+            CheckOutcome::Passed => "passed",
+            CheckOutcome::Failed => "failed",
+            CheckOutcome::Unreadable => "unreadable (exit status masked)",
+            CheckOutcome::Unfinished => "did not finish",
         }
     }
 }
@@ -109,7 +109,7 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
     pub command: String,
-    pub outcome: Outcome,
+    pub outcome: CheckOutcome,
 }
 
 /// What a word of a claim names: a kind of check, or a check of any kind ("all checks pass").
@@ -166,9 +166,9 @@ mod tests {
 
     #[test]
     fn one_wording_per_outcome() {
-        assert_eq!(Outcome::of(false, false, false).phrase(), "did not finish");
-        assert_eq!(Outcome::of(true, false, true).phrase(), "failed");
-        assert_eq!(Outcome::of(true, true, true).phrase(), "passed");
-        assert_eq!(Outcome::of(true, false, false), Outcome::Unreadable);
+        assert_eq!(CheckOutcome::of(false, false, false).phrase(), "did not finish");
+        assert_eq!(CheckOutcome::of(true, false, true).phrase(), "failed");
+        assert_eq!(CheckOutcome::of(true, true, true).phrase(), "passed");
+        assert_eq!(CheckOutcome::of(true, false, false), CheckOutcome::Unreadable);
     }
 }

@@ -1,5 +1,6 @@
-//! Small utilities every layer may use: times, signal handling, the exit-code error type, and
-//! paths that stay inside the work tree.
+//! Small utilities every layer may use: times ([`time`]), signal handling ([`interrupt`]), the
+//! exit-code error type ([`error`]), paths that stay inside the work tree ([`paths`]), files
+//! written whole ([`fs`]), text helpers ([`text`]) and warnings kept as data ([`warnings`]).
 
 pub mod error;
 pub mod fs;

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::model::verdict::{CheckKind, Outcome, Run};
+use crate::model::verdict::{CheckKind, CheckOutcome, Run};
 
 /// Distinct check commands remembered for the quality gates.
 pub const MAX_COMMANDS: usize = 32;
@@ -29,8 +29,8 @@ pub struct LastCheck {
 
 impl LastCheck {
     /// How the run ended, worded once for every reader.
-    pub fn outcome(&self) -> Outcome {
-        Outcome::of(self.finished, self.ok, self.readable)
+    pub fn outcome(&self) -> CheckOutcome {
+        CheckOutcome::of(self.finished, self.ok, self.readable)
     }
 
     /// The run as claims are judged by it.
@@ -41,7 +41,7 @@ impl LastCheck {
     /// `passed`, `failed (exit 101)`, `did not finish` ...
     pub fn result(&self) -> String {
         match (self.outcome(), self.exit_code) {
-            (Outcome::Failed, Some(code)) => format!("failed (exit {code})"),
+            (CheckOutcome::Failed, Some(code)) => format!("failed (exit {code})"),
             (outcome, _) => outcome.phrase().to_string(),
         }
     }

@@ -1,8 +1,34 @@
-//! Reading payload fields by type with errors that name the field, capping text, and finding a
-//! command's exit code in a tool response.
+//! Reading a payload: its bytes as one JSON object, its fields by type with errors that name the
+//! field, capping text, and finding a command's exit code in a tool response.
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
+
+/// Parses the payload bytes into a JSON object, with errors that say what is wrong.
+pub fn parse_payload(bytes: &[u8]) -> Result<Map<String, Value>> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        bail!("empty payload on stdin; a hook passes one JSON object");
+    }
+    let text = std::str::from_utf8(bytes).map_err(|err| {
+        anyhow!(
+            "the payload is not UTF-8 (bad byte at offset {}); send JSON text",
+            err.valid_up_to()
+        )
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|err| {
+        anyhow!(
+            "the payload is not valid JSON: {err} (line {}, column {}); send one JSON object",
+            err.line(),
+            err.column()
+        )
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        other => {
+            bail!("the payload is {}, not a JSON object; send one JSON object", type_name(&other))
+        }
+    }
+}
 
 /// `Exit code N` at the start of a tool error (Claude Code's Bash failures).
 pub fn exit_code_in(text: &str) -> Option<i64> {
@@ -85,5 +111,29 @@ pub(super) fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_on_character_boundaries() {
+        assert_eq!(capped("héllo", 10), "héllo");
+        assert_eq!(capped("héllo", 3), "hé…");
+        assert_eq!(capped("日本語テキスト", 4), "日本語…");
+        assert_eq!(capped("", 0), "");
+    }
+
+    #[test]
+    fn exit_codes() {
+        assert_eq!(exit_code_in("Exit code 101\nerror: test failed"), Some(101));
+        assert_eq!(exit_code_in("Exit code: 2"), Some(2));
+        assert_eq!(exit_code_in("File not found"), None);
+        let response = serde_json::json!({"output": "x", "metadata": {"exit_code": 1}});
+        assert_eq!(exit_code_of_response(&response), Some(1));
+        let text = Value::String("{\"output\":\"\",\"metadata\":{\"exit_code\":3}}".into());
+        assert_eq!(exit_code_of_response(&text), Some(3));
     }
 }

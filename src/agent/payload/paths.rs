@@ -3,7 +3,11 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::Place;
+/// Where paths are resolved: the session's directory and the top of the work tree.
+pub struct Place<'a> {
+    pub cwd: &'a Path,
+    pub top: &'a Path,
+}
 
 /// The files a Codex `apply_patch` envelope adds, updates, deletes or moves to.
 pub(super) fn patch_paths(patch: &str) -> Vec<String> {
@@ -77,5 +81,30 @@ pub(super) fn canonical_prefix(path: &Path) -> Option<PathBuf> {
         }
         rest.push(existing.file_name()?);
         existing = existing.parent()?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_relative_to_the_top() {
+        let place = Place { cwd: Path::new("/repo/sub"), top: Path::new("/repo") };
+        assert_eq!(repo_relative("/repo/src/a.rs", &place).as_deref(), Some("src/a.rs"));
+        assert_eq!(repo_relative("b.rs", &place).as_deref(), Some("sub/b.rs"));
+        assert_eq!(repo_relative("../c.rs", &place).as_deref(), Some("c.rs"));
+        assert_eq!(repo_relative("/etc/passwd", &place), None);
+        assert_eq!(repo_relative("/repo2/x", &place), None);
+        assert_eq!(repo_relative("/repo/.git/config", &place), None);
+        assert_eq!(repo_relative("../../x", &place), None);
+        assert_eq!(repo_relative("/repo", &place), None);
+    }
+
+    #[test]
+    fn patch_envelopes() {
+        let patch = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: src/b.rs\n\
+                     *** Move to: src/c.rs\n@@\n-x\n+y\n*** Delete File: d.md\n*** End Patch";
+        assert_eq!(patch_paths(patch), ["a.txt", "src/b.rs", "src/c.rs", "d.md"]);
     }
 }

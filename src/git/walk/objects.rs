@@ -8,8 +8,9 @@ use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 use gix::objs::Find;
 
-use super::trees::{Entry, find_entry};
-use crate::git::packs::{PackReader, Packs};
+use super::tree_entry::{Entry, find_entry};
+use crate::git::pack_read::Packs;
+use crate::git::pack_read::reader::PackReader;
 
 /// Reads objects for the walk: packed ones and loose ones with plain reads, the rest through
 /// gix. (gix maps every loose object into memory and unmaps it again, and with two threads

@@ -1,9 +1,9 @@
 //! The walk's readers of commits and trees, and its delta-base cache, on crafted objects (whole
 //! walks are compared with git in tests/it/walk.rs).
 
+use super::commit::CommitFields;
 use super::delta_cache::DeltaBaseCache;
-use super::trees::find_entry;
-use super::*;
+use super::tree_entry::find_entry;
 
 const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
 const TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";

@@ -6,6 +6,7 @@ use super::{
     BOM, Field, HEADER_FIELDS, Line, MAX_BYTES, Note, Problem, Section, TITLE_PREFIX, Title,
     parse_issue,
 };
+use crate::model::markdown::Fence;
 
 impl Note {
     /// Parses note bytes. Fails only on content that is not text: a NUL byte (binary) or bytes that
@@ -100,48 +101,6 @@ impl Note {
     }
 }
 
-/// Tracks fenced code blocks: `feed` returns true for lines inside a fence or that open/close one.
-#[derive(Default)]
-pub(super) struct Fence {
-    open: Option<(char, usize)>,
-}
-
-impl Fence {
-    pub(super) fn feed(&mut self, line: &str) -> bool {
-        let trimmed = line.trim_start_matches(' ');
-        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
-        let run = marker.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
-        match (self.open, marker) {
-            (Some((c, len)), Some(m))
-                if m == c && run >= len && trimmed[run..].trim().is_empty() =>
-            {
-                self.open = None;
-                true
-            }
-            (Some(_), _) => true,
-            (None, Some(m)) if run >= 3 && line.len() - trimmed.len() < 4 => {
-                self.open = Some((m, run));
-                true
-            }
-            (None, _) => false,
-        }
-    }
-}
-
 fn is_h1(text: &str) -> bool {
     text.starts_with("# ") || text == "#"
-}
-
-/// The content of a list item line, without indentation and marker.
-pub(super) fn list_item(text: &str) -> Option<&str> {
-    let rest = text.trim_start();
-    if let Some(after) = rest.strip_prefix(['-', '*', '+']) {
-        return (after.starts_with([' ', '\t'])).then_some(after);
-    }
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits > 9 {
-        return None;
-    }
-    let after = rest[digits..].strip_prefix(['.', ')'])?;
-    after.starts_with([' ', '\t']).then_some(after)
 }

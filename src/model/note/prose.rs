@@ -2,7 +2,8 @@
 //! text outside fenced blocks, headings and HTML comments. A prose line of a Summary ("I fixed the
 //! parser and all tests pass now.") claims as much as a list item does, so it is checked the same.
 
-use super::{Fence, Item, Note, Section};
+use super::{Item, Note, Section};
+use crate::model::markdown::Fence;
 
 impl Note {
     /// The list items and prose lines of `section`, in line order. A prose line is one item.

@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use gix::ObjectId;
 
 use crate::git::plumbing::run_with_input;
-use crate::git::{Git, pack};
+use crate::git::{Git, pack_write};
 
 pub(super) struct Quarantine {
     dir: tempfile::TempDir,
@@ -52,7 +52,7 @@ impl Quarantine {
         let git =
             if fsync_as_default { git.with_config("core.fsync=-pack,-pack-metadata") } else { git };
         git.with_env("GIT_OBJECT_DIRECTORY", self.dir.path())
-            .with_env("GIT_ALTERNATE_OBJECT_DIRECTORIES", pack::alternates_with(&self.store))
+            .with_env("GIT_ALTERNATE_OBJECT_DIRECTORIES", pack_write::alternates_with(&self.store))
     }
 
     /// Moves the objects the seal keeps into the store: with `selective`, only those reachable

@@ -15,7 +15,7 @@ use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
 
 use super::stage::Change;
-use crate::git::pack;
+use crate::git::pack_write;
 
 /// The tree of HEAD (`head`, `None` when unborn) with `changes` applied, except those at `held`;
 /// its new trees go to the object directory `objects_dir` (flushed to disk with `flush`).
@@ -38,14 +38,14 @@ pub(super) fn build(
         editor.remove(components(&change.path))?;
     }
     for change in applied.filter(|c| c.new_mode != 0) {
-        let Some(kind) = pack::entry_kind(change.new_mode) else {
+        let Some(kind) = pack_write::entry_kind(change.new_mode) else {
             bail!("an index entry of mode {:o} cannot go into a tree", change.new_mode);
         };
         let id = ObjectId::from_hex(change.new_id.as_bytes())
             .map_err(|err| anyhow!("reading the staged object id {}: {err}", change.new_id))?;
         editor.upsert(components(&change.path), kind, id)?;
     }
-    Ok(pack::write_tree(&mut editor, objects_dir, hash, flush)?.to_string())
+    Ok(pack_write::write_tree(&mut editor, objects_dir, hash, flush)?.to_string())
 }
 
 fn components(path: &[u8]) -> impl Iterator<Item = &gix::bstr::BStr> {

@@ -30,7 +30,7 @@ use tempfile::{NamedTempFile, TempDir};
 
 use super::stat_walk::Index;
 use crate::git::index_scan::Scan;
-use crate::git::{Git, pack};
+use crate::git::{Git, pack_write};
 
 /// More paths than this, and the whole diff runs: its blob diffs then cost far more than the
 /// visit of the index that narrowing saves, and reading the trees of that many paths here (two
@@ -182,7 +182,7 @@ impl Narrowed {
             .with_env("GIT_INDEX_FILE", self.index.path())
             .with_env(
                 "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-                pack::alternates_with(self.objects.path()),
+                pack_write::alternates_with(self.objects.path()),
             )
             .with_config("core.fsmonitor=false")
             .with_config("core.preloadIndex=false")
@@ -256,14 +256,14 @@ pub(super) fn narrowed(
     let mut editor = repo.edit_tree(ObjectId::empty_tree(hash))?.detach();
     for (path, (mode, id)) in base {
         // Submodules never get here (the index and the trees were checked for them).
-        let Some(kind) = pack::entry_kind(mode) else { return Ok(None) };
+        let Some(kind) = pack_write::entry_kind(mode) else { return Ok(None) };
         editor.upsert(path.split(|&b| b == b'/').map(gix::bstr::BStr::new), kind, id)?;
     }
     let objects = tempfile::Builder::new()
         .prefix("git-handoff-objects-")
         .tempdir()
         .context("creating the snapshot's object directory")?;
-    let root = pack::write_tree(&mut editor, objects.path(), hash, false)?;
+    let root = pack_write::write_tree(&mut editor, objects.path(), hash, false)?;
     Ok(Some(Narrowed { index: file, objects, tree: root.to_string(), base: since.base.clone() }))
 }
 

@@ -9,14 +9,16 @@
 //! corrupt pack is an error, never a panic. Only what this reads plainly is taken on: version 2
 //! indexes of the repository's own packs, without alternates or replace refs ([`Packs::open`]
 //! says `None` otherwise, and callers go to gix, as they do for any object not found here).
+//!
+//! This file owns the packs and their indexes: which object sits where ([`Packs`]). Reading an
+//! entry, its delta chain and git's delta format is its child [`reader`]'s.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use anyhow::{Result, anyhow, bail};
 
-mod reader;
-pub use reader::{PackReader, read_packed};
+pub mod reader;
 
 /// The repository's packs, newest first; each index mapped on first use.
 pub struct Packs {
