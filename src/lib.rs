@@ -44,7 +44,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let json = cli::output::wants_json(&args);
     let parsed = match cli::fast::parse(&args) {
         Some(cli) => Ok(cli),
-        None => cli::Cli::try_parse_from(&args),
+        None => cli::commands::Cli::try_parse_from(&args),
     };
     let cli = match parsed {
         Ok(cli) => cli,

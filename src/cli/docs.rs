@@ -11,7 +11,7 @@ mod git_bash;
 
 use clap::CommandFactory;
 
-use crate::cli::Cli;
+use crate::cli::commands::Cli;
 
 /// The date the man pages carry in their footer: the date of this version. Bump it with the
 /// version in Cargo.toml.

@@ -6,9 +6,19 @@ use std::io::{self, Write};
 use std::process::{Child, Stdio};
 use std::sync::Mutex;
 
+use clap::ValueEnum;
 use serde::Serialize;
 
-use crate::cli::ColorChoice;
+/// The choice `--color` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
 
 /// git's colour setting: read from the repository's config once the command has opened it, or
 /// asked of a `git config` child, started at init or at the first styled text (see [`AskGit`]),

@@ -7,7 +7,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap_complete::Shell;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::docs::completions;
 
 /// Print the shell completion script for SHELL on stdout.

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
 use crate::install::rewrite_ref::RewriteRef;
 use crate::install::{Action, Outcome};

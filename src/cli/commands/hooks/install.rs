@@ -5,7 +5,7 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::git::repo::Repo;
 use crate::install::agent_settings::{self, Agent};
 use crate::install::change::FileChange;

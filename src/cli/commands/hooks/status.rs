@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::install::agent_settings::{Agent, CLAUDE_SKILL_PATH};

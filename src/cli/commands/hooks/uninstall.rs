@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::git::repo::Repo;
 use crate::install::agent_settings::Agent;
 use crate::install::change::FileChange;
