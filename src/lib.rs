@@ -19,7 +19,8 @@ mod util;
 /// is private to the crate, so rustc reports what nothing uses.
 #[doc(hidden)]
 pub mod api {
-    pub use crate::cli::docs::{completions, man_pages};
+    use clap::CommandFactory;
+
     pub use crate::git::packs::read_packed;
     pub use crate::git::walk::range;
     pub use crate::install::managers::Manager;
@@ -28,6 +29,16 @@ pub mod api {
     pub use crate::model::redact::Redactor;
     pub use crate::model::secrets::find_token;
     pub use crate::ops::validate::check_note_file;
+
+    /// Every man page, by file name, as `man/` holds them.
+    pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+        crate::cli::docs::man_pages(crate::cli::commands::Cli::command())
+    }
+
+    /// Every completion script, by file name, as `completions/` holds them.
+    pub fn completions() -> Vec<(String, Vec<u8>)> {
+        crate::cli::docs::completions::all(&crate::cli::commands::Cli::command())
+    }
 }
 
 use std::ffi::OsString;

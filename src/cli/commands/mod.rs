@@ -27,7 +27,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Result;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::cli::context::Ctx;
 use crate::cli::output::{self, AskGit, ColorChoice};
@@ -146,9 +146,9 @@ fn dispatch(ctx: &Ctx, command: Command, chdir: bool, out: &mut impl Write) -> R
         Command::Log(args) => log::run(ctx, args, out)?,
         Command::Hooks(command) => hooks::run(ctx, command, out)?,
         Command::Demo(args) => demo::run(ctx, args, out)?,
-        Command::InstallMan(args) => install_man::run(ctx, args, out)?,
+        Command::InstallMan(args) => install_man::run(ctx, args, Cli::command(), out)?,
         Command::Mcp(args) => mcp::run(ctx, args, out)?,
-        Command::Completions(args) => completions::run(ctx, args, out)?,
+        Command::Completions(args) => completions::run(ctx, args, Cli::command(), out)?,
     }
     Ok(())
 }
