@@ -13,7 +13,7 @@ use crate::install::manifest::{self, Created};
 use crate::install::{Action, Outcome, git_hooks, mcp, rewrite_ref};
 use crate::model::config::Config;
 
-use super::{Report, print, shown};
+use super::print::{Report, print, shown};
 
 /// Install git-handoff's hooks, keeping what is there.
 ///

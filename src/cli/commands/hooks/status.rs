@@ -17,7 +17,7 @@ use crate::install::mcp;
 use crate::install::rewrite_ref;
 use crate::model::config::Config;
 
-use super::shown;
+use super::print::shown;
 
 /// A row label, padded before it is made bold so the columns line up in colour too.
 fn label(name: &str) -> String {

@@ -13,7 +13,7 @@ use crate::install::manifest::{self, Manifest};
 use crate::install::{Outcome, Part, agent_uninstall, git_hooks, mcp, rewrite_ref};
 use crate::model::config::Config;
 
-use super::{Report, print, shown};
+use super::print::{Report, print, shown};
 
 /// Undo what `hooks install` did: all of it, or the parts picked with the flags.
 ///
