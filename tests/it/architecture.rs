@@ -25,10 +25,6 @@ const MAX_OPS_SIDEWAYS: usize = 29;
 const STILL_IN_CYCLES: &[&str] = &[
     "agent/payload.rs",
     "agent/payload/paths.rs",
-    "cli/commands/hooks/install.rs",
-    "cli/commands/hooks/print.rs",
-    "cli/commands/hooks/status.rs",
-    "cli/commands/hooks/uninstall.rs",
     "git/packs.rs",
     "git/packs/reader.rs",
     "git/walk/objects.rs",

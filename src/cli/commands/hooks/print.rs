@@ -1,46 +1,17 @@
-//! `git handoff hooks install|uninstall|status`: the pre-push check in git's hooks (or the snippet
-//! for the hook manager that owns them), the agents' hook settings and skill, `notes.rewriteRef`.
+//! How `hooks install` and `hooks uninstall` print their report: a line per target in the user's
+//! words (what was created, added, kept, or would be in a dry run), the dry run's diffs, the hook
+//! manager's snippet, and the `notes.rewriteRef` change; or the report as JSON.
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use serde::Serialize;
 
 use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::install::rewrite_ref::RewriteRef;
+use crate::install::change::shown;
+use crate::install::report::Report;
 use crate::install::{Action, Outcome};
-
-use super::{install, status, uninstall};
-pub use install::InstallArgs;
-pub use status::StatusArgs;
-pub use uninstall::UninstallArgs;
-
-#[derive(Debug, clap::Subcommand)]
-pub enum Command {
-    Install(InstallArgs),
-    Uninstall(UninstallArgs),
-    Status(StatusArgs),
-}
-
-pub fn run(ctx: &Ctx, command: Command, out: &mut impl Write) -> Result<()> {
-    match command {
-        Command::Install(args) => install::run(ctx, args, out),
-        Command::Uninstall(args) => uninstall::run(ctx, args, out),
-        Command::Status(args) => status::run(ctx, args, out),
-    }
-}
-
-/// What install and uninstall print with --json.
-#[derive(Serialize)]
-pub(super) struct Report {
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub(super) dry_run: bool,
-    pub(super) hooks: Vec<Outcome>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) rewrite_ref: Option<RewriteRef>,
-}
 
 pub(super) fn print(
     ctx: &Ctx,
@@ -195,10 +166,4 @@ fn print_managed(outcome: &Outcome, path: &str, out: &mut impl Write) -> Result<
     }
     writeln!(out)?;
     Ok(())
-}
-
-/// A path as the user knows it: relative to the top of the work tree when it is inside.
-pub(super) fn shown(path: &Path, top: Option<&Path>) -> String {
-    top.and_then(|top| path.strip_prefix(top).ok())
-        .map_or_else(|| path.display().to_string(), |rel| rel.display().to_string())
 }
