@@ -21,7 +21,8 @@ mod util;
 /// is private to the crate, so rustc reports what nothing uses.
 #[doc(hidden)]
 pub mod api {
-    pub use crate::cli::docs::{completions, man_pages};
+    use clap::CommandFactory;
+
     pub use crate::git::pack_read::reader::read_packed;
     pub use crate::git::walk::range;
     pub use crate::install::managers::Manager;
@@ -30,6 +31,16 @@ pub mod api {
     pub use crate::model::redact::Redactor;
     pub use crate::model::secrets::find_token;
     pub use crate::ops::validate::check_note_file;
+
+    /// Every man page, by file name, as `man/` holds them.
+    pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+        crate::cli::docs::man_pages(crate::cli::commands::Cli::command())
+    }
+
+    /// Every completion script, by file name, as `completions/` holds them.
+    pub fn completions() -> Vec<(String, Vec<u8>)> {
+        crate::cli::docs::completions::all(&crate::cli::commands::Cli::command())
+    }
 }
 
 use std::ffi::OsString;
@@ -46,7 +57,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let json = cli::output::wants_json(&args);
     let parsed = match cli::fast::parse(&args) {
         Some(cli) => Ok(cli),
-        None => cli::Cli::try_parse_from(&args),
+        None => cli::commands::Cli::try_parse_from(&args),
     };
     let cli = match parsed {
         Ok(cli) => cli,

@@ -5,26 +5,27 @@
 //! The man pages follow git's own: a `GIT-HANDOFF-<COMMAND>(1)` header over "Git Manual", the
 //! version and date in the footer, and a synopsis that names every option's value
 //! (`-C <PATH>`), which clap_mangen leaves out.
+//!
+//! The clap tree is handed in (by the dispatch, which knows every command), so nothing here
+//! imports the commands: `completions` and `install-man` are commands too.
 
+mod arg_kind;
 pub mod completions;
 mod git_bash;
-
-use clap::CommandFactory;
-
-use crate::cli::Cli;
 
 /// The date the man pages carry in their footer: the date of this version. Bump it with the
 /// version in Cargo.toml.
 pub const MAN_DATE: &str = "2026-11-30";
 
-/// The command tree as the installed binary is named.
-fn command() -> clap::Command {
-    Cli::command().name("git-handoff").bin_name("git-handoff")
+/// The command line's clap tree `cli` as the installed binary is named.
+fn installed(cli: clap::Command) -> clap::Command {
+    cli.name("git-handoff").bin_name("git-handoff")
 }
 
-/// Every man page: `git-handoff.1` and one `git-handoff-<command>.1` per subcommand.
-pub fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let mut cmd = command();
+/// Every man page for the command line's clap tree `cli`: `git-handoff.1` and one
+/// `git-handoff-<command>.1` per subcommand.
+pub fn man_pages(cli: clap::Command) -> Vec<(String, Vec<u8>)> {
+    let mut cmd = installed(cli);
     cmd.build();
     let mut pages =
         vec![("git-handoff.1".to_string(), render_man(cmd.clone().bin_name("git handoff")))];
@@ -121,9 +122,4 @@ fn italic(text: &str) -> String {
 
 fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('-', "\\-")
-}
-
-/// Every completion script, by file name.
-pub fn completions() -> Vec<(String, Vec<u8>)> {
-    completions::all()
 }

@@ -10,8 +10,9 @@ use std::ffi::OsString;
 
 use clap::ValueEnum;
 
-use crate::cli::commands::{recall, record, validate};
-use crate::cli::{AttemptArgs, Cli, ColorChoice, Command, GlobalArgs};
+use crate::cli::commands::{Cli, Command, GlobalArgs, recall, record, validate};
+use crate::cli::context::AttemptArgs;
+use crate::cli::output::ColorChoice;
 
 /// The command line as clap would parse it, when it is one of the shapes known here.
 pub fn parse(args: &[OsString]) -> Option<Cli> {

@@ -1,14 +1,28 @@
-//! Where output goes and how it looks: colour decisions (`--color`, `NO_COLOR`, terminals) and the
-//! JSON writer. Data goes to stdout, status and warnings to stderr.
+//! Where output goes and how it looks: colour decisions (`--color`, `NO_COLOR`, terminals, git's
+//! `color.handoff` and `color.ui`, asked of a `git config` child started through
+//! [`crate::git::process`] only when the command needs it) and the JSON writer. Data goes to
+//! stdout, status and warnings to stderr. It imports nothing else of the command layer.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::{Child, Stdio};
 use std::sync::Mutex;
 
+use clap::ValueEnum;
 use serde::Serialize;
 
-use crate::cli::ColorChoice;
+use crate::git::process;
+
+/// The choice `--color` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
 
 /// git's colour setting: read from the repository's config once the command has opened it, or
 /// asked of a `git config` child, started at init or at the first styled text (see [`AskGit`]),
@@ -133,9 +147,7 @@ fn apply(choice: ColorChoice) {
 
 /// Starts `git config` for `color.handoff` and `color.ui` (`None` when git cannot start).
 fn git_color_probe() -> Option<Child> {
-    std::process::Command::new("git")
-        .args(["config", "--get-regexp", r"^color\.(ui|handoff)$"])
-        .stdin(Stdio::null())
+    process::command_here(["config", "--get-regexp", r"^color\.(ui|handoff)$"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

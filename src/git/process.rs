@@ -99,6 +99,19 @@ impl Git {
     }
 }
 
+/// A `git` command bound to no repository, with stdin closed: started where git-handoff stands and
+/// with its environment, it finds the repository (or none) as the user's own `git` would. For the
+/// questions asked before any repository is opened (the colour setting).
+pub fn command_here<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = Command::new(program());
+    cmd.args(args).stdin(Stdio::null());
+    cmd
+}
+
 /// Sets glibc's malloc to keep the memory a git child frees, for a child that compresses many
 /// objects (seal's `git add`), unless the caller tuned malloc already (`GLIBC_TUNABLES`, or one of
 /// glibc's `MALLOC_*_` variables). zlib allocates about 256 KiB of state for every object it

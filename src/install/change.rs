@@ -100,3 +100,10 @@ pub fn make_executable(path: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// A path as the user knows it: relative to the top of the work tree when it is inside (what a dry
+/// run's diff is named, and what `hooks` prints).
+pub fn shown(path: &Path, top: Option<&Path>) -> String {
+    top.and_then(|top| path.strip_prefix(top).ok())
+        .map_or_else(|| path.display().to_string(), |rel| rel.display().to_string())
+}

@@ -2,17 +2,26 @@
 //! manager that owns it), the agents' hook settings and skill, and `notes.rewriteRef`; and
 //! undoing all of it.
 //!
-//! Every change is planned first ([`change::FileChange`]) and applied only once every file has
-//! been read and checked, so an invalid settings file stops an install with nothing changed.
+//! What each `hooks` subcommand does is one function here ([`hooks_install`],
+//! [`hooks_uninstall`], [`hooks_status`]), which decides what to write, calls the installers for
+//! each part (the pre-push hook, the agents' settings, the MCP server, `notes.rewriteRef`) and
+//! returns a report; the command layer only parses flags and prints it. Every change is planned
+//! first ([`change::FileChange`]) and applied only once every file has been read and checked, so an
+//! invalid settings file stops an install with nothing changed.
 
 pub mod agent_settings;
+pub mod agent_status;
 pub mod agent_uninstall;
 pub mod change;
 pub mod git_hooks;
+pub mod hooks_install;
+pub mod hooks_status;
+pub mod hooks_uninstall;
 pub mod json_edit;
 pub mod managers;
 pub mod manifest;
 pub mod mcp;
+pub mod report;
 pub mod rewrite_ref;
 
 use std::path::PathBuf;

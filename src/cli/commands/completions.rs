@@ -7,7 +7,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap_complete::Shell;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::docs::completions;
 
 /// Print the shell completion script for SHELL on stdout.
@@ -38,8 +38,9 @@ struct Report {
     script: String,
 }
 
-pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let script = completions::script(args.shell);
+/// `cli` is the command line's clap tree, handed in by the dispatch.
+pub fn run(ctx: &Ctx, args: Args, cli: clap::Command, out: &mut impl Write) -> Result<()> {
+    let script = completions::script(cli, args.shell);
     if ctx.json {
         let script = String::from_utf8_lossy(&script).into_owned();
         let report = Report { shell: args.shell.to_string(), script };

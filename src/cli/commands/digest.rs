@@ -5,10 +5,8 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::agent::digest;
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 
 /// Print the digest of the attempt's event log: files edited, tool calls, errors and the last check.
 ///
@@ -21,8 +19,7 @@ use crate::model::config::Config;
 pub struct Args {}
 
 pub fn run(ctx: &Ctx, _args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (repo, config) = ctx.open()?;
     let digest = digest::for_repo(&repo, &config)?;
     if digest.skipped_lines > 0 {
         output::warn(&format!(

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::docs;
 use crate::cli::output;
 
@@ -27,7 +27,8 @@ struct Report {
     pages: Vec<String>,
 }
 
-pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
+/// `cli` is the command line's clap tree, handed in by the dispatch.
+pub fn run(ctx: &Ctx, args: Args, cli: clap::Command, out: &mut impl Write) -> Result<()> {
     let dir = match args.dir {
         Some(dir) => dir,
         None => default_dir()?,
@@ -36,7 +37,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         format!("creating {}; pass a directory you can write to", dir.display())
     })?;
     let mut pages = Vec::new();
-    for (name, bytes) in docs::man_pages() {
+    for (name, bytes) in docs::man_pages(cli) {
         let path = dir.join(&name);
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
         pages.push(name);

@@ -5,10 +5,8 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::log::{self, Entry};
 use crate::store::handoff::SealPosition;
 
@@ -45,8 +43,7 @@ struct Report<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (repo, config) = ctx.open()?;
     let start = match &args.rev {
         Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
         None => repo.head()?.id,

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 
 /// Serve the handoff as agent tools (an MCP server on stdin/stdout).
 ///

@@ -1,6 +1,9 @@
-//! One file per subcommand: each has clap `Args` (whose doc comments are the help text) and a
-//! `run` that writes to the `out` it is given. This module holds the dispatching `match` and the
-//! context every command shares.
+//! The command line and its dispatch: the top-level clap definitions ([`Cli`], the [`Command`]
+//! enum of subcommands, the options every command takes) and the `match` that runs one. Below it,
+//! one file per subcommand: each has clap `Args` (whose doc comments are the `--help` text and feed
+//! the man pages and completions, so they are written for users) and a `run` that writes to the
+//! `out` it is given. Commands import the shared [`Ctx`](crate::cli::context) and
+//! [`output`](crate::cli::output), never this module.
 
 pub mod completions;
 pub mod demo;
@@ -21,22 +24,68 @@ pub mod sync;
 pub mod validate;
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 use anyhow::Result;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use crate::cli::output::{self, AskGit};
-use crate::cli::{Cli, Command};
+use crate::cli::context::Ctx;
+use crate::cli::output::{self, AskGit, ColorChoice};
 
-/// What every command gets besides its own arguments.
-pub struct Ctx {
-    pub json: bool,
+/// Keep AI coding agents' handoffs next to git state.
+///
+/// git-handoff snapshots the repository for a prompt, seals leftover work losslessly, checks a
+/// handoff note's claims against what the agent really did, writes an emergency note when the agent
+/// wrote none, and recalls the last handoff for the next session.
+#[derive(Debug, Parser)]
+#[command(name = "git-handoff", bin_name = "git handoff", version, propagate_version = true)]
+#[command(max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
 }
 
-impl Ctx {
-    /// Prints a warning on the error stream (stdout stays the command's data).
-    pub fn warn(&self, text: &str) {
-        output::warn(text);
-    }
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Run as if started in <PATH> (like `git -C`); may be given more than once.
+    #[arg(short = 'C', value_name = "PATH", global = true, action = clap::ArgAction::Append)]
+    pub chdir: Vec<PathBuf>,
+
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// When to colour human output.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Start(start::Args),
+    Snapshot(snapshot::Args),
+    Seal(seal::Args),
+    Note(note::Args),
+    Progress(progress::Args),
+    Record(record::Args),
+    Digest(digest::Args),
+    Validate(validate::Args),
+    Sync(sync::Args),
+    Recall(recall::Args),
+    Show(show::Args),
+    Log(log::Args),
+    Mcp(mcp::Args),
+    /// Install, remove or show git-handoff's hooks (pre-push check, agent hooks), keeping what
+    /// is there.
+    #[command(subcommand)]
+    Hooks(hooks::Command),
+    Demo(demo::Args),
+    InstallMan(install_man::Args),
+    Completions(completions::Args),
 }
 
 /// Applies the global options, then runs the command.
@@ -97,9 +146,9 @@ fn dispatch(ctx: &Ctx, command: Command, chdir: bool, out: &mut impl Write) -> R
         Command::Log(args) => log::run(ctx, args, out)?,
         Command::Hooks(command) => hooks::run(ctx, command, out)?,
         Command::Demo(args) => demo::run(ctx, args, out)?,
-        Command::InstallMan(args) => install_man::run(ctx, args, out)?,
+        Command::InstallMan(args) => install_man::run(ctx, args, Cli::command(), out)?,
         Command::Mcp(args) => mcp::run(ctx, args, out)?,
-        Command::Completions(args) => completions::run(ctx, args, out)?,
+        Command::Completions(args) => completions::run(ctx, args, Cli::command(), out)?,
     }
     Ok(())
 }

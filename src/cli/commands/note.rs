@@ -6,11 +6,8 @@ use std::path::PathBuf;
 use anyhow::{Result, anyhow};
 
 use crate::agent::attempt::Attempt as State;
-use crate::cli::AttemptArgs;
-use crate::cli::commands::Ctx;
+use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::model::emergency::Facts;
 use crate::ops::note::{self, Outcome, Source};
 use crate::store::handoff::place::NoteAttempt;
@@ -75,8 +72,7 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let mut repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (mut repo, config) = ctx.open()?;
     let resolved = State::resolve(&repo, &(&args.attempt).into())?;
     let outcome = if args.digest_only {
         drain_hook_payload();

@@ -6,11 +6,8 @@ use anyhow::Result;
 use clap::Subcommand;
 
 use crate::agent::progress::{Item, Mode, Status};
-use crate::cli::AttemptArgs;
-use crate::cli::commands::Ctx;
+use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::progress::{self, Change, Report};
 
 /// Keep a progress plan that survives interruption.
@@ -70,8 +67,7 @@ pub enum Action {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (repo, config) = ctx.open()?;
     let change = match args.action {
         Action::Plan { findings, force, items } => {
             let mode = if findings { Mode::Findings } else { Mode::Tasks };

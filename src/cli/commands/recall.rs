@@ -6,11 +6,8 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 
 use crate::agent::attempt::Attempt;
-use crate::cli::AttemptArgs;
-use crate::cli::commands::Ctx;
+use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::recall;
 
 /// Print the last handoff for the next session, before its first turn.
@@ -79,8 +76,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         None => None,
     };
     let source = args.source.or(payload_source).unwrap_or(Source::Resume);
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (repo, config) = ctx.open()?;
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let asked = recall::Asked {
         issue: args.attempt.issue,

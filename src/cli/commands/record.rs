@@ -13,7 +13,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use crate::agent::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
 use crate::agent::events;
 use crate::agent::payload::{self, Agent, Place};
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::git::repo::{Location, Repo};
 use crate::model::config::Config;
 use crate::model::redact::Redactor;

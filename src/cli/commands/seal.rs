@@ -7,11 +7,8 @@ use gix::bstr::ByteSlice;
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
-use crate::cli::AttemptArgs;
-use crate::cli::commands::Ctx;
+use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::note::Outcome;
 use crate::ops::seal::{self, Request, Sealed};
 use crate::store::handoff::place::NoteAttempt;
@@ -64,9 +61,7 @@ struct Report<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let mut repo = Repo::discover()?;
-    output::settle_color_from(&repo.gix.config_snapshot());
-    let config = Config::load(repo.top().ok())?;
+    let (mut repo, config) = ctx.open()?;
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let started_at = resolved.started_at.unwrap_or_else(time::now);
     let issue = resolved.require_issue()?;

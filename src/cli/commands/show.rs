@@ -6,11 +6,8 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
-use crate::cli::AttemptArgs;
-use crate::cli::commands::Ctx;
+use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::recall;
 use crate::store::handoff::{self, Handoff, Query, Seal, SealPosition, Source};
 use crate::store::records::{Record, RecordKind};
@@ -48,8 +45,7 @@ struct Report<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (repo, config) = ctx.open()?;
     let start = match &args.rev {
         Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
         None => None,

@@ -6,11 +6,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
-use crate::cli::AttemptArgs;
-use crate::cli::commands::Ctx;
+use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::snapshot::prompt::{self, Commit, Form};
 use crate::ops::snapshot::{self, Request, Snapshot, markdown};
 
@@ -65,9 +62,7 @@ struct WithPrompt<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    output::settle_color_from(&repo.gix.config_snapshot());
-    let config = Config::load(repo.top().ok())?;
+    let (repo, config) = ctx.open()?;
     let default_reason = if args.prompt { "token_soft_threshold" } else { "agent_request" };
     let reason = args.reason.unwrap_or_else(|| default_reason.to_string());
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::agent::attempt::{Attempt, EVENTS_FILE};
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::util::time;

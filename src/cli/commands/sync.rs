@@ -4,10 +4,8 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::sync::{self, Outcome, Report};
 
 /// Exchange handoff records with a remote, losing none from either side.
@@ -31,8 +29,7 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let mut repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (mut repo, config) = ctx.open()?;
     let remote = match args.remote {
         Some(remote) => remote,
         None => sync::default_remote(&repo)?,

@@ -6,9 +6,8 @@ use std::io::{IsTerminal, Read, Write};
 use anyhow::{Context, Result, bail};
 
 use crate::agent::attempt::Attempt;
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::validate::{self, Range, Report, pre_push};
 use crate::util::error::CheckFailed;
 
@@ -67,8 +66,7 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.work_tree.as_deref())?;
+    let (repo, config) = ctx.open()?;
     let range = if args.pre_push { pushed_range(&repo, &args)? } else { range(&repo, &args)? };
     let report = validate::validate(&repo, &config, &range, args.issue)?;
     if ctx.json {

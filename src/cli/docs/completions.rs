@@ -14,51 +14,11 @@ use clap_complete::Shell;
 
 use crate::model::config::SPEC_REASONS;
 
-/// What the value of an argument is, for completion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A commit: branches, tags, remote branches, HEAD.
-    Rev,
-    Remote,
-    /// A closed set (or, for `--reason`, the usual set).
-    Values,
-    /// A path: the shell's own file completion.
-    Path,
-    /// Anything else (numbers, times, messages): nothing to offer.
-    Free,
-}
+use super::arg_kind::{Kind, kind};
 
-/// The completion kind of an argument, from its name and value name.
-pub fn kind(arg: &clap::Arg) -> Kind {
-    let value_name = arg.get_value_names().and_then(|v| v.first()).map(|v| v.as_str());
-    if arg.get_id() == "base" || value_name == Some("REV") {
-        Kind::Rev
-    } else if value_name == Some("REMOTE") {
-        Kind::Remote
-    } else if !arg.get_possible_values().is_empty() || arg.get_id() == "reason" {
-        Kind::Values
-    } else if matches!(value_name, Some("PATH" | "FILE" | "DIR")) {
-        Kind::Path
-    } else {
-        Kind::Free
-    }
-}
-
-/// The values offered for a [`Kind::Values`] argument.
-pub fn values(arg: &clap::Arg) -> Vec<String> {
-    if arg.get_id() == "reason" {
-        return SPEC_REASONS.iter().map(|r| r.to_string()).collect();
-    }
-    arg.get_possible_values()
-        .iter()
-        .filter(|v| !v.is_hide_set())
-        .map(|v| v.get_name().to_string())
-        .collect()
-}
-
-/// The command tree with `--reason` given its usual values, for completion only.
-fn completion_command() -> clap::Command {
-    let mut cmd = super::command();
+/// The command tree `cli` with `--reason` given its usual values, for completion only.
+fn completion_command(cli: clap::Command) -> clap::Command {
+    let mut cmd = super::installed(cli);
     cmd.build();
     with_reasons(cmd)
 }
@@ -75,9 +35,9 @@ fn with_reasons(cmd: clap::Command) -> clap::Command {
     cmd
 }
 
-/// The completion script for one shell.
-pub fn script(shell: Shell) -> Vec<u8> {
-    let mut cmd = completion_command();
+/// The completion script for one shell, from the command line's clap tree `cli`.
+pub fn script(cli: clap::Command, shell: Shell) -> Vec<u8> {
+    let mut cmd = completion_command(cli);
     let mut bytes = Vec::new();
     clap_complete::generate(shell, &mut cmd, "git-handoff", &mut bytes);
     let text = String::from_utf8(bytes).expect("clap_complete writes UTF-8");
@@ -93,7 +53,7 @@ pub fn script(shell: Shell) -> Vec<u8> {
 }
 
 /// Every completion script, by the file name it is committed as under `completions/`.
-pub fn all() -> Vec<(String, Vec<u8>)> {
+pub fn all(cli: &clap::Command) -> Vec<(String, Vec<u8>)> {
     [
         (Shell::Bash, "git-handoff.bash"),
         (Shell::Zsh, "_git-handoff"),
@@ -102,7 +62,7 @@ pub fn all() -> Vec<(String, Vec<u8>)> {
         (Shell::PowerShell, "_git-handoff.ps1"),
     ]
     .into_iter()
-    .map(|(shell, file)| (file.to_string(), script(shell)))
+    .map(|(shell, file)| (file.to_string(), script(cli.clone(), shell)))
     .collect()
 }
 

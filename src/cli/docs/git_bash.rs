@@ -3,7 +3,7 @@
 //! helpers (`__gitcomp`, `__git_complete_refs`, `__git_remotes`), so options complete as
 //! `--base=<TAB>` and `--base <TAB>` alike, like git's own commands.
 
-use super::completions::{Kind, kind, values};
+use super::arg_kind::{Kind, kind, values};
 
 /// The `_git_handoff` function for the command tree `cmd`.
 pub fn git_completion(cmd: &clap::Command) -> String {

@@ -59,7 +59,7 @@ pub struct Asked {
     pub max_lines: Option<usize>,
 }
 
-/// The recall for a session: the latest handoff on the branch, as `ops::handoff` finds it.
+/// The recall for a session: the latest handoff on the branch, as `store::handoff` finds it.
 pub fn for_session(
     repo: &Repo,
     config: &Config,

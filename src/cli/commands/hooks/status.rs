@@ -1,23 +1,17 @@
-//! `git handoff hooks status`: what git-handoff has installed, where, and whether it runs.
+//! `git handoff hooks status`: what [`crate::install::hooks_status`] finds installed, where, and
+//! whether it runs, printed as rows (or as JSON).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 
 use anyhow::Result;
-use serde::Serialize;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::git::repo::Repo;
-use crate::install::agent_settings::{Agent, CLAUDE_SKILL_PATH};
-use crate::install::agent_uninstall::{self, AgentStatus, SkillState};
-use crate::install::git_hooks::{self, PrePushStatus};
+use crate::install::agent_status::SkillState;
+use crate::install::change::shown;
+use crate::install::hooks_status;
 use crate::install::managers::Evidence;
-use crate::install::mcp;
-use crate::install::rewrite_ref;
-use crate::model::config::Config;
-
-use super::shown;
 
 /// A row label, padded before it is made bold so the columns line up in colour too.
 fn label(name: &str) -> String {
@@ -40,55 +34,14 @@ fn label(name: &str) -> String {
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 
-#[derive(Serialize)]
-struct Report {
-    pre_push: PrePushStatus,
-    rewrite_ref: RewriteRefStatus,
-    claude: Option<AgentStatus>,
-    codex: Option<AgentStatus>,
-    skill: Option<Skill>,
-    claude_mcp: Option<mcp::Status>,
-    codex_mcp: Option<mcp::Status>,
-}
-
-#[derive(Serialize)]
-struct RewriteRefStatus {
-    key: &'static str,
-    value: String,
-    set: bool,
-}
-
-#[derive(Serialize)]
-struct Skill {
-    path: PathBuf,
-    state: SkillState,
-}
-
 pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
-    let top = repo.top().ok().map(|p| p.to_path_buf());
-    let config = Config::load(top.as_deref())?;
-    let set = rewrite_ref::covers(&repo, &config.notes_ref)?;
-    let agent = |agent| top.as_deref().map(|t| agent_uninstall::status(t, agent)).transpose();
-    let skill = match top.as_deref() {
-        Some(t) => {
-            Some(Skill { path: t.join(CLAUDE_SKILL_PATH), state: agent_uninstall::skill_state(t)? })
-        }
-        None => None,
-    };
-    let report = Report {
-        pre_push: git_hooks::status(&repo)?,
-        rewrite_ref: RewriteRefStatus { key: rewrite_ref::KEY, value: config.notes_ref, set },
-        claude: agent(Agent::Claude)?,
-        codex: agent(Agent::Codex)?,
-        skill,
-        claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
-        codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
-    };
+    let (repo, config) = ctx.open()?;
+    let report = hooks_status::status(&repo, &config)?;
     if ctx.json {
         return Ok(output::write_json(out, &report)?);
     }
-    let show = |p: &std::path::Path| shown(p, top.as_deref());
+    let top = repo.top().ok();
+    let show = |p: &Path| shown(p, top);
     let pre = &report.pre_push;
     let state = if pre.installed { "installed" } else { "not installed" };
     writeln!(out, "{}{} {state}", label("pre-push"), show(&pre.path))?;

@@ -1,19 +1,15 @@
-//! `git handoff hooks uninstall`: undo what `hooks install` did, all of it or the parts picked.
+//! `git handoff hooks uninstall`: the flags, and the report of what
+//! [`crate::install::hooks_uninstall`] took out (or, with --dry-run, would take out).
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::Result;
 
-use crate::cli::commands::Ctx;
+use crate::cli::context::Ctx;
 use crate::git::repo::Repo;
-use crate::install::agent_settings::Agent;
-use crate::install::change::FileChange;
-use crate::install::manifest::{self, Manifest};
-use crate::install::{Outcome, Part, agent_uninstall, git_hooks, mcp, rewrite_ref};
-use crate::model::config::Config;
+use crate::install::hooks_uninstall::{self, Request};
 
-use super::{Report, print, shown};
+use super::print::print;
 
 /// Undo what `hooks install` did: all of it, or the parts picked with the flags.
 ///
@@ -52,79 +48,17 @@ pub struct UninstallArgs {
 
 pub fn run(ctx: &Ctx, args: UninstallArgs, out: &mut impl Write) -> Result<()> {
     let repo = Repo::discover()?;
-    let all = !(args.pre_push || args.claude || args.codex);
-    let top = repo.top().ok().map(|p| p.to_path_buf());
-
-    // Plan every file first, then change them: a file we cannot read stops it all.
-    let parts: Vec<Part> =
-        [(args.pre_push, Part::PrePush), (args.claude, Part::Claude), (args.codex, Part::Codex)]
-            .into_iter()
-            .filter_map(|(picked, part)| (all || picked).then_some(part))
-            .collect();
-    let mut manifest = manifest::load(&repo.git_dir);
-    let mut planned: Vec<(Outcome, FileChange)> = Vec::new();
-    for part in &parts {
-        planned.extend(plan(&repo, top.as_deref(), *part, &mut manifest)?);
-    }
-
-    let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());
-    let mut outcomes = Vec::new();
-    for (mut outcome, change) in planned {
-        if args.dry_run {
-            let name = shown(&change.path, top.as_deref());
-            outcome.diff = Some(change.diff(&name)).filter(|d| !d.is_empty());
-        } else {
-            change.apply(&stop)?;
-        }
-        outcomes.push(outcome);
-    }
-    if !args.dry_run {
-        manifest::save(&repo.git_dir, &manifest)?;
-    }
-    let rewrite_ref = if parts.contains(&Part::PrePush) {
-        let config = Config::load(top.as_deref())?;
-        Some(rewrite_ref::remove(&repo, &config.notes_ref, args.dry_run)?)
-    } else {
-        None
-    };
-    let report = Report { dry_run: args.dry_run, hooks: outcomes, rewrite_ref };
-    print(ctx, &report, top.as_deref(), out)
+    let report = hooks_uninstall::uninstall(&repo, &Request::from(&args))?;
+    print(ctx, &report, repo.top().ok(), out)
 }
 
-/// The file changes that take `part` out (and its entry out of the record of what install made).
-fn plan(
-    repo: &Repo,
-    top: Option<&Path>,
-    part: Part,
-    manifest: &mut Manifest,
-) -> Result<Vec<(Outcome, FileChange)>> {
-    let outcome = |hook, change: FileChange, action| {
-        (Outcome::new(hook, change.path.clone(), action), change)
-    };
-    let agent = match part {
-        Part::PrePush => {
-            let plans = git_hooks::plan_uninstall(repo)?;
-            return Ok(plans
-                .into_iter()
-                .map(|(change, action)| outcome("pre-push", change, action))
-                .collect());
+impl From<&UninstallArgs> for Request {
+    fn from(args: &UninstallArgs) -> Request {
+        Request {
+            pre_push: args.pre_push,
+            claude: args.claude,
+            codex: args.codex,
+            dry_run: args.dry_run,
         }
-        Part::Claude => Agent::Claude,
-        Part::Codex => Agent::Codex,
-    };
-    let Some(top) = top else { return Ok(Vec::new()) }; // a bare repository has no agent settings
-    let created = manifest.remove(agent.settings_path());
-    let (change, action) = agent_uninstall::plan_uninstall(top, agent, created.as_ref())?;
-    let mut plans = vec![outcome(agent.name(), change, action)];
-    let (change, action) = mcp::plan_uninstall(top, agent)?;
-    plans.push(outcome(mcp::label(agent), change, action));
-    if agent == Agent::Claude {
-        let (change, action) = mcp::plan_unapproval(top)?;
-        plans.push(outcome(mcp::APPROVAL_LABEL, change, action));
     }
-    if agent == Agent::Claude {
-        let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
-        plans.push(outcome("handoff skill", change, action));
-    }
-    Ok(plans)
 }

@@ -1,0 +1,56 @@
+//! What every command gets besides its own arguments: the [`Ctx`] (the output format, where
+//! warnings go), the one [`Ctx::open`] that finds the repository and loads its configuration, and
+//! the attempt overrides several commands take ([`AttemptArgs`]). A leaf of the command layer: it
+//! imports no command, so every command can import it.
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::cli::output;
+use crate::git::repo::Repo;
+use crate::model::config::Config;
+
+/// What every command gets besides its own arguments.
+pub struct Ctx {
+    pub json: bool,
+}
+
+impl Ctx {
+    /// Prints a warning on the error stream (stdout stays the command's data).
+    pub fn warn(&self, text: &str) {
+        output::warn(text);
+    }
+
+    /// The repository the command runs in (found as git finds it, after `-C`) and its
+    /// `.handoff.toml`. The colour is settled from the repository's config first, for the commands
+    /// that asked for that ([`output::AskGit::FromRepo`]), so an error in the configuration is
+    /// styled as git would style it.
+    pub fn open(&self) -> Result<(Repo, Config)> {
+        let repo = Repo::discover()?;
+        output::settle_color_from(&repo.gix.config_snapshot());
+        let config = Config::load(repo.top().ok())?;
+        Ok((repo, config))
+    }
+}
+
+/// Overrides of the attempt state, so a runtime can stay stateless.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AttemptArgs {
+    /// The issue number this attempt works on (overrides the attempt state).
+    #[arg(long, value_name = "N")]
+    pub issue: Option<u64>,
+
+    /// The base revision of the attempt (overrides the attempt state).
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+
+    /// When the attempt began, RFC 3339 (overrides the attempt state).
+    #[arg(long, value_name = "TIME")]
+    pub started_at: Option<String>,
+}
+
+impl From<&AttemptArgs> for crate::agent::attempt::Overrides {
+    fn from(args: &AttemptArgs) -> Self {
+        Self { issue: args.issue, base: args.base.clone(), started_at: args.started_at.clone() }
+    }
+}

@@ -1,0 +1,112 @@
+//! What `git handoff hooks install` does: decide what to write for the parts asked for (the
+//! pre-push block, or the snippet for the hook manager that owns the hook; each agent's hook
+//! settings, skill and MCP server), plan every file, then write them all (or, in a dry run, show
+//! them), record what the merges created, and add the notes ref to `notes.rewriteRef`. A file that
+//! cannot be read or merged stops the install with nothing changed.
+
+use anyhow::Result;
+
+use crate::git::repo::Repo;
+use crate::install::agent_settings::{self, Agent};
+use crate::install::change::{FileChange, shown};
+use crate::install::manifest::{self, Created};
+use crate::install::report::Report;
+use crate::install::{Action, Outcome, git_hooks, mcp, rewrite_ref};
+use crate::model::config::Config;
+
+/// What to install: the command line's flags, as plain values.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request {
+    pub pre_push: bool,
+    pub claude: bool,
+    pub codex: bool,
+    pub dry_run: bool,
+    pub push_notes: bool,
+}
+
+/// Installs what `request` asks for in `repo` (the pre-push hook when it names no agent) and
+/// reports what each target got.
+pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
+    let agents: Vec<Agent> = [(request.claude, Agent::Claude), (request.codex, Agent::Codex)]
+        .into_iter()
+        .filter_map(|(wanted, agent)| wanted.then_some(agent))
+        .collect();
+    let pre_push = request.pre_push || request.push_notes || agents.is_empty();
+    let top = repo.top().ok().map(|p| p.to_path_buf());
+
+    // Plan every file first: nothing is written unless everything can be.
+    let mut planned: Vec<(Outcome, Option<FileChange>)> = Vec::new();
+    let mut manifest = manifest::load(&repo.git_dir);
+    if pre_push {
+        let plan = git_hooks::plan_install(repo, request.push_notes)?;
+        let mut outcome = Outcome::new("pre-push", plan.path, plan.action);
+        if let Some((manager, _)) = plan.manager {
+            outcome.manager = Some(manager);
+            outcome.snippet = Some(manager.snippet());
+        }
+        planned.push((outcome, plan.change));
+    }
+    for agent in &agents {
+        let top = repo.top()?;
+        if *agent == Agent::Claude
+            && let Some(change) = agent_settings::plan_skill_install(top)
+        {
+            let outcome = Outcome::new("handoff skill", change.path.clone(), Action::Created);
+            planned.push((outcome, Some(change)));
+        }
+        let change = agent_settings::plan_install(top, *agent)?;
+        if change.changes_anything() {
+            // Remember what this merge creates, so uninstall takes out no more than that.
+            let events: Vec<&str> = agent.wanted().iter().map(|w| w.event).collect();
+            let created = Created::by_merge(change.before.as_deref(), &events);
+            let entry = manifest.entry(agent.settings_path().to_string()).or_default();
+            *entry = std::mem::take(entry).union(created);
+        }
+        let outdated_only = change
+            .before
+            .as_deref()
+            .is_some_and(|text| agent_settings::only_outdated(text, *agent));
+        let action = match (change.changes_anything(), change.before.is_some()) {
+            (false, _) => Action::Unchanged,
+            (true, true) if outdated_only => Action::Updated,
+            (true, true) => Action::Added,
+            (true, false) => Action::Created,
+        };
+        planned.push((Outcome::new(agent.name(), change.path.clone(), action), Some(change)));
+        let (change, action) = mcp::plan_install(top, *agent)?;
+        planned.push((Outcome::new(mcp::label(*agent), change.path.clone(), action), Some(change)));
+        if *agent == Agent::Claude {
+            let (change, action) = mcp::plan_approval(top)?;
+            planned.push((
+                Outcome::new(mcp::APPROVAL_LABEL, change.path.clone(), action),
+                Some(change),
+            ));
+        }
+    }
+
+    let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());
+    let mut outcomes = Vec::new();
+    for (mut outcome, change) in planned {
+        if let Some(change) = change {
+            if request.dry_run {
+                // The skill is the shipped SKILL.md as it is: its path says enough.
+                let name = shown(&change.path, top.as_deref());
+                let diff = Some(change.diff(&name)).filter(|d| !d.is_empty());
+                outcome.diff = diff.filter(|_| outcome.hook != "handoff skill");
+            } else {
+                change.apply(&stop)?;
+            }
+        }
+        outcomes.push(outcome);
+    }
+    if !request.dry_run && !agents.is_empty() {
+        manifest::save(&repo.git_dir, &manifest)?;
+    }
+    let rewrite_ref = if pre_push {
+        let config = Config::load(top.as_deref())?;
+        Some(rewrite_ref::add(repo, &config.notes_ref, request.dry_run)?)
+    } else {
+        None
+    };
+    Ok(Report { dry_run: request.dry_run, hooks: outcomes, rewrite_ref })
+}

@@ -1,0 +1,69 @@
+//! What `git handoff hooks status` reports: the pre-push hook git runs and whether it holds
+//! git-handoff's block, `notes.rewriteRef`, each agent's hook entries and MCP server, and the
+//! handoff skill, in the shape `--json` prints.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::git::repo::Repo;
+use crate::install::agent_settings::{Agent, CLAUDE_SKILL_PATH};
+use crate::install::agent_status::{self, AgentStatus, SkillState};
+use crate::install::git_hooks::{self, PrePushStatus};
+use crate::install::mcp;
+use crate::install::rewrite_ref;
+use crate::model::config::Config;
+
+/// What is installed where; the agents' parts are `None` in a bare repository.
+#[derive(Serialize)]
+pub struct Status {
+    pub pre_push: PrePushStatus,
+    pub rewrite_ref: RewriteRefStatus,
+    pub claude: Option<AgentStatus>,
+    pub codex: Option<AgentStatus>,
+    pub skill: Option<Skill>,
+    pub claude_mcp: Option<mcp::Status>,
+    pub codex_mcp: Option<mcp::Status>,
+}
+
+/// Whether `notes.rewriteRef` includes the notes ref.
+#[derive(Serialize)]
+pub struct RewriteRefStatus {
+    pub key: &'static str,
+    pub value: String,
+    pub set: bool,
+}
+
+/// Where the handoff skill is, and whether it is still the one git-handoff ships.
+#[derive(Serialize)]
+pub struct Skill {
+    pub path: PathBuf,
+    pub state: SkillState,
+}
+
+/// What git-handoff has installed in `repo`, whose configuration is `config`.
+pub fn status(repo: &Repo, config: &Config) -> Result<Status> {
+    let top = repo.top().ok().map(|p| p.to_path_buf());
+    let set = rewrite_ref::covers(repo, &config.notes_ref)?;
+    let agent = |agent| top.as_deref().map(|t| agent_status::status(t, agent)).transpose();
+    let skill = match top.as_deref() {
+        Some(t) => {
+            Some(Skill { path: t.join(CLAUDE_SKILL_PATH), state: agent_status::skill_state(t)? })
+        }
+        None => None,
+    };
+    Ok(Status {
+        pre_push: git_hooks::status(repo)?,
+        rewrite_ref: RewriteRefStatus {
+            key: rewrite_ref::KEY,
+            value: config.notes_ref.clone(),
+            set,
+        },
+        claude: agent(Agent::Claude)?,
+        codex: agent(Agent::Codex)?,
+        skill,
+        claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
+        codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
+    })
+}

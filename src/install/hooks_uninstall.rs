@@ -1,0 +1,106 @@
+//! What `git handoff hooks uninstall` does: plan taking out each part picked (all of them when
+//! none is), change the files (or, in a dry run, show the changes), forget what install recorded
+//! it created, and take the notes ref out of `notes.rewriteRef` with the pre-push part. A file that
+//! cannot be read stops it all with nothing changed.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::git::repo::Repo;
+use crate::install::agent_settings::Agent;
+use crate::install::change::{FileChange, shown};
+use crate::install::manifest::{self, Manifest};
+use crate::install::report::Report;
+use crate::install::{Outcome, Part, agent_uninstall, git_hooks, mcp, rewrite_ref};
+use crate::model::config::Config;
+
+/// What to take out: the command line's flags, as plain values.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request {
+    pub pre_push: bool,
+    pub claude: bool,
+    pub codex: bool,
+    pub dry_run: bool,
+}
+
+/// Takes out of `repo` what `request` picks (everything when it picks nothing) and reports what
+/// each target lost.
+pub fn uninstall(repo: &Repo, request: &Request) -> Result<Report> {
+    let all = !(request.pre_push || request.claude || request.codex);
+    let top = repo.top().ok().map(|p| p.to_path_buf());
+
+    // Plan every file first, then change them: a file we cannot read stops it all.
+    let parts: Vec<Part> = [
+        (request.pre_push, Part::PrePush),
+        (request.claude, Part::Claude),
+        (request.codex, Part::Codex),
+    ]
+    .into_iter()
+    .filter_map(|(picked, part)| (all || picked).then_some(part))
+    .collect();
+    let mut manifest = manifest::load(&repo.git_dir);
+    let mut planned: Vec<(Outcome, FileChange)> = Vec::new();
+    for part in &parts {
+        planned.extend(plan(repo, top.as_deref(), *part, &mut manifest)?);
+    }
+
+    let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());
+    let mut outcomes = Vec::new();
+    for (mut outcome, change) in planned {
+        if request.dry_run {
+            let name = shown(&change.path, top.as_deref());
+            outcome.diff = Some(change.diff(&name)).filter(|d| !d.is_empty());
+        } else {
+            change.apply(&stop)?;
+        }
+        outcomes.push(outcome);
+    }
+    if !request.dry_run {
+        manifest::save(&repo.git_dir, &manifest)?;
+    }
+    let rewrite_ref = if parts.contains(&Part::PrePush) {
+        let config = Config::load(top.as_deref())?;
+        Some(rewrite_ref::remove(repo, &config.notes_ref, request.dry_run)?)
+    } else {
+        None
+    };
+    Ok(Report { dry_run: request.dry_run, hooks: outcomes, rewrite_ref })
+}
+/// The file changes that take `part` out (and its entry out of the record of what install made).
+fn plan(
+    repo: &Repo,
+    top: Option<&Path>,
+    part: Part,
+    manifest: &mut Manifest,
+) -> Result<Vec<(Outcome, FileChange)>> {
+    let outcome = |hook, change: FileChange, action| {
+        (Outcome::new(hook, change.path.clone(), action), change)
+    };
+    let agent = match part {
+        Part::PrePush => {
+            let plans = git_hooks::plan_uninstall(repo)?;
+            return Ok(plans
+                .into_iter()
+                .map(|(change, action)| outcome("pre-push", change, action))
+                .collect());
+        }
+        Part::Claude => Agent::Claude,
+        Part::Codex => Agent::Codex,
+    };
+    let Some(top) = top else { return Ok(Vec::new()) }; // a bare repository has no agent settings
+    let created = manifest.remove(agent.settings_path());
+    let (change, action) = agent_uninstall::plan_uninstall(top, agent, created.as_ref())?;
+    let mut plans = vec![outcome(agent.name(), change, action)];
+    let (change, action) = mcp::plan_uninstall(top, agent)?;
+    plans.push(outcome(mcp::label(agent), change, action));
+    if agent == Agent::Claude {
+        let (change, action) = mcp::plan_unapproval(top)?;
+        plans.push(outcome(mcp::APPROVAL_LABEL, change, action));
+    }
+    if agent == Agent::Claude {
+        let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
+        plans.push(outcome("handoff skill", change, action));
+    }
+    Ok(plans)
+}
