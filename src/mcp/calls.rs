@@ -18,7 +18,7 @@ use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::Summary;
 use crate::util::error::{self, CheckFailed, Refused};
 
-use super::protocol::{INVALID_PARAMS, RpcError};
+use super::rpc_error::{INVALID_PARAMS, RpcError};
 use super::{schema, tools};
 
 /// What a tool answers: text for the model, the command's JSON, and whether it failed.

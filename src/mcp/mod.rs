@@ -15,6 +15,7 @@
 
 mod calls;
 mod protocol;
+mod rpc_error;
 mod schema;
 mod tools;
 

@@ -9,6 +9,10 @@
 
 use serde_json::{Map, Value, json};
 
+use super::rpc_error::{
+    INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
+    UNSUPPORTED_PROTOCOL_VERSION,
+};
 use super::{calls, tools};
 
 /// Revisions reached through the `initialize` handshake, oldest first.
@@ -20,33 +24,12 @@ const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
-/// JSON-RPC and MCP error codes.
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-
 /// What the model is told about the server as a whole.
 const INSTRUCTIONS: &str = "git-handoff keeps this repository's handoffs next to git state. \
 When told a token, turn, time or cost limit is near, or asked for a handoff, call handoff_note \
 once with your summary: it is checked against the event log of what you really did, tagged where \
 the log cannot support it, and committed. handoff_recall gives the last handoff back; \
 handoff_snapshot the repository state; handoff_progress keeps a plan that survives interruption.";
-
-/// A JSON-RPC error: code, message, optional data.
-#[derive(Debug)]
-pub struct RpcError {
-    pub code: i64,
-    pub message: String,
-    pub data: Option<Value>,
-}
-
-impl RpcError {
-    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError { code, message: message.into(), data: None }
-    }
-}
 
 /// Which lifecycle a request belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,23 +13,22 @@
 
 mod diff_halves;
 mod dir_cache;
+mod git_read;
 mod narrow;
 mod others;
 mod split;
 mod stat_render;
 mod stat_walk;
 
-use std::process::Command;
-
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 use gix::ObjectId;
 use serde::{Serialize, Serializer};
 
 use crate::agent::attempt::Resolved;
 use crate::git::repo::Repo;
-use crate::git::{self, Git};
 use crate::model::config::Config;
 use crate::util::time;
+use git_read::{join, run_git};
 
 pub mod markdown;
 pub mod prompt;
@@ -182,35 +181,6 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
         diff_stat: diff_stat(split_lines(&diff), req.max_lines),
         header,
     })
-}
-
-fn run_git(git: &Git, args: &[String]) -> Result<Vec<u8>> {
-    let mut cmd = git_command(git, args);
-    let output = git::run(&mut cmd)?;
-    git::checked(&cmd, output)
-}
-
-/// A git command of the snapshot's: it only reads. Status must not write the refreshed index
-/// back (it would take index.lock from under a concurrent git of the agent's, and costs time).
-/// The output is the same either way.
-fn git_command<S: AsRef<std::ffi::OsStr>>(git: &Git, args: &[S]) -> Command {
-    let mut cmd = git.command(args);
-    cmd.env("GIT_OPTIONAL_LOCKS", "0");
-    cmd
-}
-
-/// Whether git could colour a command's output: one of its colour `keys` (`color.diff` and its
-/// older synonym `diff.color`, say, then `color.ui`) set to `always`, or a pager git started
-/// (`GIT_PAGER_IN_USE`), under which `auto`, the default, colours a pipe too. Parts of a
-/// command's output put together by us would lose that colour, so the command then runs whole.
-fn colour_possible(config: &gix::config::Snapshot<'_>, keys: &[&str]) -> bool {
-    let always =
-        |key: &&str| config.string(*key).is_some_and(|v| v.eq_ignore_ascii_case(b"always"));
-    keys.iter().any(always) || std::env::var_os("GIT_PAGER_IN_USE").is_some()
-}
-
-fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
-    handle.join().map_err(|_| anyhow!("a snapshot worker thread panicked"))?
 }
 
 /// Splits output into lines without their `\n`.

@@ -11,7 +11,7 @@ use crate::model::config::Config;
 use crate::store::handoff::{self, Query};
 use crate::store::records::Record;
 
-use super::{Limits, fit, full, rules_block, startup};
+use super::lines::{Limits, fit, full, rules_block, startup};
 
 /// What started the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -25,8 +25,8 @@ use std::thread;
 use anyhow::Result;
 use gix::ObjectId;
 
+use super::git_read::{colour_possible, git_command, join, run_git};
 use super::stat_render;
-use super::{join, run_git};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -179,7 +179,7 @@ fn through_real_dirs<'a>(top: &Path, path: &'a [u8], known: &mut HashMap<&'a [u8
 /// Whether the repository's config leaves the parts' lines what the whole's would be.
 fn config_allows(repo: &Repo) -> bool {
     let config = repo.gix.config_snapshot();
-    let colour = super::colour_possible(&config, &["color.diff", "diff.color", "color.ui"]);
+    let colour = colour_possible(&config, &["color.diff", "diff.color", "color.ui"]);
     let copies = config.string("diff.renames").is_some_and(|v| {
         let v = v.to_ascii_lowercase();
         v.as_slice() == b"copies" || v.as_slice() == b"copy"
@@ -249,7 +249,7 @@ fn part(git: &Git, base: &str, pathspecs: &[OsString]) -> Result<Vec<u8>> {
         .map(OsString::from)
         .into();
     args.extend(pathspecs.iter().cloned());
-    let mut cmd = super::git_command(git, &args);
+    let mut cmd = git_command(git, &args);
     // The pathspecs carry their own magic, which these would override.
     for key in [
         "GIT_LITERAL_PATHSPECS",

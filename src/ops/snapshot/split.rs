@@ -31,9 +31,9 @@ use std::thread;
 
 use anyhow::Result;
 
+use super::git_read::{colour_possible, git_command, join, run_git};
 use super::narrow;
 use super::stat_walk::{self, Index};
-use super::{join, run_git};
 use crate::git::index_scan;
 use crate::git::quote::quote_status_path;
 use crate::git::repo::Repo;
@@ -92,7 +92,7 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         return None;
     }
     let config = repo.gix.config_snapshot();
-    if super::colour_possible(&config, &["color.status", "status.color", "color.ui"]) {
+    if colour_possible(&config, &["color.status", "status.color", "color.ui"]) {
         return None;
     }
     let setting = config.string("status.showUntrackedFiles").map(|v| v.to_ascii_lowercase());
@@ -336,7 +336,7 @@ fn listed_against_no_index(
             input.push(0);
         }
         let args = ["check-ignore", "-z", "--stdin"];
-        let mut cmd = super::git_command(git, &args);
+        let mut cmd = git_command(git, &args);
         cmd.env("GIT_INDEX_FILE", no_index);
         literal_only(&mut cmd);
         cmd.env_remove("GIT_LITERAL_PATHSPECS");
@@ -388,7 +388,7 @@ fn list_others(
         args.push("--".as_ref());
         args.extend(names.iter().map(|name| OsStr::from_bytes(name)));
     }
-    let mut cmd = super::git_command(git, &args);
+    let mut cmd = git_command(git, &args);
     if let Some(no_index) = no_index {
         cmd.env("GIT_INDEX_FILE", no_index);
     }
