@@ -19,6 +19,7 @@ mod others;
 mod split;
 mod stat_render;
 mod stat_walk;
+mod untracked_half;
 
 use anyhow::{Result, bail};
 use gix::ObjectId;

@@ -36,7 +36,7 @@ const MAX_OPS_SIDEWAYS: usize = 2;
 const STILL_IN_CYCLES: &[&str] = &["store/handoff.rs", "store/handoff/from_note.rs"];
 
 /// Files still over the line cap, being split by idea; the list only shrinks.
-const STILL_OVER_CAP: &[&str] = &["store/records.rs", "ops/snapshot/split.rs", "ops/sync.rs"];
+const STILL_OVER_CAP: &[&str] = &["store/records.rs"];
 
 /// One source file: its module path (`ops::seal::stage`) and its code without comments, string
 /// literals or unit tests.

@@ -8,7 +8,7 @@
 //! at (the diff, where it can, on one that holds only the entries that can differ, see
 //! [`narrow`]), beside `git ls-files --others --exclude-standard` given only the names the walk
 //! found outside the index, the files among them asked of `git check-ignore` instead (see
-//! [`others`](super::others)). git prints the tracked lines before the untracked ones, each part
+//! [`others`](super::others); the untracked half is [`untracked_half`](super::untracked_half)). git prints the tracked lines before the untracked ones, each part
 //! sorted, so the two halves joined are status's output, with the untracked paths quoted as
 //! status quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
 //!
@@ -23,19 +23,17 @@
 //! hides; conflicts; sparse or split indexes; colour; config given on the command line, which gix
 //! does not read; an unknown `status.showUntrackedFiles`), the snapshot runs status whole.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::thread;
 
 use anyhow::Result;
 
-use super::git_read::{colour_possible, git_command, join, run_git};
+use super::git_read::{colour_possible, join, run_git};
 use super::narrow;
 use super::stat_walk::{self, Index};
+use super::untracked_half::{Listing, Untracked, untracked_lines};
 use crate::git::index_scan;
-use crate::git::quote::quote_status_path;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
 
@@ -47,14 +45,6 @@ pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
 /// walk done once), `halves` (status in halves, each git walking) or `two` (status whole beside
 /// the diff). Given, a failure of the private index is an error rather than a quiet way back.
 pub(super) const WALKS_ENV: &str = "GIT_HANDOFF_SNAPSHOT_WALKS";
-
-/// How status lists untracked files (`status.showUntrackedFiles`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Untracked {
-    No,
-    Normal,
-    All,
-}
 
 /// What the split needs to know, decided before any git starts.
 pub(super) struct Plan {
@@ -73,6 +63,12 @@ pub(super) struct Plan {
     dir_cache: PathBuf,
     /// Where git's version is kept (see [`git::version`]).
     git_dir: PathBuf,
+}
+
+impl Plan {
+    fn listing(&self) -> Listing {
+        Listing { untracked: self.untracked, quote_path_fully: self.quote_path_fully }
+    }
 }
 
 /// The plan for splitting status in `repo`, or `None` to run it whole.
@@ -147,7 +143,7 @@ pub(super) fn run(
     let cache = narrow.then_some(plan.dir_cache.as_path());
     let (tracked_and_diff, untracked) = thread::scope(|s| {
         // Unless the walk narrows it, the listing needs nothing from the walk and runs beside it.
-        let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan, None)));
+        let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan.listing(), None)));
         // Whether git can list the names against an empty index (see `untracked_lines`).
         let recurses = narrow.then(|| {
             s.spawn(|| git::version::version(git, &plan.git_dir).is_some_and(|v| v >= (2, 27)))
@@ -185,7 +181,7 @@ pub(super) fn run(
         let untracked = whole.unwrap_or_else(|| {
             s.spawn(|| {
                 yield_to_the_diff();
-                untracked_lines(git, plan, names)
+                untracked_lines(git, plan.listing(), names)
             })
         });
         let both = match (&walked, &plan.walk) {
@@ -271,135 +267,4 @@ fn unknown_to(scan: &index_scan::Scan, path: &[u8]) -> bool {
     let mut dir = path.to_vec();
     dir.push(b'/');
     first_from(path) != Some(path) && !first_from(&dir).is_some_and(|p| p.starts_with(&dir))
-}
-
-/// The `?? path` lines status prints for untracked files: of the whole work tree, or of only the
-/// `names` the walk found outside the index (see [`others`](super::others)). When the index has
-/// no entry at or under any of them, they are read against an empty index (`no_index`, the path of
-/// a file that does not exist): it has nothing to tell git about them, and loading a large index
-/// (with the name hash git builds to look names up in it) was two thirds of what listing them
-/// cost. The index stays for a name it knows by another type (a tracked file become a directory:
-/// git lists no such directory), for an index with skip-worktree entries (a sparse checkout's
-/// `.gitignore` is read from it), and for a git older than 2.27, which does not look inside a
-/// directory a pathspec only leads into, and would list `src/` for `src/new.rs`.
-fn untracked_lines(
-    git: &Git,
-    plan: &Plan,
-    names: Option<(Vec<Vec<u8>>, Option<PathBuf>)>,
-) -> Result<Vec<u8>> {
-    if plan.untracked == Untracked::No {
-        return Ok(Vec::new());
-    }
-    let listed = match &names {
-        Some((names, _)) if names.is_empty() => return Ok(Vec::new()),
-        Some((names, Some(no_index))) => listed_against_no_index(git, plan, names, no_index)?,
-        Some((names, None)) => list_others(git, plan, Some(names), None)?,
-        None => list_others(git, plan, None, None)?,
-    };
-    let mut lines = Vec::with_capacity(listed.len() + listed.len() / 8);
-    for path in listed.split(|&b| b == 0).filter(|p| !p.is_empty()) {
-        lines.extend_from_slice(b"?? ");
-        lines.extend_from_slice(&quote_status_path(path, plan.quote_path_fully));
-        lines.push(b'\n');
-    }
-    Ok(lines)
-}
-
-/// What `git ls-files --others` lists of `names` against no index, NUL-separated in its order.
-/// A name that is a file or a symlink is listed unless an ignore rule excludes it, which
-/// `git check-ignore` tells (its rules are ls-files's: the same patterns, a file under an excluded
-/// directory excluded with it); only the other names (directories, which git may collapse or find
-/// empty, and whatever else) go to ls-files. Given many files in many directories as pathspecs,
-/// ls-files read each of those directories whole and matched every name in them against every
-/// pathspec: on the generated 30k-file tree, 4 to 10 ms of CPU for 52 names, where check-ignore
-/// and ls-files take 2.3 ms together for the 50 files and the two directories among them.
-fn listed_against_no_index(
-    git: &Git,
-    plan: &Plan,
-    names: &[Vec<u8>],
-    no_index: &std::path::Path,
-) -> Result<Vec<u8>> {
-    let top = git.work_tree.as_deref().unwrap_or(&git.git_dir);
-    // check-ignore takes its paths as pathspecs without `literal` magic: a name that starts with
-    // `:` would read as magic, so it goes to ls-files. (Glob characters do no harm there: it
-    // looks up the path, it does not match files against it.)
-    let (files, rest): (Vec<&Vec<u8>>, Vec<&Vec<u8>>) = names.iter().partition(|name| {
-        !name.starts_with(b":")
-            && std::fs::symlink_metadata(top.join(OsStr::from_bytes(name)))
-                .is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
-    });
-    let mut listed: Vec<Vec<u8>> = Vec::with_capacity(names.len());
-    if !files.is_empty() {
-        let mut input = Vec::new();
-        for file in &files {
-            input.extend_from_slice(file);
-            input.push(0);
-        }
-        let args = ["check-ignore", "-z", "--stdin"];
-        let mut cmd = git_command(git, &args);
-        cmd.env("GIT_INDEX_FILE", no_index);
-        literal_only(&mut cmd);
-        cmd.env_remove("GIT_LITERAL_PATHSPECS");
-        // Exit 1 says that none of them is ignored. Any other failure (a path check-ignore
-        // refuses, say) leaves every name to ls-files, as before this shortcut.
-        let output = crate::git::plumbing::output_with_input(&mut cmd, &input);
-        let ignored = match output.map(|o| (o.status.code(), o.stdout)) {
-            Ok((Some(0), ignored)) => ignored,
-            Ok((Some(1), _)) => Vec::new(),
-            _ => return list_others(git, plan, Some(names), Some(no_index)),
-        };
-        let ignored: std::collections::HashSet<&[u8]> =
-            ignored.split(|&b| b == 0).filter(|p| !p.is_empty()).collect();
-        listed.extend(files.iter().filter(|f| !ignored.contains(f.as_slice())).map(|f| f.to_vec()));
-    }
-    if !rest.is_empty() {
-        let rest: Vec<Vec<u8>> = rest.into_iter().cloned().collect();
-        let out = list_others(git, plan, Some(&rest), Some(no_index))?;
-        listed.extend(out.split(|&b| b == 0).filter(|p| !p.is_empty()).map(<[u8]>::to_vec));
-    }
-    // git's order: byte by byte, a directory with its trailing slash.
-    listed.sort();
-    listed.dedup();
-    let mut out = Vec::new();
-    for path in listed {
-        out.extend_from_slice(&path);
-        out.push(0);
-    }
-    Ok(out)
-}
-
-/// `git ls-files -z --others --exclude-standard` as status lists untracked files, of `names`
-/// only when given, against the index at `no_index` when given.
-fn list_others(
-    git: &Git,
-    plan: &Plan,
-    names: Option<&[Vec<u8>]>,
-    no_index: Option<&std::path::Path>,
-) -> Result<Vec<u8>> {
-    let mut args: Vec<&OsStr> = Vec::new();
-    if names.is_some() {
-        args.push("--literal-pathspecs".as_ref());
-    }
-    args.extend(["ls-files", "-z", "--others", "--exclude-standard"].map(OsStr::new));
-    if plan.untracked == Untracked::Normal {
-        args.extend(["--directory", "--no-empty-directory"].map(OsStr::new));
-    }
-    if let Some(names) = names {
-        args.push("--".as_ref());
-        args.extend(names.iter().map(|name| OsStr::from_bytes(name)));
-    }
-    let mut cmd = git_command(git, &args);
-    if let Some(no_index) = no_index {
-        cmd.env("GIT_INDEX_FILE", no_index);
-    }
-    literal_only(&mut cmd);
-    let output = git::run(&mut cmd)?;
-    git::checked(&cmd, output)
-}
-
-/// The names are literal (`--literal-pathspecs`), which git refuses beside these.
-fn literal_only(cmd: &mut std::process::Command) {
-    for key in ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"] {
-        cmd.env_remove(key);
-    }
 }
