@@ -143,3 +143,60 @@ fn bash_completes_git_handoff_subcommands_inside_gits_completion() {
     }
     assert!(text.split("--flags").nth(1).unwrap().contains("--max-lines="), "{text}");
 }
+
+/// The README's architecture map names every file and folder one level inside each layer of
+/// `src/`, in that layer's entry, and names no layer that is gone.
+#[test]
+fn the_architecture_map_matches_the_tree() {
+    let text = readme();
+    let start = text.find("## Architecture").expect("an Architecture section");
+    let block = &text[start..];
+    let block = &block[block.find("```\n").unwrap() + 4..];
+    let block = &block[..block.find("```").unwrap()];
+    // Each layer's entry: from its `src/<layer>/` line to the next entry.
+    let mut entries: Vec<(String, String)> = Vec::new();
+    for line in block.lines() {
+        if let Some(name) = line.strip_prefix("src/").and_then(|l| l.split('/').next())
+            && line.split_whitespace().next().is_some_and(|w| w.ends_with('/'))
+        {
+            entries.push((name.to_string(), line.to_string()));
+        } else if let Some(last) = entries.last_mut()
+            && line.starts_with(' ')
+        {
+            last.1.push('\n');
+            last.1.push_str(line);
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut missing = Vec::new();
+    let mut layers: Vec<String> = Vec::new();
+    for dir in std::fs::read_dir(&src).unwrap().map(|e| e.unwrap().path()) {
+        if !dir.is_dir() {
+            continue;
+        }
+        let layer = dir.file_name().unwrap().to_str().unwrap().to_string();
+        layers.push(layer.clone());
+        let Some((_, entry)) = entries.iter().find(|(name, _)| *name == layer) else {
+            missing.push(format!("src/{layer}/ has no entry"));
+            continue;
+        };
+        let words: Vec<&str> = entry
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for child in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+            let name = child.file_stem().unwrap().to_str().unwrap();
+            if name != "mod" && !words.contains(&name) {
+                missing.push(format!("src/{layer}/{name}"));
+            }
+        }
+    }
+    for (name, _) in &entries {
+        if !layers.contains(name) {
+            missing.push(format!("src/{name}/ is in the map but not in the tree"));
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(missing.is_empty(), "the README's architecture map misses: {}", missing.join(", "));
+}
