@@ -35,7 +35,7 @@ mod runtime;
 
 pub use fields::{capped, exit_code_in, parse_payload};
 pub use paths::{Place, repo_relative};
-pub use runtime::Agent;
+pub use runtime::Runtime;
 
 /// Caps, in characters.
 const CAP_COMMAND: usize = 1000;
@@ -50,7 +50,7 @@ const MAX_PATHS: usize = 100;
 /// Turns a payload into an event stamped `at`, redacting and capping every string.
 pub fn normalize(
     payload: &Map<String, Value>,
-    agent: Agent,
+    runtime: Runtime,
     place: &Place<'_>,
     redactor: &Redactor,
     at: String,
@@ -59,7 +59,7 @@ pub fn normalize(
         v: FORMAT,
         at: at.into(),
         kind: Kind::Other,
-        agent: agent.name().into(),
+        agent: runtime.name().into(),
         event: None,
         tool: None,
         target: None,
@@ -73,16 +73,18 @@ pub fn normalize(
         session: None,
     };
     let clean = |text: &str, cap: usize| -> String { capped(&redactor.redact(text), cap) };
-    match agent {
-        Agent::Claude | Agent::Codex => hook_event(payload, agent, place, &clean, &mut event)?,
-        Agent::Generic => generic_event(payload, place, &clean, &mut event)?,
+    match runtime {
+        Runtime::Claude | Runtime::Codex => {
+            hook_event(payload, runtime, place, &clean, &mut event)?
+        }
+        Runtime::Generic => generic_event(payload, place, &clean, &mut event)?,
     }
     Ok(event)
 }
 
 fn hook_event(
     payload: &Map<String, Value>,
-    agent: Agent,
+    runtime: Runtime,
     place: &Place<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
@@ -130,7 +132,7 @@ fn hook_event(
                     .and_then(Value::as_bool)
                     .unwrap_or(false);
                 let code = response.and_then(exit_code_of_response);
-                let implied = agent == Agent::Claude && is_shell(tool) && !interrupted;
+                let implied = runtime == Runtime::Claude && is_shell(tool) && !interrupted;
                 let code = code.or(implied.then_some(0));
                 event.exit_code = code;
                 event.ok = Some(!interrupted && code.is_none_or(|c| c == 0));

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use crate::agent::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
 use crate::agent::events;
-use crate::agent::payload::{self, Agent, Place};
+use crate::agent::payload::{self, Place, Runtime};
 use crate::cli::context::Ctx;
 use crate::git::repo::{Location, Repo};
 use crate::model::config::Config;
@@ -75,10 +75,10 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     };
     let payload = payload::parse_payload(&bytes)?;
     let agent = match args.agent {
-        Some(AgentArg::Claude) => Agent::Claude,
-        Some(AgentArg::Codex) => Agent::Codex,
-        Some(AgentArg::Generic) => Agent::Generic,
-        None => Agent::detect(&payload)?,
+        Some(AgentArg::Claude) => Runtime::Claude,
+        Some(AgentArg::Codex) => Runtime::Codex,
+        Some(AgentArg::Generic) => Runtime::Generic,
+        None => Runtime::detect(&payload)?,
     };
     let session_cwd = match payload.get("cwd") {
         None | Some(serde_json::Value::Null) => None,

@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
+use crate::git::quote::quote_status_path;
 use crate::ops::note::Outcome;
 use crate::ops::seal::{self, Request, Sealed};
 use crate::store::handoff::place::NoteAttempt;
@@ -153,10 +154,11 @@ fn render(sealed: &Sealed, cap: usize, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// A path as people read it: as is when it is printable UTF-8, else C-quoted like git does.
+/// A path as people read it: as is when it is printable UTF-8, else C-quoted as `git status`
+/// quotes it (the one C-quoter of the crate, `git::quote`).
 fn display(path: &[u8]) -> String {
     match path.to_str() {
         Ok(text) if !text.chars().any(char::is_control) && !text.starts_with('"') => text.into(),
-        _ => gix::quote::ansi_c::quote(path.as_bstr()).to_string(),
+        _ => String::from_utf8_lossy(&quote_status_path(path, true)).into_owned(),
     }
 }
