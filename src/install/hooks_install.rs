@@ -11,7 +11,7 @@ use crate::install::agent_settings::{self, Agent};
 use crate::install::change::{FileChange, shown};
 use crate::install::manifest::{self, Created};
 use crate::install::report::Report;
-use crate::install::{Action, Outcome, git_hooks, mcp, rewrite_ref};
+use crate::install::{Action, TargetReport, git_hooks, mcp, rewrite_ref};
 use crate::model::config::Config;
 
 /// What to install: the command line's flags, as plain values.
@@ -35,11 +35,11 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
     let top = repo.top().ok().map(|p| p.to_path_buf());
 
     // Plan every file first: nothing is written unless everything can be.
-    let mut planned: Vec<(Outcome, Option<FileChange>)> = Vec::new();
+    let mut planned: Vec<(TargetReport, Option<FileChange>)> = Vec::new();
     let mut manifest = manifest::load(&repo.git_dir);
     if pre_push {
         let plan = git_hooks::plan_install(repo, request.push_notes)?;
-        let mut outcome = Outcome::new("pre-push", plan.path, plan.action);
+        let mut outcome = TargetReport::new("pre-push", plan.path, plan.action);
         if let Some((manager, _)) = plan.manager {
             outcome.manager = Some(manager);
             outcome.snippet = Some(manager.snippet());
@@ -51,7 +51,7 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
         if *agent == Agent::Claude
             && let Some(change) = agent_settings::plan_skill_install(top)
         {
-            let outcome = Outcome::new("handoff skill", change.path.clone(), Action::Created);
+            let outcome = TargetReport::new("handoff skill", change.path.clone(), Action::Created);
             planned.push((outcome, Some(change)));
         }
         let change = agent_settings::plan_install(top, *agent)?;
@@ -72,13 +72,16 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
             (true, true) => Action::Added,
             (true, false) => Action::Created,
         };
-        planned.push((Outcome::new(agent.name(), change.path.clone(), action), Some(change)));
+        planned.push((TargetReport::new(agent.name(), change.path.clone(), action), Some(change)));
         let (change, action) = mcp::plan_install(top, *agent)?;
-        planned.push((Outcome::new(mcp::label(*agent), change.path.clone(), action), Some(change)));
+        planned.push((
+            TargetReport::new(mcp::label(*agent), change.path.clone(), action),
+            Some(change),
+        ));
         if *agent == Agent::Claude {
             let (change, action) = mcp::plan_approval(top)?;
             planned.push((
-                Outcome::new(mcp::APPROVAL_LABEL, change.path.clone(), action),
+                TargetReport::new(mcp::APPROVAL_LABEL, change.path.clone(), action),
                 Some(change),
             ));
         }

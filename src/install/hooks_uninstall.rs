@@ -12,7 +12,7 @@ use crate::install::agent_settings::Agent;
 use crate::install::change::{FileChange, shown};
 use crate::install::manifest::{self, Manifest};
 use crate::install::report::Report;
-use crate::install::{Outcome, Part, agent_uninstall, git_hooks, mcp, rewrite_ref};
+use crate::install::{Part, TargetReport, agent_uninstall, git_hooks, mcp, rewrite_ref};
 use crate::model::config::Config;
 
 /// What to take out: the command line's flags, as plain values.
@@ -40,7 +40,7 @@ pub fn uninstall(repo: &Repo, request: &Request) -> Result<Report> {
     .filter_map(|(picked, part)| (all || picked).then_some(part))
     .collect();
     let mut manifest = manifest::load(&repo.git_dir);
-    let mut planned: Vec<(Outcome, FileChange)> = Vec::new();
+    let mut planned: Vec<(TargetReport, FileChange)> = Vec::new();
     for part in &parts {
         planned.extend(plan(repo, top.as_deref(), *part, &mut manifest)?);
     }
@@ -73,9 +73,9 @@ fn plan(
     top: Option<&Path>,
     part: Part,
     manifest: &mut Manifest,
-) -> Result<Vec<(Outcome, FileChange)>> {
+) -> Result<Vec<(TargetReport, FileChange)>> {
     let outcome = |hook, change: FileChange, action| {
-        (Outcome::new(hook, change.path.clone(), action), change)
+        (TargetReport::new(hook, change.path.clone(), action), change)
     };
     let agent = match part {
         Part::PrePush => {

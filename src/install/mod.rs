@@ -65,7 +65,7 @@ pub enum Part {
 
 /// One target and what happened to it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub struct TargetReport {
     /// What the target is: `pre-push`, `Claude Code`, `Codex`, `handoff skill`, ...
     pub hook: &'static str,
     pub path: PathBuf,
@@ -80,8 +80,8 @@ pub struct Outcome {
     pub diff: Option<String>,
 }
 
-impl Outcome {
-    pub fn new(hook: &'static str, path: PathBuf, action: Action) -> Outcome {
-        Outcome { hook, path, action, manager: None, snippet: None, diff: None }
+impl TargetReport {
+    pub fn new(hook: &'static str, path: PathBuf, action: Action) -> TargetReport {
+        TargetReport { hook, path, action, manager: None, snippet: None, diff: None }
     }
 }

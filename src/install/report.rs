@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::install::Outcome;
+use crate::install::TargetReport;
 use crate::install::rewrite_ref::RewriteRef;
 
 /// What install and uninstall report (and print with --json).
@@ -11,7 +11,7 @@ use crate::install::rewrite_ref::RewriteRef;
 pub struct Report {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub dry_run: bool,
-    pub hooks: Vec<Outcome>,
+    pub hooks: Vec<TargetReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rewrite_ref: Option<RewriteRef>,
 }

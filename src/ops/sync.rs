@@ -39,7 +39,7 @@ pub struct Report {
     pub notes_ref: String,
     /// Where the remote's notes ref was fetched to (`refs/notes/remotes/<remote>/handoff`).
     pub tracking_ref: String,
-    pub outcome: Outcome,
+    pub outcome: Joined,
     /// Records this repository received that it did not hold.
     pub fetched: usize,
     /// Records the remote received that it did not hold.
@@ -55,7 +55,7 @@ pub struct Report {
 /// How the two notes refs were brought together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum Joined {
     /// Both sides already held the same notes.
     UpToDate,
     /// The remote was ahead: the local ref moved to its tip; nothing was pushed.
@@ -196,18 +196,18 @@ fn combine(
     remote: &str,
     local: Option<ObjectId>,
     theirs: Option<ObjectId>,
-) -> Result<(Option<ObjectId>, Outcome, Option<ObjectId>)> {
+) -> Result<(Option<ObjectId>, Joined, Option<ObjectId>)> {
     let (local_id, theirs_id) = match (local, theirs) {
-        (None, None) => return Ok((None, Outcome::UpToDate, None)),
-        (Some(l), None) => return Ok((Some(l), Outcome::Pushed, None)),
-        (None, Some(t)) => return Ok((Some(t), Outcome::FastForward, None)),
-        (Some(l), Some(t)) if l == t => return Ok((Some(l), Outcome::UpToDate, None)),
+        (None, None) => return Ok((None, Joined::UpToDate, None)),
+        (Some(l), None) => return Ok((Some(l), Joined::Pushed, None)),
+        (None, Some(t)) => return Ok((Some(t), Joined::FastForward, None)),
+        (Some(l), Some(t)) if l == t => return Ok((Some(l), Joined::UpToDate, None)),
         (Some(l), Some(t)) => (l, t),
     };
     match merge_base(repo, local_id, theirs_id)? {
-        Some(base) if base == theirs_id => return Ok((Some(local_id), Outcome::Pushed, None)),
+        Some(base) if base == theirs_id => return Ok((Some(local_id), Joined::Pushed, None)),
         Some(base) if base == local_id => {
-            return Ok((Some(theirs_id), Outcome::FastForward, None));
+            return Ok((Some(theirs_id), Joined::FastForward, None));
         }
         _ => {}
     }
@@ -219,7 +219,7 @@ fn combine(
         .gix
         .new_commit(message, tree, [local_id, theirs_id])
         .map_err(|err| anyhow!("writing the merge commit of {notes_ref}: {err}"))?;
-    Ok((Some(commit.id), Outcome::Merged, Some(commit.id)))
+    Ok((Some(commit.id), Joined::Merged, Some(commit.id)))
 }
 
 /// Moves the local notes ref from `old` to `new`, unless another writer moved it first.

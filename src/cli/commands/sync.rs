@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::ops::sync::{self, Outcome, Report};
+use crate::ops::sync::{self, Joined, Report};
 
 /// Exchange handoff records with a remote, losing none from either side.
 ///
@@ -54,19 +54,19 @@ fn summary(report: &Report) -> String {
         |id: &Option<String>| id.as_deref().map(|i| crate::util::text::short_id(i).to_string());
     let tip = short(&report.local).unwrap_or_default();
     let mut line = match report.outcome {
-        Outcome::UpToDate if report.local.is_none() => {
+        Joined::UpToDate if report.local.is_none() => {
             format!("{remote}: no handoff records on either side yet")
         }
-        Outcome::UpToDate => format!("{remote}: up to date ({} at {tip})", report.notes_ref),
-        Outcome::FastForward => {
+        Joined::UpToDate => format!("{remote}: up to date ({} at {tip})", report.notes_ref),
+        Joined::FastForward => {
             format!(
                 "{remote}: fetched {} ({} now at {tip})",
                 records(report.fetched),
                 report.notes_ref
             )
         }
-        Outcome::Pushed => format!("{remote}: pushed {}", records(report.pushed)),
-        Outcome::Merged => format!(
+        Joined::Pushed => format!("{remote}: pushed {}", records(report.pushed)),
+        Joined::Merged => format!(
             "{remote}: fetched {}, merged in {}, pushed {}",
             records(report.fetched),
             short(&report.merge_commit).unwrap_or_default(),

@@ -11,7 +11,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output;
 use crate::install::change::shown;
 use crate::install::report::Report;
-use crate::install::{Action, Outcome};
+use crate::install::{Action, TargetReport};
 
 pub(super) fn print(
     ctx: &Ctx,
@@ -41,7 +41,7 @@ pub(super) fn print(
 }
 
 fn print_outcome(
-    outcome: &Outcome,
+    outcome: &TargetReport,
     dry_run: bool,
     top: Option<&Path>,
     out: &mut impl Write,
@@ -96,7 +96,12 @@ fn print_outcome(
 }
 
 /// The MCP server registration: one entry in `.mcp.json` or `.codex/config.toml`.
-fn print_mcp(outcome: &Outcome, dry_run: bool, path: &str, out: &mut impl Write) -> Result<()> {
+fn print_mcp(
+    outcome: &TargetReport,
+    dry_run: bool,
+    path: &str,
+    out: &mut impl Write,
+) -> Result<()> {
     let would = if dry_run { "would be " } else { "" };
     let line = match outcome.action {
         _ if outcome.hook.ends_with("approval") => {
@@ -121,7 +126,7 @@ fn print_mcp(outcome: &Outcome, dry_run: bool, path: &str, out: &mut impl Write)
 
 /// The user's approval of the server in `.claude/settings.local.json`.
 fn print_approval(
-    outcome: &Outcome,
+    outcome: &TargetReport,
     dry_run: bool,
     path: &str,
     out: &mut impl Write,
@@ -150,7 +155,7 @@ fn print_approval(
 const CODEX_REVIEW: &str = "Codex runs new or changed hooks only after you approve them in its hook review: \
     start `codex` in this repository and approve the git-handoff hooks when it lists them.";
 
-fn print_managed(outcome: &Outcome, path: &str, out: &mut impl Write) -> Result<()> {
+fn print_managed(outcome: &TargetReport, path: &str, out: &mut impl Write) -> Result<()> {
     let Some(manager) = outcome.manager else { return Ok(()) };
     writeln!(
         out,
