@@ -21,7 +21,7 @@ use serde_json::Value;
 
 /// Sequences per test function (four functions run on the test harness's threads); set
 /// `LIFECYCLE_SEQUENCES` for a longer hunt.
-const SEQUENCES: u64 = 32;
+const SEQUENCES: u64 = 20;
 /// Moves per sequence.
 const MOVES: usize = 12;
 
