@@ -12,6 +12,9 @@
 //! the server holds no state between calls that the repository does not hold. A failing call is a
 //! tool result with `isError` and the command's message; nothing a client sends ends the server
 //! but the end of its input.
+//!
+//! [`protocol`] answers each message (the envelope and lifecycle), [`tools`] and [`schema`] say
+//! what is offered, [`calls`] runs a tool, [`rpc_error`] is the error both answer with.
 
 mod calls;
 mod protocol;

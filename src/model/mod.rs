@@ -1,8 +1,8 @@
 //! What a handoff is made of, free of git and terminals: the note ([`note`]), configuration
 //! ([`config`]), claims ([`claims`]) and checks ([`checks`]: which shell commands run a configured
 //! check), what a check run says ([`verdict`]), secrets ([`secrets`]) and redaction ([`redact`]),
-//! the TOML summary ([`summary`]), the emergency note ([`emergency`]), and the Markdown and English
-//! pieces they share ([`markdown`]).
+//! the TOML summary ([`summary`]), the emergency note ([`emergency`]), a seal commit's message
+//! ([`seal_message`]), and the Markdown and English pieces they share ([`markdown`]).
 
 pub mod checks;
 pub mod claims;
