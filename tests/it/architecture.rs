@@ -44,7 +44,7 @@ const STILL_IN_CYCLES: &[&str] = &[
 ];
 
 /// Files still over the line cap, being split by idea; the list only shrinks.
-const STILL_OVER_CAP: &[&str] = &["store/records.rs", "ops/snapshot/split.rs", "ops/sync.rs"];
+const STILL_OVER_CAP: &[&str] = &["ops/snapshot/split.rs", "ops/sync.rs"];
 
 /// One source file: its module path (`ops::seal::stage`) and its code without comments, string
 /// literals or unit tests.
