@@ -30,6 +30,6 @@ pub use crate::model::claims::Tag;
 pub use crate::model::summary::Summary;
 
 pub use key::Key;
-pub use read::{latest, latest_for, read_lenient, readable_refs, tracking_ref};
+pub use read::{latest, read_lenient, readable_refs, tracking_ref};
 pub use record::{Record, RecordKind, merge, parse, render};
 pub use write::{ensure_identity, store};

@@ -6,14 +6,22 @@ use gix::ObjectId;
 
 use crate::git::repo::Repo;
 
-use super::key::Key;
 use super::record::{Record, parse};
+
+/// What readers find on one object: its records, and a warning for each note on it that is not a
+/// record list (skipped, so one bad note cannot stop a reader). The warnings are for the command
+/// to print.
+#[derive(Debug, Default)]
+pub struct Attached {
+    pub records: Vec<Record>,
+    pub warnings: Vec<String>,
+}
 
 /// Reads every record attached to `object` in any of `refs`, for readers: a note that is not a
 /// record list (hand-written, or fetched from elsewhere) is skipped with a warning, so one bad note
 /// cannot stop recall at session start. (Writers read the note they replace in `write`, where
 /// one they cannot read is an error: they must not replace what they cannot read.)
-pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Vec<Record>> {
+pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Attached> {
     let what = refs.join(", ");
     let mut notes = repo
         .gix
@@ -21,31 +29,20 @@ pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Ve
         .and_then(|n| n.with_refs(refs.iter().map(String::as_str)))
         .map_err(|err| anyhow!("reading {what}: {err}"))?;
     let found = notes.get(object).map_err(|err| anyhow!("reading {what}: {err}"))?;
-    let mut out = Vec::new();
+    let mut attached = Attached::default();
     for note in found {
         let origin = format!("{}:{object}", note.reference.as_bstr());
         match parse(&note.blob.data, &origin) {
-            Ok(records) => out.extend(records),
-            Err(err) => crate::util::warnings::push(format!("{err:#}; skipped")),
+            Ok(records) => attached.records.extend(records),
+            Err(err) => attached.warnings.push(format!("{err:#}; skipped")),
         }
     }
-    Ok(out)
+    Ok(attached)
 }
 
-/// The newest record attached to `object` in `notes_ref`, if any.
-pub fn latest(repo: &Repo, notes_ref: &str, object: ObjectId) -> Result<Option<Record>> {
-    latest_in(repo, &[notes_ref.to_string()], object)
-}
-
-/// The newest record attached to `object` in any of `refs`, if any.
-pub fn latest_in(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Option<Record>> {
-    let records = read_lenient(repo, refs, object)?;
-    Ok(records.into_iter().max_by(|a, b| a.written_at.cmp(&b.written_at)))
-}
-
-/// The newest record for an issue or branch key in any of `refs`.
-pub fn latest_for(repo: &Repo, refs: &[String], key: Key<'_>) -> Result<Option<Record>> {
-    latest_in(repo, refs, key.id(repo)?)
+/// The newest of `records` by `written_at`, if any.
+pub fn latest(records: impl IntoIterator<Item = Record>) -> Option<Record> {
+    records.into_iter().max_by(|a, b| a.written_at.cmp(&b.written_at))
 }
 
 /// Where `sync` keeps its copy of a remote's records: `refs/notes/remotes/<remote>/<name>` for
