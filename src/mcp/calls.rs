@@ -43,15 +43,11 @@ pub fn call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         Some(args) => args.clone(),
     };
     let reply = schema::check(tool.fields, &mut args, "").and_then(|()| run(tool.name, args));
-    let mut reply = reply.unwrap_or_else(|err| Reply {
+    let reply = reply.unwrap_or_else(|err| Reply {
         text: error_text(&err),
         structured: None,
         is_error: true,
     });
-    // What the operations would have the command print as warnings, the model reads here.
-    for warning in crate::util::warnings::drain() {
-        reply.text.push_str(&format!("\nwarning: {warning}"));
-    }
     let mut result = json!({
         "content": [{"type": "text", "text": reply.text}],
         "isError": reply.is_error,
@@ -141,6 +137,10 @@ fn note(args: NoteArgs) -> Result<Reply> {
         for problem in &outcome.problems {
             text.push_str(&format!("\n{problem}"));
         }
+    }
+    // What the command would print as warnings, the model reads here.
+    for warning in &outcome.warnings {
+        text.push_str(&format!("\nwarning: {warning}"));
     }
     let is_error = !outcome.problems.is_empty();
     Ok(Reply { text, structured: Some(serde_json::to_value(&outcome)?), is_error })

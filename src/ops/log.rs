@@ -33,16 +33,20 @@ pub struct Entry {
     pub source: Source,
 }
 
+/// What `log` lists: the entries, and the warnings met reading them (notes that are not records,
+/// skipped) for the command to print.
+#[derive(Debug, Default)]
+pub struct Log {
+    pub entries: Vec<Entry>,
+    pub warnings: Vec<String>,
+}
+
 /// The handoffs on the first-parent line of `start`, newest first (of `issue` when given).
-pub fn entries(
-    repo: &Repo,
-    config: &Config,
-    start: ObjectId,
-    issue: Option<u64>,
-) -> Result<Vec<Entry>> {
+pub fn entries(repo: &Repo, config: &Config, start: ObjectId, issue: Option<u64>) -> Result<Log> {
     let branch = repo.head()?.ref_name;
-    let handoffs = handoff::all(repo, config, start, issue, branch.as_deref())?;
-    Ok(handoffs.into_iter().map(entry).collect())
+    let listing = handoff::all(repo, config, start, issue, branch.as_deref())?;
+    let entries = listing.handoffs.into_iter().map(entry).collect();
+    Ok(Log { entries, warnings: listing.warnings })
 }
 
 fn entry(handoff: Handoff) -> Entry {

@@ -77,6 +77,22 @@ pub enum SealPosition {
     Below,
 }
 
+/// The latest handoff, as [`find`] finds it, and the warnings met on the way (notes that are not
+/// records, skipped) for the command to print, also when there is no handoff.
+#[derive(Debug)]
+pub struct Latest {
+    pub handoff: Option<Handoff>,
+    pub warnings: Vec<String>,
+}
+
+/// Every handoff on a first-parent line, newest first, as [`all`] lists them, and the warnings met
+/// on the way, for the command to print.
+#[derive(Debug)]
+pub struct Listing {
+    pub handoffs: Vec<Handoff>,
+    pub warnings: Vec<String>,
+}
+
 /// What a reader asks for.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Query<'a> {
@@ -93,7 +109,8 @@ pub struct Query<'a> {
 
 /// The latest handoff on the branch (of `query.issue` when given); else the latest record for the
 /// branch or issue, as before any note was on the branch.
-pub fn find(repo: &Repo, config: &Config, query: &Query<'_>) -> Result<Option<Handoff>> {
+pub fn find(repo: &Repo, config: &Config, query: &Query<'_>) -> Result<Latest> {
+    let mut warnings = Vec::new();
     let start = match query.start {
         Some(start) => Some(start),
         None => repo.head()?.id,
@@ -104,11 +121,12 @@ pub fn find(repo: &Repo, config: &Config, query: &Query<'_>) -> Result<Option<Ha
         let wanted = |n: &NoteOnBranch| query.issue.is_none_or(|issue| n.issue == issue);
         let found = note_free::notes(repo, walk, wanted)?;
         if let Some(note) = found.notes.into_iter().find(|n| wanted(n)) {
-            return assemble(repo, config, &refs, &note).map(Some);
+            let handoff = assemble(repo, config, &refs, &note, &mut warnings)?;
+            return Ok(Latest { handoff: Some(handoff), warnings });
         }
     }
-    let record = records_fallback(repo, &refs, query)?;
-    Ok(record.map(|record| record_only(repo, record)))
+    let record = records_fallback(repo, &refs, query, &mut warnings)?;
+    Ok(Latest { handoff: record.map(|record| record_only(repo, record)), warnings })
 }
 
 /// Every handoff on the first-parent line from `start`, newest first (of `issue` when given):
@@ -119,21 +137,22 @@ pub fn all(
     start: ObjectId,
     issue: Option<u64>,
     branch_name: Option<&str>,
-) -> Result<Vec<Handoff>> {
+) -> Result<Listing> {
+    let mut warnings = Vec::new();
     let refs = records::readable_refs(repo, &config.notes_ref)?;
     let walk = branch::Walk { start, stop: None, limit: usize::MAX };
     let walked = branch::notes(repo, walk, |_| false)?;
     let mut out: Vec<(usize, Handoff)> = Vec::new();
     for note in walked.notes.iter().filter(|n| issue.is_none_or(|i| n.issue == i)) {
-        out.push((note.depth, assemble(repo, config, &refs, note)?));
+        out.push((note.depth, assemble(repo, config, &refs, note, &mut warnings)?));
     }
     // Digest-only handoffs sit on work commits: the branch's and the issue's keys list them.
     let mut digests = Vec::new();
     if let Some(name) = branch_name {
-        digests.extend(records::read_lenient(repo, &refs, Key::Branch(name).id(repo)?)?);
+        digests.extend(read(repo, &refs, Key::Branch(name).id(repo)?, &mut warnings)?);
     }
     if let Some(issue) = issue {
-        digests.extend(records::read_lenient(repo, &refs, Key::Issue(issue).id(repo)?)?);
+        digests.extend(read(repo, &refs, Key::Issue(issue).id(repo)?, &mut warnings)?);
     }
     digests.retain(|r| r.kind == RecordKind::Digest && issue.is_none_or(|i| r.issue == Some(i)));
     digests.sort_by(|a, b| (&a.commit, &b.written_at).cmp(&(&b.commit, &a.written_at)));
@@ -147,7 +166,8 @@ pub fn all(
         }
     }
     out.sort_by_key(|(depth, _)| *depth);
-    Ok(out.into_iter().map(|(_, handoff)| handoff).collect())
+    let handoffs = out.into_iter().map(|(_, handoff)| handoff).collect();
+    Ok(Listing { handoffs, warnings })
 }
 
 /// This attempt's note commit on the branch: the newest note of `issue` between the attempt's
@@ -177,14 +197,13 @@ fn assemble(
     config: &Config,
     refs: &[String],
     found: &NoteOnBranch,
+    warnings: &mut Vec<String>,
 ) -> Result<Handoff> {
     let path = config.note_path(found.issue);
     let note = branch::file_at(repo, found.commit, &path)
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    let stored = records::read_lenient(repo, refs, found.commit)?
-        .into_iter()
-        .filter(|r| r.kind != RecordKind::Digest)
-        .max_by(|a, b| a.written_at.cmp(&b.written_at));
+    let stored = read(repo, refs, found.commit, warnings)?;
+    let stored = records::latest(stored.into_iter().filter(|r| r.kind != RecordKind::Digest));
     let (mut record, source) = match stored {
         Some(record) => (record, Source::Record),
         None => (from_note::record(repo, found, &path, note.as_deref()), Source::NoteFile),
@@ -219,22 +238,40 @@ fn seal_of(repo: &Repo, found: &NoteOnBranch, started_at: Option<&str>) -> Resul
 }
 
 /// The latest record for the branch (when it agrees with the issue asked for), else the issue's.
-fn records_fallback(repo: &Repo, refs: &[String], query: &Query<'_>) -> Result<Option<Record>> {
+fn records_fallback(
+    repo: &Repo,
+    refs: &[String],
+    query: &Query<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Record>> {
     let issue = query.issue.or(query.attempt_issue);
     let on_branch = match query.branch {
-        Some(name) => records::latest_for(repo, refs, Key::Branch(name))?,
+        Some(name) => records::latest(read(repo, refs, Key::Branch(name).id(repo)?, warnings)?),
         None => None,
     };
     if on_branch.as_ref().is_some_and(|r| issue.is_none() || r.issue == issue) {
         return Ok(on_branch);
     }
     if let Some(issue) = issue
-        && let Some(record) = records::latest_for(repo, refs, Key::Issue(issue))?
+        && let Some(record) =
+            records::latest(read(repo, refs, Key::Issue(issue).id(repo)?, warnings)?)
     {
         return Ok(Some(record));
     }
     // An explicit --issue that nothing matches finds nothing, not another issue's handoff.
     Ok(if query.issue.is_some() { None } else { on_branch })
+}
+
+/// The records attached to `object`, each warning of reading them added to `warnings`.
+fn read(
+    repo: &Repo,
+    refs: &[String],
+    object: ObjectId,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Record>> {
+    let attached = records::read_lenient(repo, refs, object)?;
+    warnings.extend(attached.warnings);
+    Ok(attached.records)
 }
 
 /// A handoff known only from its record: the note (if the record names one) from its commit.

@@ -1,6 +1,6 @@
 //! Small utilities every layer may use: times ([`time`]), signal handling ([`interrupt`]), the
 //! exit-code error type ([`error`]), paths that stay inside the work tree ([`paths`]), files
-//! written whole ([`fs`]), text helpers ([`text`]) and warnings kept as data ([`warnings`]).
+//! written whole ([`fs`]) and text helpers ([`text`]).
 
 pub mod error;
 pub mod fs;
@@ -8,4 +8,3 @@ pub mod interrupt;
 pub mod paths;
 pub mod text;
 pub mod time;
-pub mod warnings;

@@ -31,13 +31,6 @@ const MAX_LINES: usize = 400;
 /// operation stands on the layers below, not on its siblings. Lower it when one goes.
 const MAX_OPS_SIDEWAYS: usize = 2;
 
-/// Files still in a cycle, being taken apart (a shared type moved to a leaf file of its own
-/// breaks most). The list only shrinks: a file that leaves its cycle must leave the list too.
-const STILL_IN_CYCLES: &[&str] = &["store/handoff.rs", "store/handoff/from_note.rs"];
-
-/// Files still over the line cap, being split by idea; the list only shrinks.
-const STILL_OVER_CAP: &[&str] = &["store/records.rs"];
-
 /// One source file: its module path (`ops::seal::stage`) and its code without comments, string
 /// literals or unit tests.
 struct File {
@@ -509,28 +502,26 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 #[test]
 fn no_files_import_each_other() {
     let graph = graph(&files());
-    let groups = cycles(&graph);
-    let arrows = |group: &Vec<String>| -> String {
-        let arrows: Vec<String> = group
-            .iter()
-            .flat_map(|from| {
-                graph[from]
-                    .iter()
-                    .filter(|to| group.contains(to))
-                    .map(move |to| format!("{from} -> {to}"))
-            })
-            .collect();
-        arrows.join(", ")
-    };
-    let new: Vec<String> = groups
+    let found: Vec<String> = cycles(&graph)
         .iter()
-        .filter(|group| group.iter().any(|f| !STILL_IN_CYCLES.contains(&f.as_str())))
-        .map(arrows)
+        .map(|group| {
+            let arrows: Vec<String> = group
+                .iter()
+                .flat_map(|from| {
+                    graph[from]
+                        .iter()
+                        .filter(|to| group.contains(to))
+                        .map(move |to| format!("{from} -> {to}"))
+                })
+                .collect();
+            arrows.join(", ")
+        })
         .collect();
-    assert!(new.is_empty(), "files that import each other:\n{}", new.join("\n"));
-    let in_cycles: BTreeSet<&str> = groups.iter().flatten().map(String::as_str).collect();
-    let freed: Vec<&&str> = STILL_IN_CYCLES.iter().filter(|f| !in_cycles.contains(**f)).collect();
-    assert!(freed.is_empty(), "no longer in a cycle: take them off STILL_IN_CYCLES: {freed:?}");
+    assert!(
+        found.is_empty(),
+        "files that import each other (move what they share into a leaf of its own):\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -559,25 +550,17 @@ fn every_source_file_stays_under_the_line_cap() {
     let src = src();
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    let mut long = Vec::new();
-    let mut listed = Vec::new();
-    for file in &files {
-        let rel = file.strip_prefix(&src).unwrap().to_str().unwrap().to_string();
-        let lines = std::fs::read_to_string(file).unwrap().lines().count();
-        let allowed = STILL_OVER_CAP.contains(&rel.as_str());
-        if lines > MAX_LINES && !(allowed && lines <= 500) {
-            long.push(format!("{rel} ({lines} lines)"));
-        }
-        if allowed && lines <= MAX_LINES {
-            listed.push(rel);
-        }
-    }
+    let long: Vec<String> = files
+        .iter()
+        .map(|f| (f, std::fs::read_to_string(f).unwrap().lines().count()))
+        .filter(|(_, lines)| *lines > MAX_LINES)
+        .map(|(f, lines)| format!("{} ({lines} lines)", f.strip_prefix(&src).unwrap().display()))
+        .collect();
     assert!(
         long.is_empty(),
         "split these by idea (at most {MAX_LINES} lines): {}",
         long.join(", ")
     );
-    assert!(listed.is_empty(), "under the cap now: take them off STILL_OVER_CAP: {listed:?}");
 }
 
 #[test]

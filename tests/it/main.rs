@@ -36,5 +36,6 @@ mod snapshot_walk;
 mod start;
 mod sync;
 mod uninstall;
+mod unreadable_records;
 mod validate;
 mod walk;

@@ -48,12 +48,20 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
         None => repo.head()?.id,
     };
-    let entries = match start {
+    let log = match start {
         Some(start) => log::entries(&repo, &config, start, args.issue)?,
-        None => Vec::new(), // an unborn branch holds no handoff
+        None => log::Log::default(), // an unborn branch holds no handoff
     };
+    let listed = list(ctx, &args, &log.entries, config.caps.seal_files, out);
+    for warning in &log.warnings {
+        ctx.warn(warning);
+    }
+    listed
+}
+
+fn list(ctx: &Ctx, args: &Args, entries: &[Entry], cap: usize, out: &mut impl Write) -> Result<()> {
     if ctx.json {
-        return Ok(output::write_json(out, &Report { handoffs: &entries })?);
+        return Ok(output::write_json(out, &Report { handoffs: entries })?);
     }
     for (n, entry) in entries.iter().enumerate() {
         if args.oneline {
@@ -63,7 +71,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         if n > 0 {
             writeln!(out)?;
         }
-        block(entry, config.caps.seal_files, out)?;
+        block(entry, cap, out)?;
     }
     Ok(())
 }

@@ -119,13 +119,7 @@ pub fn run(cli: Cli) -> Result<()> {
     let ctx = Ctx { json: cli.global.json };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = dispatch(&ctx, cli.command, !cli.global.chdir.is_empty(), &mut out);
-    // Warnings the layers below collected (they never print) go to the error stream, after
-    // whatever the command printed and whether or not it succeeded.
-    for warning in crate::util::warnings::drain() {
-        ctx.warn(&warning);
-    }
-    result?;
+    dispatch(&ctx, cli.command, !cli.global.chdir.is_empty(), &mut out)?;
     out.flush()?;
     Ok(())
 }

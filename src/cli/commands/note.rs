@@ -107,6 +107,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         render(&outcome, out)?;
     }
     out.flush()?;
+    for warning in &outcome.warnings {
+        ctx.warn(warning);
+    }
     if outcome.problems.is_empty() { Ok(()) } else { Err(CheckFailed.into()) }
 }
 

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow};
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
@@ -58,16 +58,33 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         attempt_issue: resolved.issue,
         branch: if start.is_none() { head.ref_name.as_deref() } else { None },
     };
-    let Some(handoff) = handoff::find(&repo, &config, &query)? else {
-        let at = args.rev.as_deref().map(|r| format!(" at {r}")).unwrap_or_default();
-        bail!(
-            "no handoff found{at} for this branch{}: no note commit on it and no record; \
-             `git handoff log` lists the branch's handoffs and `git notes --ref={} list` the records",
-            query.issue.or(resolved.issue).map(|i| format!(" or issue #{i}")).unwrap_or_default(),
-            config.notes_ref.trim_start_matches("refs/notes/")
-        );
+    let latest = handoff::find(&repo, &config, &query)?;
+    let shown = match &latest.handoff {
+        Some(handoff) => show(ctx, handoff, config.caps.seal_files, out),
+        None => {
+            let at = args.rev.as_deref().map(|r| format!(" at {r}")).unwrap_or_default();
+            Err(anyhow!(
+                "no handoff found{at} for this branch{}: no note commit on it and no record; \
+                 `git handoff log` lists the branch's handoffs and `git notes --ref={} list` the \
+                 records",
+                query
+                    .issue
+                    .or(resolved.issue)
+                    .map(|i| format!(" or issue #{i}"))
+                    .unwrap_or_default(),
+                config.notes_ref.trim_start_matches("refs/notes/")
+            ))
+        }
     };
-    let next = next_steps(&handoff);
+    // After the output, and before the error when there is no handoff: a skipped note may be why.
+    for warning in &latest.warnings {
+        ctx.warn(warning);
+    }
+    shown
+}
+
+fn show(ctx: &Ctx, handoff: &Handoff, cap: usize, out: &mut impl Write) -> Result<()> {
+    let next = next_steps(handoff);
     if ctx.json {
         let report = Report {
             record: &handoff.record,
@@ -78,7 +95,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         };
         return Ok(output::write_json(out, &report)?);
     }
-    render(&handoff, &next, config.caps.seal_files, out)
+    render(handoff, &next, cap, out)
 }
 
 fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) -> Result<()> {

@@ -132,6 +132,7 @@ pub fn agent_note(
         skipped: None,
         fixes,
         problems,
+        warnings: Vec::new(),
     })
 }
 

@@ -34,6 +34,7 @@ pub fn digest_only(
         skipped: Some(why),
         fixes: Vec::new(),
         problems: Vec::new(),
+        warnings: Vec::new(),
     };
     if digest.tool_calls == 0 {
         return Ok(skip("no tool calls recorded in this session".into(), &digest));
@@ -41,27 +42,26 @@ pub fn digest_only(
     let Some(head) = repo.head()?.id else {
         return Ok(skip("HEAD has no commit yet".into(), &digest));
     };
-    if let Some(existing) = records::latest(repo, &config.notes_ref, head)?
+    let on_head = records::read_lenient(repo, std::slice::from_ref(&config.notes_ref), head)?;
+    let warnings = on_head.warnings;
+    if let Some(existing) = records::latest(on_head.records)
         && existing.kind != RecordKind::Digest
     {
-        return Ok(skip(format!("HEAD already has a {} record", existing.kind), &digest));
+        let why = format!("HEAD already has a {} record", existing.kind);
+        return Ok(Outcome { warnings, ..skip(why, &digest) });
     }
     if let Some(note) = handoff_at(repo, head)? {
-        return Ok(skip(
-            format!(
-                "HEAD holds the handoff of issue #{} (note commit {})",
-                note.issue, note.commit
-            ),
-            &digest,
-        ));
+        let why = format!(
+            "HEAD holds the handoff of issue #{} (note commit {})",
+            note.issue, note.commit
+        );
+        return Ok(Outcome { warnings, ..skip(why, &digest) });
     }
     if let (Some(issue), Some(started)) = (issue, &started_at) {
         let attempt = NoteAttempt { issue, started_at: started.clone(), base };
         if let Some(existing) = existing_note(repo, &attempt)? {
-            return Ok(skip(
-                format!("the agent's note for issue #{issue} is in {existing}"),
-                &digest,
-            ));
+            let why = format!("the agent's note for issue #{issue} is in {existing}");
+            return Ok(Outcome { warnings, ..skip(why, &digest) });
         }
     }
     let head_ref = repo.head()?.ref_name;
@@ -89,6 +89,7 @@ pub fn digest_only(
         skipped: None,
         fixes: Vec::new(),
         problems: Vec::new(),
+        warnings,
     })
 }
 

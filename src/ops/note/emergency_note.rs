@@ -44,6 +44,7 @@ pub fn emergency_note(
             )),
             fixes: Vec::new(),
             problems: Vec::new(),
+            warnings: Vec::new(),
         });
     }
     // Whatever the agent left uncommitted at the note path is its word, never written over: a
@@ -51,6 +52,7 @@ pub fn emergency_note(
     // inside the emergency note.
     let path = repo.inside_work_tree(&rel, "the note")?;
     let mut draft = None;
+    let mut warnings = Vec::new();
     if let Ok(bytes) = crate::util::paths::read_bounded(&path, note::MAX_BYTES, "the note")
         && !same_as_head(repo, &rel, &bytes)
     {
@@ -66,7 +68,7 @@ pub fn emergency_note(
                     let report = crate::util::error::check_report(&err).join("\n");
                     let problems: Vec<&str> =
                         report.lines().filter(|l| *l != NOT_COMMITTED).collect();
-                    crate::util::warnings::push(format!(
+                    warnings.push(format!(
                         "the agent's draft {rel} does not pass its check ({}); it is kept \
                          verbatim in the emergency note, which was committed instead",
                         problems.join("; ")
@@ -181,6 +183,7 @@ pub fn emergency_note(
         skipped: None,
         fixes: Vec::new(),
         problems,
+        warnings,
     })
 }
 

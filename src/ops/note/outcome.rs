@@ -28,6 +28,10 @@ pub struct Outcome {
     /// Problems the validator found after committing (the command then exits 1).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+    /// For the command to print after its output (a draft kept verbatim, a note that is not a
+    /// record skipped); not part of `note --json`.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 /// The last line of a failed check's report: what happened and what to do.

@@ -31,7 +31,7 @@ pub struct Recall {
     pub lines: Vec<String>,
     pub rules: Option<String>,
     pub record: Option<Record>,
-    /// For the command to print (the rules file was cut).
+    /// For the command to print (the rules file was cut, a note that is not a record skipped).
     #[serde(skip)]
     pub warnings: Vec<String>,
 }
@@ -76,6 +76,7 @@ pub fn for_session(
 
     let mut lines = Vec::new();
     let mut record = None;
+    let mut skipped = Vec::new();
     if config.recall.enabled {
         let head = repo.head()?;
         let query = Query {
@@ -84,7 +85,9 @@ pub fn for_session(
             attempt_issue: resolved.issue,
             branch: head.ref_name.as_deref(),
         };
-        record = handoff::find(repo, config, &query)?.map(|h| h.record);
+        let latest = handoff::find(repo, config, &query)?;
+        record = latest.handoff.map(|h| h.record);
+        skipped = latest.warnings;
         if let Some(found) = &record {
             lines = match source {
                 Source::Startup => vec![startup(found, limits.prefix)],
@@ -105,6 +108,7 @@ pub fn for_session(
     }
     let mut warnings = Vec::new();
     let rules = rules(repo, config, &mut warnings)?;
+    warnings.extend(skipped);
     Ok(Recall { source, lines, rules, record, warnings })
 }
 

@@ -6,7 +6,7 @@ use crate::git::repo::Repo;
 use crate::model::claims::TAG_PREFIX;
 use crate::model::note::Note;
 use crate::model::summary::Summary;
-use crate::store::handoff::NoteOnBranch;
+use crate::store::handoff::branch::NoteOnBranch;
 use crate::store::records::{Record, RecordKind, Tag};
 use crate::util::time;
 

@@ -1,0 +1,78 @@
+//! Reading records for readers (recall, show, log): from the notes ref and every remote-tracking
+//! copy of it, a note that is not a record list skipped with a warning.
+
+use anyhow::{Context, Result, anyhow};
+use gix::ObjectId;
+
+use crate::git::repo::Repo;
+
+use super::record::{Record, parse};
+
+/// What readers find on one object: its records, and a warning for each note on it that is not a
+/// record list (skipped, so one bad note cannot stop a reader). The warnings are for the command
+/// to print.
+#[derive(Debug, Default)]
+pub struct Attached {
+    pub records: Vec<Record>,
+    pub warnings: Vec<String>,
+}
+
+/// Reads every record attached to `object` in any of `refs`, for readers: a note that is not a
+/// record list (hand-written, or fetched from elsewhere) is skipped with a warning, so one bad note
+/// cannot stop recall at session start. (Writers read the note they replace in `write`, where
+/// one they cannot read is an error: they must not replace what they cannot read.)
+pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Attached> {
+    let what = refs.join(", ");
+    let mut notes = repo
+        .gix
+        .notes()
+        .and_then(|n| n.with_refs(refs.iter().map(String::as_str)))
+        .map_err(|err| anyhow!("reading {what}: {err}"))?;
+    let found = notes.get(object).map_err(|err| anyhow!("reading {what}: {err}"))?;
+    let mut attached = Attached::default();
+    for note in found {
+        let origin = format!("{}:{object}", note.reference.as_bstr());
+        match parse(&note.blob.data, &origin) {
+            Ok(records) => attached.records.extend(records),
+            Err(err) => attached.warnings.push(format!("{err:#}; skipped")),
+        }
+    }
+    Ok(attached)
+}
+
+/// The newest of `records` by `written_at`, if any.
+pub fn latest(records: impl IntoIterator<Item = Record>) -> Option<Record> {
+    records.into_iter().max_by(|a, b| a.written_at.cmp(&b.written_at))
+}
+
+/// Where `sync` keeps its copy of a remote's records: `refs/notes/remotes/<remote>/<name>` for
+/// the notes ref `refs/notes/<name>` (`refs/notes/remotes/origin/handoff` by default).
+pub fn tracking_ref(notes_ref: &str, remote: &str) -> String {
+    let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
+    format!("{TRACKING_PREFIX}{remote}/{name}")
+}
+
+const TRACKING_PREFIX: &str = "refs/notes/remotes/";
+
+/// The notes refs that readers (recall, show) look in: `notes_ref` itself, then every
+/// remote-tracking copy of it (see [`tracking_ref`]), so a handoff written on another machine is
+/// found after one `sync` or a fetch with the documented refspec. Listing them reads only the refs
+/// under `refs/notes/remotes/`, never history.
+pub fn readable_refs(repo: &Repo, notes_ref: &str) -> Result<Vec<String>> {
+    let mut refs = vec![notes_ref.to_string()];
+    let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
+    let suffix = format!("/{name}");
+    let platform = repo.gix.references().context("listing the remote-tracking notes refs")?;
+    let tracking =
+        platform.prefixed(TRACKING_PREFIX).context("listing the remote-tracking notes refs")?;
+    for reference in tracking {
+        // A broken ref is git's to report; recall still reads the others.
+        let Ok(reference) = reference else { continue };
+        let full = reference.name().as_bstr().to_string();
+        let remote = full.strip_prefix(TRACKING_PREFIX).and_then(|r| r.strip_suffix(&suffix));
+        if remote.is_some_and(|r| !r.is_empty()) {
+            refs.push(full);
+        }
+    }
+    Ok(refs)
+}

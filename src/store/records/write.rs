@@ -1,0 +1,197 @@
+//! Writing records: every write a compare-and-swap on the notes ref, retried with backoff when
+//! another writer moved it first, so parallel agents never lose a record; key blobs kept in the
+//! notes tree so they travel with it.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use gix::ObjectId;
+
+use crate::git::identity::{FALLBACK_EMAIL, FALLBACK_NAME};
+use crate::git::repo::Repo;
+
+use super::key::Key;
+use super::record::{Record, parse, render};
+
+/// How long a write keeps retrying while other writers move the notes ref first.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
+
+/// Stores `record` on `object` (replacing what was there: one commit has one handoff) and on its
+/// issue and branch keys (added to what was there, keeping one record per commit).
+pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record) -> Result<()> {
+    ensure_identity(repo);
+    // Another record on the same object (one from another machine, merged by sync, or an older
+    // handoff of another kind) is kept; only this kind of record for this commit is replaced.
+    write_with_retry(repo, notes_ref, object, false, |existing| {
+        let mut kept: Vec<Record> = existing
+            .into_iter()
+            .filter(|r| !(r.commit == record.commit && r.kind == record.kind))
+            .collect();
+        kept.push(record.clone());
+        kept
+    })?;
+    let mut keys = Vec::new();
+    if let Some(issue) = record.issue {
+        keys.push(Key::Issue(issue).write(repo)?);
+    }
+    if let Some(branch) = &record.branch {
+        keys.push(Key::Branch(branch).write(repo)?);
+    }
+    for key in keys {
+        write_with_retry(repo, notes_ref, key, true, |existing| {
+            let mut kept: Vec<Record> =
+                existing.into_iter().filter(|r| r.commit != record.commit).collect();
+            kept.push(record.clone());
+            kept
+        })?;
+    }
+    Ok(())
+}
+
+/// Reads the records on `object`, lets `update` decide the new list, and writes it with a
+/// compare-and-swap on the ref, against the very commit the records were read from: when another
+/// writer moved the ref in between, nothing is written and it starts over from a fresh read, so a
+/// record another writer added is never dropped. With `is_key`, `object` is a key blob, kept in
+/// the notes tree too (see [`replace_note`]).
+fn write_with_retry(
+    repo: &Repo,
+    notes_ref: &str,
+    object: ObjectId,
+    is_key: bool,
+    update: impl Fn(Vec<Record>) -> Vec<Record>,
+) -> Result<()> {
+    let started = Instant::now();
+    let mut tries = 0u32;
+    loop {
+        tries += 1;
+        let raced = match replace_note(repo, notes_ref, object, is_key, &update)? {
+            None => return Ok(()),
+            Some(raced) => raced,
+        };
+        if started.elapsed() > GIVE_UP_AFTER {
+            bail!(
+                "could not update {notes_ref} after {tries} tries in {}s: {raced:#}; another \
+                 process keeps moving it, run the command again",
+                GIVE_UP_AFTER.as_secs()
+            );
+        }
+        // Another writer won the race: back off for a random while, longer as the tries go on,
+        // so many writers spread out instead of colliding again in lockstep.
+        let cap = 2 + u64::from(tries.min(20)) * 3;
+        std::thread::sleep(Duration::from_millis(1 + jitter() % cap));
+    }
+}
+
+/// A cheap random number: the clock's nanoseconds mixed with the process id.
+fn jitter() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::from(d.subsec_nanos()));
+    (nanos ^ u64::from(std::process::id()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_mul(0x2545_F491_4F6C_DD1D)
+        >> 32
+}
+
+/// Where a key blob sits in the notes tree: a top-level entry whose name is not an object id,
+/// which git (and gix) keep as a non-note entry through every note edit and `git notes prune`.
+const KEY_ENTRY_PREFIX: &str = "handoff-key-";
+
+/// Writes `data` as the note on `object` in one new commit on `notes_ref`, which moves only if no
+/// other writer moved it first (as `gix`'s notes editing does). A key blob (`is_key`) is also put
+/// in the notes tree as `handoff-key-<id>`: so it is reachable, travels with the notes ref to
+/// other clones, and survives `git gc` there and here; without it `git notes prune` in a clone
+/// that lacks the blob would drop the key's note, and with it every lookup by issue and branch.
+///
+/// The records already on `object` are read from the very notes commit the new one is built on, and
+/// the ref moves only if it still points there: so `update` always sees every record written before
+/// and none is lost to a race. Returns `None` when written, `Some(why)` when another writer won the
+/// race (nothing was written; read again and retry); an error is one that retrying cannot mend.
+fn replace_note(
+    repo: &Repo,
+    notes_ref: &str,
+    object: ObjectId,
+    is_key: bool,
+    update: &dyn Fn(Vec<Record>) -> Vec<Record>,
+) -> Result<Option<anyhow::Error>> {
+    use gix::refs::transaction::PreviousValue;
+    let gix = &repo.gix;
+    let (parent, tree, ref_name) = match gix.try_find_reference(notes_ref)? {
+        Some(mut reference) => {
+            // A symbolic notes ref is followed; the ref it ends at is the one that moves.
+            let parent = reference.follow_to_object()?.detach();
+            let tree = gix.find_commit(parent)?.tree_id()?.detach();
+            (Some(parent), tree, reference.name().to_owned())
+        }
+        None => {
+            let name = gix::refs::FullName::try_from(notes_ref)
+                .with_context(|| format!("{notes_ref} is not a valid ref name"))?;
+            (None, ObjectId::empty_tree(gix.object_hash()), name)
+        }
+    };
+    let mut state = gix::note::plumbing::State::new(tree, gix)
+        .map_err(|err| anyhow!("reading the notes tree {tree}: {err}"))?;
+    let existing = match state
+        .get(&object, gix)
+        .map_err(|err| anyhow!("reading the note on {object}: {err}"))?
+    {
+        // An unreadable existing note is an error, never silently overwritten.
+        Some(blob) => {
+            let blob =
+                gix.find_blob(blob).with_context(|| format!("reading the note on {object}"))?;
+            let name = notes_ref.trim_start_matches("refs/notes/");
+            parse(&blob.data, &format!("{notes_ref}:{object}")).map_err(|err| {
+                err.context(format!(
+                    "mend: look at it with `git notes --ref={name} show {object}` and remove it \
+                     with `git notes --ref={name} remove {object}` if it is not needed"
+                ))
+            })?
+        }
+        None => Vec::new(),
+    };
+    let data = render(&update(existing))?;
+    let blob = gix.write_blob(data.as_bytes()).context("writing a record")?.detach();
+    let edit = state
+        .replace(object, blob, gix)
+        .map_err(|err| anyhow!("writing the note on {object}: {err}"))?;
+    let mut tree = edit.tree;
+    if is_key {
+        let mut editor = gix.edit_tree(tree)?;
+        editor.upsert(
+            format!("{KEY_ENTRY_PREFIX}{object}"),
+            gix::objs::tree::EntryKind::Blob,
+            object,
+        )?;
+        tree = editor.write()?.detach();
+    }
+    let message = format!("git-handoff: record for {object}");
+    let commit = gix.new_commit(message.as_str(), tree, parent)?;
+    let expected = match parent {
+        Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
+        None => PreviousValue::MustNotExist,
+    };
+    match gix.reference(ref_name, commit.id, expected, format!("notes: {message}")) {
+        Ok(_) => Ok(None),
+        Err(err) => Ok(Some(err.into())),
+    }
+}
+
+/// Installs a fallback identity in memory when git has none, so records can always be written.
+pub fn ensure_identity(repo: &mut Repo) {
+    use gix::config::tree::gitoxide;
+    let mut config = gix::config::File::new(gix::config::file::Metadata::api());
+    let mut any = false;
+    if repo.gix.committer().is_none() {
+        let _ = config.set_raw_value(gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME);
+        let _ = config.set_raw_value(gitoxide::Committer::EMAIL_FALLBACK, FALLBACK_EMAIL);
+        any = true;
+    }
+    if repo.gix.author().is_none() {
+        let _ = config.set_raw_value(gitoxide::Author::NAME_FALLBACK, FALLBACK_NAME);
+        let _ = config.set_raw_value(gitoxide::Author::EMAIL_FALLBACK, FALLBACK_EMAIL);
+        any = true;
+    }
+    if any {
+        let mut snapshot = repo.gix.config_snapshot_mut();
+        let _ = snapshot.append(config);
+    }
+}
