@@ -65,10 +65,10 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     };
     match cli::commands::run(cli) {
         Ok(()) => 0,
-        Err(err) if err.is::<util::error::CheckFailed>() => {
+        Err(err) if err.is::<util::error::NotPassed>() => {
             // A report carried by the error means the command printed nothing of its own: under
             // `--json`, stdout still gets its one document.
-            let report = util::error::check_report(&err);
+            let report = util::error::not_passed_report(&err);
             if json && !report.is_empty() {
                 cli::output::json_error(&report.join("\n"), 1);
             }

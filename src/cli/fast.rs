@@ -62,7 +62,7 @@ fn recall_args(options: &[(&str, &str)]) -> Option<recall::Args> {
         recall::Args { max_lines: None, source: None, hook: None, attempt: AttemptArgs::default() };
     for (name, value) in options {
         match *name {
-            "source" => args.source = Some(recall::Source::from_str(value, false).ok()?),
+            "source" => args.source = Some(recall::SourceArg::from_str(value, false).ok()?),
             "hook" => args.hook = Some(recall::Hook::from_str(value, false).ok()?),
             "max-lines" if value.bytes().all(|b| b.is_ascii_digit()) => {
                 args.max_lines = Some(value.parse().ok()?)

@@ -10,13 +10,13 @@ use crate::agent::attempt::{Attempt, Overrides};
 use crate::agent::progress::Mode;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::note::{self, Source};
+use crate::ops::note::{self, NoteSource};
 use crate::ops::progress::{self, Change, Report};
 use crate::ops::recall;
 use crate::ops::snapshot::{self, Request};
 use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::Summary;
-use crate::util::error::{self, CheckFailed, Refused};
+use crate::util::error::{self, NotPassed, Refused};
 
 use super::rpc_error::{INVALID_PARAMS, RpcError};
 use super::{schema, tools};
@@ -60,8 +60,8 @@ pub fn call(params: &Map<String, Value>) -> Result<Value, RpcError> {
 
 /// The message the command prints for `err`: a failed check's report, else the error's chain.
 fn error_text(err: &anyhow::Error) -> String {
-    if err.is::<CheckFailed>() {
-        let report = error::check_report(err);
+    if err.is::<NotPassed>() {
+        let report = error::not_passed_report(err);
         if !report.is_empty() {
             return report.join("\n");
         }
@@ -117,7 +117,8 @@ fn note(args: NoteArgs) -> Result<Reply> {
         files_touched: args.files_touched,
     };
     let reason = args.reason.as_deref();
-    let outcome = note::agent_note(&mut repo, &config, &attempt, reason, Source::Given(summary))?;
+    let outcome =
+        note::agent_note(&mut repo, &config, &attempt, reason, NoteSource::Given(summary))?;
     let mut text = format!(
         "Handoff saved for the next session. From the log: {}.\nNote: {} in commit {}.",
         outcome.digest_line,
@@ -149,7 +150,7 @@ fn note(args: NoteArgs) -> Result<Reply> {
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RecallArgs {
-    source: Option<recall::Source>,
+    source: Option<recall::SessionSource>,
     max_lines: Option<usize>,
 }
 
@@ -157,7 +158,7 @@ fn recall(args: RecallArgs) -> Result<Reply> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
     let resolved = Attempt::resolve(&repo, &Overrides::default())?;
-    let source = args.source.unwrap_or(recall::Source::Resume);
+    let source = args.source.unwrap_or(recall::SessionSource::Resume);
     let asked = recall::Asked { issue: None, source, max_lines: args.max_lines };
     let recall = recall::for_session(&repo, &config, &resolved, &asked)?;
     let mut text = recall.text();

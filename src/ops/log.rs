@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::store::handoff::{self, Handoff, Seal, Source};
+use crate::store::handoff::{self, Handoff, ReadFrom, Seal};
 use crate::store::records::Tag;
 
 /// One handoff, in the shape of `log --json`'s `handoffs` items.
@@ -30,7 +30,7 @@ pub struct Entry {
     pub goal: Option<String>,
     /// The claims tagged `[unverified: ...]`.
     pub tags: Vec<Tag>,
-    pub source: Source,
+    pub source: ReadFrom,
 }
 
 /// What `log` lists: the entries, and the warnings met reading them (notes that are not records,

@@ -2,7 +2,7 @@
 //!
 //! Each path gathers facts (attempt, digest, git), produces the note text, redacts it, commits the
 //! note file alone ([`crate::git::note_commit`]), validates the result, and stores the record
-//! ([`crate::store::records`]). Nothing here prints: the command renders the [`Outcome`].
+//! ([`crate::store::records`]). Nothing here prints: the command renders the [`NoteOutcome`].
 //!
 //! `agent` checks and commits the agent's own note, `emergency_note` writes one from the log when
 //! the agent wrote none, `digest_only` stores a record without a note; `commit` holds the steps
@@ -17,4 +17,4 @@ mod outcome;
 pub use agent::agent_note;
 pub use digest_only::digest_only;
 pub use emergency_note::emergency_note;
-pub use outcome::{Outcome, Source};
+pub use outcome::{NoteOutcome, NoteSource};

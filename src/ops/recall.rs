@@ -11,4 +11,4 @@ mod lines;
 mod session;
 
 pub use lines::{digest_files, headline};
-pub use session::{Asked, Source, for_session};
+pub use session::{Asked, SessionSource, for_session};

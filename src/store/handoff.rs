@@ -41,7 +41,7 @@ pub struct Handoff {
     /// The stored record, or one made from the note file; its `seal_commit` names the seal found
     /// on the branch.
     pub record: Record,
-    pub source: Source,
+    pub source: ReadFrom,
     /// The note file as committed, when there is one.
     pub note: Option<String>,
     /// The seal that belongs to this handoff, when there is one.
@@ -51,7 +51,7 @@ pub struct Handoff {
 /// Where a handoff was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Source {
+pub enum ReadFrom {
     /// A note commit on the branch and the record on it.
     Record,
     /// A note commit on the branch without a record (committed with plain git): its file.
@@ -205,8 +205,8 @@ fn assemble(
     let stored = read(repo, refs, found.commit, warnings)?;
     let stored = records::latest(stored.into_iter().filter(|r| r.kind != RecordKind::Digest));
     let (mut record, source) = match stored {
-        Some(record) => (record, Source::Record),
-        None => (from_note::record(repo, found, &path, note.as_deref()), Source::NoteFile),
+        Some(record) => (record, ReadFrom::Record),
+        None => (from_note::record(repo, found, &path, note.as_deref()), ReadFrom::NoteFile),
     };
     let started_at = record.started_at.clone();
     let seal = seal_of(repo, found, started_at.as_deref())?;
@@ -293,5 +293,5 @@ fn record_only(repo: &Repo, record: Record) -> Handoff {
         };
         Some(Seal { commit: hex.to_string(), files, position })
     });
-    Handoff { record, source: Source::RecordOnly, note, seal }
+    Handoff { record, source: ReadFrom::RecordOnly, note, seal }
 }

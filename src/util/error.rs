@@ -1,7 +1,7 @@
 //! The two ways a command can end badly, and how `main` tells them apart.
 //!
 //! Any `anyhow::Error` is an error of the command (exit 2): bad arguments, bad input, not a
-//! repository, I/O. [`CheckFailed`] is different: the command worked, and what it checked does not
+//! repository, I/O. [`NotPassed`] is different: the command worked, and what it checked does not
 //! pass (a note fails validation, seal refused a file). Its report is either printed by the command
 //! already, or carried as the error's context, which `main` prints before exiting 1. [`Refused`]
 //! is exit 1 too: the command would have broken something, so it changed nothing, and `main`
@@ -12,15 +12,15 @@ use std::fmt;
 /// The command ran and its check did not pass; the details are on stdout/stderr already, or in
 /// the context wrapped around this error.
 #[derive(Debug)]
-pub struct CheckFailed;
+pub struct NotPassed;
 
-impl fmt::Display for CheckFailed {
+impl fmt::Display for NotPassed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("the check did not pass")
     }
 }
 
-impl std::error::Error for CheckFailed {}
+impl std::error::Error for NotPassed {}
 
 /// The command refused to act because acting would break something (a sealed attempt's layout, a
 /// pushed commit): nothing changed, and the message says why and what to run instead. Exit 1, like
@@ -55,10 +55,10 @@ pub fn render(err: &anyhow::Error) -> String {
     out
 }
 
-/// The report a [`CheckFailed`] carries as context, when it carries one: every cause above it.
-pub fn check_report(err: &anyhow::Error) -> Vec<String> {
+/// The report a [`NotPassed`] carries as context, when it carries one: every cause above it.
+pub fn not_passed_report(err: &anyhow::Error) -> Vec<String> {
     err.chain()
-        .take_while(|cause| cause.downcast_ref::<CheckFailed>().is_none())
+        .take_while(|cause| cause.downcast_ref::<NotPassed>().is_none())
         .map(ToString::to_string)
         .collect()
 }

@@ -9,10 +9,10 @@ use crate::agent::attempt::Attempt as State;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
 use crate::model::emergency::Facts;
-use crate::ops::note::{self, Outcome, Source};
+use crate::ops::note::{self, NoteOutcome, NoteSource};
 use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::RecordKind;
-use crate::util::error::CheckFailed;
+use crate::util::error::NotPassed;
 use crate::util::time;
 
 /// Check the agent's handoff note against the event log, tag what it cannot support, commit it
@@ -94,9 +94,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             note::emergency_note(&mut repo, &config, &attempt, reason, facts)?
         } else {
             let source = match (&args.from, &args.summary) {
-                (Some(path), _) => Source::Markdown(path),
-                (_, Some(path)) => Source::Summary(path),
-                _ => Source::WorkTree,
+                (Some(path), _) => NoteSource::Markdown(path),
+                (_, Some(path)) => NoteSource::Summary(path),
+                _ => NoteSource::WorkTree,
             };
             note::agent_note(&mut repo, &config, &attempt, args.reason.as_deref(), source)?
         }
@@ -110,10 +110,10 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     for warning in &outcome.warnings {
         ctx.warn(warning);
     }
-    if outcome.problems.is_empty() { Ok(()) } else { Err(CheckFailed.into()) }
+    if outcome.problems.is_empty() { Ok(()) } else { Err(NotPassed.into()) }
 }
 
-fn render(outcome: &Outcome, out: &mut impl Write) -> Result<()> {
+fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
     for fix in &outcome.fixes {
         output::warn(&format!("note header: {fix}"));
     }

@@ -30,7 +30,7 @@ pub struct Args {
 
     /// What started the session [default: resume, or the hook payload's source].
     #[arg(long, value_enum)]
-    pub source: Option<Source>,
+    pub source: Option<SourceArg>,
 
     /// Read a SessionStart hook payload on stdin and answer in that agent's hook JSON.
     #[arg(long, value_enum, value_name = "AGENT")]
@@ -41,7 +41,7 @@ pub struct Args {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Source {
+pub enum SourceArg {
     Startup,
     Resume,
     Clear,
@@ -55,14 +55,14 @@ pub enum Hook {
     Codex,
 }
 
-impl From<Source> for recall::Source {
-    fn from(source: Source) -> recall::Source {
+impl From<SourceArg> for recall::SessionSource {
+    fn from(source: SourceArg) -> recall::SessionSource {
         match source {
-            Source::Startup => recall::Source::Startup,
-            Source::Resume => recall::Source::Resume,
-            Source::Clear => recall::Source::Clear,
-            Source::Compact => recall::Source::Compact,
-            Source::Fork => recall::Source::Fork,
+            SourceArg::Startup => recall::SessionSource::Startup,
+            SourceArg::Resume => recall::SessionSource::Resume,
+            SourceArg::Clear => recall::SessionSource::Clear,
+            SourceArg::Compact => recall::SessionSource::Compact,
+            SourceArg::Fork => recall::SessionSource::Fork,
         }
     }
 }
@@ -75,7 +75,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         Some(_) => read_payload_source()?,
         None => None,
     };
-    let source = args.source.or(payload_source).unwrap_or(Source::Resume);
+    let source = args.source.or(payload_source).unwrap_or(SourceArg::Resume);
     let (repo, config) = ctx.open()?;
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let asked = recall::Asked {
@@ -107,7 +107,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 }
 
 /// The `source` of a SessionStart payload on stdin (bounded read; a bad payload is exit 2).
-fn read_payload_source() -> Result<Option<Source>> {
+fn read_payload_source() -> Result<Option<SourceArg>> {
     let read = crate::agent::events::read_bounded(std::io::stdin(), MAX_PAYLOAD)
         .context("reading the hook payload on stdin")?;
     let Some(bytes) = read else {
@@ -124,5 +124,8 @@ fn read_payload_source() -> Result<Option<Source>> {
     let Some(object) = value.as_object() else {
         bail!("the hook payload on stdin is not a JSON object");
     };
-    Ok(object.get("source").and_then(|s| s.as_str()).and_then(|s| Source::from_str(s, true).ok()))
+    Ok(object
+        .get("source")
+        .and_then(|s| s.as_str())
+        .and_then(|s| SourceArg::from_str(s, true).ok()))
 }

@@ -10,10 +10,10 @@ use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
 use crate::git::quote::quote_status_path;
-use crate::ops::note::Outcome;
+use crate::ops::note::NoteOutcome;
 use crate::ops::seal::{self, Request, Sealed};
 use crate::store::handoff::place::NoteAttempt;
-use crate::util::error::CheckFailed;
+use crate::util::error::NotPassed;
 use crate::util::time;
 
 /// Commit all uncommitted work as one seal commit on top of HEAD, exactly as `git add -A` would
@@ -58,7 +58,7 @@ struct Report<'a> {
     #[serde(flatten)]
     sealed: &'a Sealed,
     #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<&'a Outcome>,
+    note: Option<&'a NoteOutcome>,
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
@@ -91,7 +91,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         eprintln!("{problem}");
     }
     if sealed.skipped.is_empty() {
-        return if note_problems { Err(CheckFailed.into()) } else { Ok(()) };
+        return if note_problems { Err(NotPassed.into()) } else { Ok(()) };
     }
     for skipped in &sealed.skipped {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
@@ -103,11 +103,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
              --allow-secrets` to seal them anyway"
         );
     }
-    Err(CheckFailed.into())
+    Err(NotPassed.into())
 }
 
 /// The note commit that took the edited note before the seal.
-fn render_note(note: &Outcome, out: &mut impl Write) -> Result<()> {
+fn render_note(note: &NoteOutcome, out: &mut impl Write) -> Result<()> {
     let commit = note.commit.as_deref().map(crate::util::text::short_id).unwrap_or("");
     let path = note.path.as_deref().unwrap_or("");
     writeln!(

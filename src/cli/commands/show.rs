@@ -9,7 +9,7 @@ use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
 use crate::ops::recall;
-use crate::store::handoff::{self, Handoff, Query, Seal, SealPosition, Source};
+use crate::store::handoff::{self, Handoff, Query, ReadFrom, Seal, SealPosition};
 use crate::store::records::{Record, RecordKind};
 
 /// Show the latest handoff on the branch (or at or below REV) for a person picking up the work.
@@ -38,7 +38,7 @@ const SHOW_FILES: usize = 50;
 #[derive(Serialize)]
 struct Report<'a> {
     record: &'a Record,
-    source: Source,
+    source: ReadFrom,
     note: Option<&'a str>,
     seal: Option<&'a Seal>,
     next: Vec<String>,
@@ -103,7 +103,7 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
     writeln!(out, "{}", output::heading(&format!("Handoff: {}", recall::headline(record))))?;
     if let Some(path) = &record.note_path {
         let from = match handoff.source {
-            Source::NoteFile => " (committed with plain git: read from the file)",
+            ReadFrom::NoteFile => " (committed with plain git: read from the file)",
             _ => "",
         };
         writeln!(

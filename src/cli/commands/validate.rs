@@ -9,7 +9,7 @@ use crate::agent::attempt::Attempt;
 use crate::cli::context::Ctx;
 use crate::git::repo::Repo;
 use crate::ops::validate::{self, Range, Report, pre_push};
-use crate::util::error::CheckFailed;
+use crate::util::error::NotPassed;
 
 /// Check the handoff notes in BASE..REV and their layout.
 ///
@@ -78,7 +78,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         print(&report, out)?;
     }
-    if report.ok { Ok(()) } else { Err(CheckFailed.into()) }
+    if report.ok { Ok(()) } else { Err(NotPassed.into()) }
 }
 
 /// BASE..REV for the ordinary mode.

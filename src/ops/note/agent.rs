@@ -19,7 +19,7 @@ use crate::store::records::{self, Record, RecordKind, Summary, Tag};
 use crate::util::paths::read_bounded;
 
 use super::commit::{base_record, commit_note, evidence, head_commit};
-use super::outcome::{NOT_COMMITTED, Outcome, Source};
+use super::outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};
 
 /// The agent's note: checked, tagged, committed alone, validated, recorded.
 pub fn agent_note(
@@ -27,8 +27,8 @@ pub fn agent_note(
     config: &Config,
     attempt: &NoteAttempt,
     reason: Option<&str>,
-    source: Source<'_>,
-) -> Result<Outcome> {
+    source: NoteSource<'_>,
+) -> Result<NoteOutcome> {
     if let Some(reason) = reason {
         config.check_reason(reason)?;
     }
@@ -69,14 +69,14 @@ pub fn agent_note(
         Ok((body, tags, Some(summary), Vec::new()))
     };
     let (text, tags, summary, fixes) = match source {
-        Source::Summary(path) => {
+        NoteSource::Summary(path) => {
             let text = read_text(path)?;
             from_summary(crate::model::summary::parse(&text, &path.display().to_string())?)?
         }
-        Source::Given(summary) => from_summary(summary)?,
-        Source::Markdown(_) | Source::WorkTree => {
+        NoteSource::Given(summary) => from_summary(summary)?,
+        NoteSource::Markdown(_) | NoteSource::WorkTree => {
             let (bytes, origin) = match source {
-                Source::Markdown(path) => {
+                NoteSource::Markdown(path) => {
                     (read_bounded(path, note::MAX_BYTES, "the note")?, path.display().to_string())
                 }
                 _ => {
@@ -123,7 +123,7 @@ pub fn agent_note(
         ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
     };
     records::store(repo, &config.notes_ref, commit, &record)?;
-    Ok(Outcome {
+    Ok(NoteOutcome {
         commit: Some(commit.to_string()),
         path: Some(rel),
         kind: Some(RecordKind::Agent),
@@ -152,7 +152,7 @@ fn read_text(path: &Path) -> Result<String> {
 fn check_failure(origin: &str, problems: Vec<String>) -> anyhow::Error {
     let mut report: String = problems.iter().map(|p| format!("{origin}:{p}\n")).collect();
     report.push_str(NOT_COMMITTED);
-    anyhow::Error::new(crate::util::error::CheckFailed).context(report)
+    anyhow::Error::new(crate::util::error::NotPassed).context(report)
 }
 
 /// Fills a missing header, and corrects the fields git-handoff knows better (issue, started_at,

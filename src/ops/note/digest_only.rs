@@ -13,7 +13,7 @@ use crate::util::time;
 use crate::store::handoff::{NoteOnBranch, branch};
 
 use super::commit::{existing_note, plan_items};
-use super::outcome::Outcome;
+use super::outcome::NoteOutcome;
 use crate::store::handoff::place::NoteAttempt;
 
 /// The digest stored as a record on HEAD, for a session that ended without a note.
@@ -23,9 +23,9 @@ pub fn digest_only(
     issue: Option<u64>,
     started_at: Option<String>,
     base: Option<ObjectId>,
-) -> Result<Outcome> {
+) -> Result<NoteOutcome> {
     let digest = digest::for_repo(repo, config)?;
-    let skip = |why: String, digest: &Digest| Outcome {
+    let skip = |why: String, digest: &Digest| NoteOutcome {
         commit: None,
         path: None,
         kind: None,
@@ -48,20 +48,20 @@ pub fn digest_only(
         && existing.kind != RecordKind::Digest
     {
         let why = format!("HEAD already has a {} record", existing.kind);
-        return Ok(Outcome { warnings, ..skip(why, &digest) });
+        return Ok(NoteOutcome { warnings, ..skip(why, &digest) });
     }
     if let Some(note) = handoff_at(repo, head)? {
         let why = format!(
             "HEAD holds the handoff of issue #{} (note commit {})",
             note.issue, note.commit
         );
-        return Ok(Outcome { warnings, ..skip(why, &digest) });
+        return Ok(NoteOutcome { warnings, ..skip(why, &digest) });
     }
     if let (Some(issue), Some(started)) = (issue, &started_at) {
         let attempt = NoteAttempt { issue, started_at: started.clone(), base };
         if let Some(existing) = existing_note(repo, &attempt)? {
             let why = format!("the agent's note for issue #{issue} is in {existing}");
-            return Ok(Outcome { warnings, ..skip(why, &digest) });
+            return Ok(NoteOutcome { warnings, ..skip(why, &digest) });
         }
     }
     let head_ref = repo.head()?.ref_name;
@@ -80,7 +80,7 @@ pub fn digest_only(
         ..Record::default()
     };
     records::store(repo, &config.notes_ref, head, &record)?;
-    Ok(Outcome {
+    Ok(NoteOutcome {
         commit: Some(head.to_string()),
         path: None,
         kind: Some(RecordKind::Digest),

@@ -17,7 +17,7 @@ use crate::util::time;
 
 use super::agent::agent_note;
 use super::commit::{base_record, commit_note, existing_note, head_commit};
-use super::outcome::{NOT_COMMITTED, Outcome, Source};
+use super::outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};
 
 /// The emergency note, unless the attempt already has a note.
 pub fn emergency_note(
@@ -26,13 +26,13 @@ pub fn emergency_note(
     attempt: &NoteAttempt,
     reason: &str,
     facts: Facts,
-) -> Result<Outcome> {
+) -> Result<NoteOutcome> {
     config.check_reason(reason)?;
     let head = head_commit(repo)?;
     let digest = digest::for_repo(repo, config)?;
     let rel = config.note_path(attempt.issue);
     if let Some(existing) = existing_note(repo, attempt)? {
-        return Ok(Outcome {
+        return Ok(NoteOutcome {
             commit: Some(existing.to_string()),
             path: Some(rel),
             kind: None,
@@ -63,9 +63,9 @@ pub fn emergency_note(
             );
         };
         if parsed.kind() == note::Kind::Agent {
-            match agent_note(repo, config, attempt, Some(reason), Source::WorkTree) {
-                Err(err) if err.is::<crate::util::error::CheckFailed>() => {
-                    let report = crate::util::error::check_report(&err).join("\n");
+            match agent_note(repo, config, attempt, Some(reason), NoteSource::WorkTree) {
+                Err(err) if err.is::<crate::util::error::NotPassed>() => {
+                    let report = crate::util::error::not_passed_report(&err).join("\n");
                     let problems: Vec<&str> =
                         report.lines().filter(|l| *l != NOT_COMMITTED).collect();
                     warnings.push(format!(
@@ -174,7 +174,7 @@ pub fn emergency_note(
         ..base_record(repo, config, attempt, Some(reason.to_string()), commit, &rel, &digest)?
     };
     records::store(repo, &config.notes_ref, commit, &record)?;
-    Ok(Outcome {
+    Ok(NoteOutcome {
         commit: Some(commit.to_string()),
         path: Some(rel),
         kind: Some(RecordKind::Emergency),

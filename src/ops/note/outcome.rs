@@ -1,4 +1,4 @@
-//! What a note is written from ([`Source`]) and what writing it produced ([`Outcome`], the shape
+//! What a note is written from ([`NoteSource`]) and what writing it produced ([`NoteOutcome`], the shape
 //! of `note --json`).
 
 use std::path::Path;
@@ -9,7 +9,7 @@ use crate::store::records::{RecordKind, Summary, Tag};
 
 /// What a handoff produced, in the shape of `note --json`.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub struct NoteOutcome {
     /// The note commit (or, for a digest-only record, the commit it is attached to); null when
     /// nothing was written.
     pub commit: Option<String>,
@@ -39,7 +39,7 @@ pub const NOT_COMMITTED: &str =
     "The note was not committed: mend it and run `git handoff note` again.";
 
 /// Where the agent's note comes from.
-pub enum Source<'a> {
+pub enum NoteSource<'a> {
     /// The note file at the note path in the work tree.
     WorkTree,
     /// A Markdown file elsewhere.

@@ -16,7 +16,7 @@ use super::lines::{Limits, fit, full, rules_block, startup};
 /// What started the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Source {
+pub enum SessionSource {
     Startup,
     Resume,
     Clear,
@@ -27,7 +27,7 @@ pub enum Source {
 /// The recall, in the shape of `recall --json`.
 #[derive(Debug, Serialize)]
 pub struct Recall {
-    pub source: Source,
+    pub source: SessionSource,
     pub lines: Vec<String>,
     pub rules: Option<String>,
     pub record: Option<Record>,
@@ -54,7 +54,7 @@ impl Recall {
 pub struct Asked {
     /// The issue named explicitly (`--issue N`), else the attempt's handoff.
     pub issue: Option<u64>,
-    pub source: Source,
+    pub source: SessionSource,
     /// Lines at most [default: caps.recall_lines].
     pub max_lines: Option<usize>,
 }
@@ -90,13 +90,13 @@ pub fn for_session(
         skipped = latest.warnings;
         if let Some(found) = &record {
             lines = match source {
-                Source::Startup => vec![startup(found, limits.prefix)],
+                SessionSource::Startup => vec![startup(found, limits.prefix)],
                 _ => full(found, &limits, &pointers(repo, config, found)),
             };
         }
         // Only a fresh session start asks whether the previous attempt left work behind: after
         // compact or resume the attempt is still going, and its dirty tree is work in progress.
-        if source == Source::Startup
+        if source == SessionSource::Startup
             && let Some(warning) = unsealed_work(repo, resolved, record.as_ref())?
         {
             match lines.first_mut() {

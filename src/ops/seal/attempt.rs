@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::ops::note::{self, Outcome, Source};
+use crate::ops::note::{self, NoteOutcome, NoteSource};
 use crate::store::handoff::branch;
 use crate::store::handoff::place::{NoteAttempt, Place, place, sealed_refusal, short};
-use crate::util::error::CheckFailed;
+use crate::util::error::NotPassed;
 
 use super::commit::{preflight, seal};
 use super::request::{Request, Sealed, Skipped};
@@ -19,7 +19,7 @@ use super::request::{Request, Sealed, Skipped};
 pub struct SealOutcome {
     pub sealed: Sealed,
     /// The note commit written (or replaced) with the edited note before sealing.
-    pub note: Option<Outcome>,
+    pub note: Option<NoteOutcome>,
 }
 
 /// Seals the attempt's leftover work, keeping every note change out of the seal commit.
@@ -59,9 +59,9 @@ pub fn seal_attempt(
                  (`git checkout -- <note>` restores it)"
                     .into(),
             )),
-            _ => match note::agent_note(repo, config, attempt, None, Source::WorkTree) {
+            _ => match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
                 Ok(outcome) => note = Some(outcome),
-                Err(err) if err.is::<CheckFailed>() => req.hold.push(hold(
+                Err(err) if err.is::<NotPassed>() => req.hold.push(hold(
                     "the edited note does not pass its check (see above); it stays in the work \
                      tree: mend it and run `git handoff note`"
                         .into(),
