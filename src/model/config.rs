@@ -42,6 +42,9 @@ use serde::Deserialize;
 /// The file name, at the top of the work tree.
 pub const FILE_NAME: &str = ".handoff.toml";
 
+/// The most of `.handoff.toml` git-handoff reads: a configuration is a few dozen lines.
+pub const MAX_BYTES: u64 = 256 << 10;
+
 /// The reasons the spec allows; `reasons` in the config adds more.
 pub const SPEC_REASONS: [&str; 7] = [
     "token_soft_threshold",
@@ -201,13 +204,9 @@ impl Config {
     pub fn load(top: Option<&Path>) -> Result<Config> {
         let Some(top) = top else { return Ok(Config::default()) };
         let path = top.join(FILE_NAME);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Config::default());
-            }
-            Err(err) => return Err(anyhow!("{}: cannot read: {err}", path.display())),
-        };
+        // A symbolic link to a regular file is read (bounded); a FIFO or a device is refused.
+        let read = crate::util::fs::read_regular_if_any(&path, MAX_BYTES, "the configuration")?;
+        let Some(bytes) = read else { return Ok(Config::default()) };
         let text = String::from_utf8(bytes).map_err(|err| {
             anyhow!(
                 "{}: not UTF-8 (byte {}); save it as UTF-8 text",

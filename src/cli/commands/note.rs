@@ -162,7 +162,7 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
 const FACTS_LIMIT: u64 = 1 << 20;
 
 fn read_facts(path: &std::path::Path) -> Result<Facts> {
-    let bytes = crate::util::paths::read_bounded(path, FACTS_LIMIT, "the facts file")?;
+    let bytes = crate::util::fs::read_regular(path, FACTS_LIMIT, "the facts file")?;
     serde_json::from_slice(&bytes).map_err(|err| {
         anyhow!(
             "{}:{}:{}: {err}; the facts are a JSON object with optional keys \
