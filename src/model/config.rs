@@ -39,6 +39,8 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 use serde::Deserialize;
 
+use crate::model::patterns::Patterns;
+
 /// The file name, at the top of the work tree.
 pub const FILE_NAME: &str = ".handoff.toml";
 
@@ -131,12 +133,18 @@ pub struct Checks {
 pub struct Secrets {
     pub files: Vec<String>,
     pub patterns: Vec<String>,
+    /// `patterns`, compiled when the configuration is parsed.
+    #[serde(skip)]
+    pub compiled: Patterns,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Redact {
     pub patterns: Vec<String>,
+    /// `patterns`, compiled when the configuration is parsed.
+    #[serde(skip)]
+    pub compiled: Patterns,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -219,7 +227,7 @@ impl Config {
 
     /// Parses config text; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Config> {
-        let config: Config = toml::from_str(text).map_err(|err| {
+        let mut config: Config = toml::from_str(text).map_err(|err| {
             let line = toml_error_line(text, &err);
             let message = err.message().trim().replace('\n', "; ");
             anyhow!(
@@ -228,6 +236,11 @@ impl Config {
             )
         })?;
         config.validate(origin)?;
+        // Checked and compiled once, within the caps of model/patterns.rs.
+        config.secrets.compiled =
+            Patterns::compile("secrets.patterns", &config.secrets.patterns, origin)?;
+        config.redact.compiled =
+            Patterns::compile("redact.patterns", &config.redact.patterns, origin)?;
         Ok(config)
     }
 
@@ -263,18 +276,6 @@ impl Config {
                 "{origin}: notes_ref {:?} must start with refs/notes/, like \"refs/notes/handoff\"",
                 self.notes_ref
             ));
-        }
-        for (what, patterns) in [
-            ("secrets.patterns", &self.secrets.patterns),
-            ("redact.patterns", &self.redact.patterns),
-        ] {
-            for pattern in patterns {
-                if let Err(err) = regex::Regex::new(pattern) {
-                    return Err(anyhow!(
-                        "{origin}: {what}: {pattern:?} is not a valid regular expression: {err}"
-                    ));
-                }
-            }
         }
         Ok(())
     }
