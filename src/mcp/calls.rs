@@ -161,7 +161,8 @@ fn recall(args: RecallArgs) -> Result<Reply> {
     let source = args.source.unwrap_or(recall::SessionSource::Resume);
     let asked = recall::Asked { issue: None, source, max_lines: args.max_lines };
     let recall = recall::for_session(&repo, &config, &resolved, &asked)?;
-    let mut text = recall.text();
+    // Into the model's context: control characters from notes and records shown escaped.
+    let mut text = crate::util::text::escape_controls(&recall.text(), true).into_owned();
     if text.is_empty() {
         text = "No handoff is recorded for this branch or issue yet.".to_string();
     }

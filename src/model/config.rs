@@ -47,6 +47,9 @@ pub const FILE_NAME: &str = ".handoff.toml";
 /// The most of `.handoff.toml` git-handoff reads: a configuration is a few dozen lines.
 pub const MAX_BYTES: u64 = 256 << 10;
 
+/// The most entries `reasons`, `checks.commands`, `checks.extra` and `secrets.files` may hold.
+pub const MAX_LIST: usize = 256;
+
 /// The reasons the spec allows; `reasons` in the config adds more.
 pub const SPEC_REASONS: [&str; 7] = [
     "token_soft_threshold",
@@ -270,6 +273,23 @@ impl Config {
                 "{origin}: {key} = {path:?} {why}; give a path relative to the top of the work \
                  tree, without `..` or `.git`, like \".agent/progress.md\""
             ));
+        }
+        // Lists that hooks go through on every event stay short (the patterns have their own caps).
+        let none = Vec::new();
+        let lists = [
+            ("reasons", &self.reasons),
+            ("checks.commands", self.checks.commands.as_ref().unwrap_or(&none)),
+            ("checks.extra", &self.checks.extra),
+            ("secrets.files", &self.secrets.files),
+        ];
+        for (key, list) in lists {
+            if list.len() > MAX_LIST {
+                return Err(anyhow!(
+                    "{origin}: {key} holds {} entries, more than the {MAX_LIST} git-handoff takes; \
+                     keep the ones that matter",
+                    list.len()
+                ));
+            }
         }
         if !self.notes_ref.starts_with("refs/notes/") {
             return Err(anyhow!(
