@@ -16,6 +16,7 @@ mod generated;
 mod hook_managers;
 mod hooks;
 mod hostile;
+mod hostile_io;
 mod integrity;
 mod json;
 mod lifecycle;
