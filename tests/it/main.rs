@@ -12,6 +12,7 @@ mod completions;
 mod digest;
 mod docs;
 mod emergency;
+mod fuzz_inputs;
 mod generated;
 mod hook_managers;
 mod hooks;
