@@ -48,8 +48,11 @@ pub fn call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         structured: None,
         is_error: true,
     });
+    // The text goes into the model's context: control characters from notes, records, payloads
+    // and file names shown escaped (the structured content is JSON, escaped by its writer).
+    let text = crate::util::text::escape_controls(&reply.text, true);
     let mut result = json!({
-        "content": [{"type": "text", "text": reply.text}],
+        "content": [{"type": "text", "text": text}],
         "isError": reply.is_error,
     });
     if let Some(structured) = reply.structured {
@@ -161,8 +164,7 @@ fn recall(args: RecallArgs) -> Result<Reply> {
     let source = args.source.unwrap_or(recall::SessionSource::Resume);
     let asked = recall::Asked { issue: None, source, max_lines: args.max_lines };
     let recall = recall::for_session(&repo, &config, &resolved, &asked)?;
-    // Into the model's context: control characters from notes and records shown escaped.
-    let mut text = crate::util::text::escape_controls(&recall.text(), true).into_owned();
+    let mut text = recall.text();
     if text.is_empty() {
         text = "No handoff is recorded for this branch or issue yet.".to_string();
     }

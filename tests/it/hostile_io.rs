@@ -240,6 +240,21 @@ fn escape_sequences_in_a_synced_record_are_shown_escaped() {
         let escaped = shown.contains(r"\x1b]0;pwned\x07\x1b[2J\u{9b}31m\u{202e}");
         assert!(escaped || args == ["log", "--oneline"], "{args:?}: {shown}");
     }
+    // The agent tool's reply goes into the model's context too.
+    let messages = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "t", "version": "1"}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "handoff_recall", "arguments": {}}}),
+    ];
+    let input: String = messages.iter().map(|m| format!("{m}\n")).collect();
+    let out = stdout_ok(within(handoff(&ours, &["mcp"]), input.as_bytes(), 10));
+    let answer: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert_no_controls("handoff_recall", text);
+    assert!(text.contains(r"\x1b]0;pwned\x07\x1b[2J\u{9b}31m\u{202e}"), "{text}");
     // JSON stays JSON: the text as it is, escaped by the JSON writer.
     let json = stdout_ok(ours.handoff().args(["show", "--json"]).output().unwrap());
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
