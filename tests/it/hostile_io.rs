@@ -168,6 +168,12 @@ fn configured_patterns_are_capped_and_record_stays_quick() {
         let out = within(handoff(&repo, &["snapshot"]), b"", 10);
         assert_eq!(out.status.code(), Some(2), "{out:?}");
     }
+    // Long lists the hooks would go through on every event: capped too.
+    let globs: Vec<String> = (0..300).map(|i| format!("'*.s{i}'")).collect();
+    repo.write(".handoff.toml", format!("[secrets]\nfiles = [{}]\n", globs.join(", ")));
+    let out = within(handoff(&repo, &["record"]), payload.as_bytes(), 10);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr(&out).contains("secrets.files holds 300 entries"), "{}", stderr(&out));
     // Few patterns that compile large: refused by their compiled size, naming the key.
     repo.write(".handoff.toml", "[secrets]\npatterns = ['\\w{60}', '\\pL{50}']\n");
     let out = within(handoff(&repo, &["seal"]), b"", 10);
