@@ -124,6 +124,16 @@ fn the_hard_limit_path_completes_past_a_fifo_at_the_note_path() {
     let head = repo.git_text(["log", "-1", "--format=%s"]);
     assert!(head.starts_with("Handoff note: issue #12"), "{head}");
     assert!(std::fs::read_to_string(&note).unwrap().contains("issue: 12"));
+
+    // The committed note replaced by a FIFO: `git add -A` refuses it, seal leaves it out.
+    std::fs::remove_file(&note).unwrap();
+    mkfifo(&note);
+    repo.write("more.rs", "fn more() {}\n");
+    let out = within(handoff(&repo, &["seal"]), b"", 20);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stderr(&out).contains("FIFO"), "{}", stderr(&out));
+    let sealed = repo.git_text(["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(sealed.trim(), "more.rs");
 }
 
 #[test]
