@@ -73,7 +73,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                 cli::output::json_error(&report.join("\n"), 1);
             }
             for line in report {
-                eprintln!("{line}");
+                eprintln!("{}", util::text::escape_controls(&line, true));
             }
             1
         }
@@ -81,7 +81,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             if json {
                 cli::output::json_error(&format!("{err}"), 1);
             }
-            eprintln!("{}", cli::output::paint_error(&format!("error: {err}")));
+            let text = format!("error: {err}");
+            eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&text, true)));
             1
         }
         Err(err) if util::error::is_broken_pipe(&err) => 0,
@@ -89,7 +90,8 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             if json {
                 cli::output::json_error(&format!("{err:#}"), 2);
             }
-            eprintln!("{}", cli::output::paint_error(&util::error::render(&err)));
+            let text = util::error::render(&err);
+            eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&text, true)));
             2
         }
     }

@@ -20,6 +20,8 @@ use crate::util::time;
 pub const STATE_FILE: &str = "attempt.toml";
 pub const EVENTS_FILE: &str = "events.jsonl";
 pub const ARCHIVE_DIR: &str = "archive";
+/// The most of the attempt state read: a few keys.
+const STATE_MAX: u64 = 64 << 10;
 
 /// The stored form of an attempt.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -84,13 +86,10 @@ impl Attempt {
     /// Loads the stored attempt of this worktree, if any.
     pub fn load(repo: &Repo) -> Result<Option<Attempt>> {
         let path = repo.handoff_dir().join(STATE_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(err) => {
-                return Err(anyhow!("{}: cannot read the attempt state: {err}", path.display()));
-            }
-        };
+        let read = crate::util::fs::read_regular_if_any(&path, STATE_MAX, "the attempt state")?;
+        let Some(bytes) = read else { return Ok(None) };
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow!("{}: the attempt state is not UTF-8 text", path.display()))?;
         let mend = "run `git handoff start --issue N` to begin a fresh attempt";
         let stored: Stored = toml::from_str(&text).map_err(|err| {
             anyhow!("{}: broken attempt state: {}; {mend}", path.display(), err.message())

@@ -148,13 +148,12 @@ pub fn append_locked(mut file: &File, path: &Path, line: &[u8]) -> Result<()> {
 /// Reads the log line by line with bounded memory, handing each well-formed event to `each`.
 /// Returns how many lines were skipped as torn or malformed. A missing log holds no events.
 pub fn for_each(path: &Path, mut each: impl FnMut(Event<'_>)) -> Result<u64> {
-    let file = match File::open(path) {
+    // Read as a stream, each line capped: a log of any length costs time in proportion, never
+    // more memory than a line. A FIFO or a device in its place is refused at once.
+    let file = match crate::util::fs::open_regular(path, "the event log") {
         Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(err) => {
-            return Err(err)
-                .with_context(|| format!("{}: cannot read the event log", path.display()));
-        }
+        Err(err) if crate::util::fs::is_missing(&err) => return Ok(0),
+        Err(err) => return Err(err),
     };
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut line = Vec::with_capacity(1024);

@@ -28,6 +28,8 @@ pub struct ProgressItem {
 
 pub const PLAN_FILE: &str = "progress.toml";
 const LOCK_FILE: &str = "progress.lock";
+/// The most of the plan read: thousands of items with their notes fit well below it.
+const PLAN_MAX: u64 = 16 << 20;
 
 /// Tasks or review findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -339,11 +341,10 @@ impl Store {
     /// Reads the plan, if one was written.
     pub fn load(&self) -> Result<Option<Plan>> {
         let path = self.path();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(err) => return Err(anyhow!("{}: cannot read the plan: {err}", path.display())),
-        };
+        let read = crate::util::fs::read_regular_if_any(&path, PLAN_MAX, "the progress plan")?;
+        let Some(bytes) = read else { return Ok(None) };
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow!("{}: the progress plan is not UTF-8 text", path.display()))?;
         let plan = toml::from_str(&text).map_err(|err| {
             anyhow!(
                 "{}: broken progress plan: {}; write a new one with `git handoff progress plan`",

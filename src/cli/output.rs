@@ -202,8 +202,10 @@ pub fn paint_error(text: &str) -> String {
     }
 }
 
-/// A warning on stderr: `warning: ...`.
+/// A warning on stderr: `warning: ...`, control characters escaped (warnings name files and
+/// quote records).
 pub fn warn(text: &str) {
+    let text = crate::util::text::escape_controls(text, true);
     eprintln!("{}: {text}", paint("warning").for_stderr().yellow().bold());
 }
 

@@ -319,7 +319,8 @@ impl Location {
             let git_dir = if meta.is_dir() {
                 dot_git
             } else {
-                let text = std::fs::read_to_string(&dot_git).ok()?;
+                let bytes = crate::util::fs::read_regular(&dot_git, 64 << 10, "the .git file");
+                let text = String::from_utf8(bytes.ok()?).ok()?;
                 let target = text.lines().next()?.strip_prefix("gitdir:")?.trim();
                 dir.join(target)
             };

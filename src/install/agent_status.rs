@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -75,10 +75,10 @@ pub enum SkillState {
 
 pub fn skill_state(top: &Path) -> Result<SkillState> {
     let path = top.join(CLAUDE_SKILL_PATH);
-    Ok(match std::fs::read(&path) {
-        Ok(bytes) if bytes == SKILL.as_bytes() => SkillState::Unchanged,
-        Ok(_) => SkillState::Modified,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => SkillState::Absent,
-        Err(err) => return Err(anyhow!("{}: cannot read: {err}", path.display())),
+    let max = crate::install::change::MAX_BYTES;
+    Ok(match crate::util::fs::read_regular_if_any(&path, max, "the skill")? {
+        Some(bytes) if bytes == SKILL.as_bytes() => SkillState::Unchanged,
+        Some(_) => SkillState::Modified,
+        None => SkillState::Absent,
     })
 }

@@ -63,17 +63,19 @@ impl FileChange {
     }
 }
 
-/// Reads a text file: `None` when it does not exist.
+/// The most of a settings or hook file read: far above any hand-written one.
+pub const MAX_BYTES: u64 = 16 << 20;
+
+/// Reads a text file (a regular one, at most [`MAX_BYTES`]): `None` when it does not exist.
 pub fn read_text(path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+    match crate::util::fs::read_regular_if_any(path, MAX_BYTES, "the file")? {
+        Some(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
             anyhow::anyhow!(
                 "{}: not UTF-8 text; fix or move the file, then run again",
                 path.display()
             )
         }),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(err) => Err(anyhow::anyhow!("{}: cannot read: {err}", path.display())),
+        None => Ok(None),
     }
 }
 

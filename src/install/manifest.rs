@@ -61,7 +61,7 @@ fn file(git_dir: &Path) -> PathBuf {
 
 /// Reads the record; a missing or unreadable one is empty (uninstall then goes by shape).
 pub fn load(git_dir: &Path) -> Manifest {
-    std::fs::read(file(git_dir))
+    crate::util::fs::read_regular(&file(git_dir), 16 << 20, "the install record")
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()

@@ -48,8 +48,11 @@ pub fn call(params: &Map<String, Value>) -> Result<Value, RpcError> {
         structured: None,
         is_error: true,
     });
+    // The text goes into the model's context: control characters from notes, records, payloads
+    // and file names shown escaped (the structured content is JSON, escaped by its writer).
+    let text = crate::util::text::escape_controls(&reply.text, true);
     let mut result = json!({
-        "content": [{"type": "text", "text": reply.text}],
+        "content": [{"type": "text", "text": text}],
         "isError": reply.is_error,
     });
     if let Some(structured) = reply.structured {

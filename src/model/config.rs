@@ -39,8 +39,16 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 use serde::Deserialize;
 
+use crate::model::patterns::Patterns;
+
 /// The file name, at the top of the work tree.
 pub const FILE_NAME: &str = ".handoff.toml";
+
+/// The most of `.handoff.toml` git-handoff reads: a configuration is a few dozen lines.
+pub const MAX_BYTES: u64 = 256 << 10;
+
+/// The most entries `reasons`, `checks.commands`, `checks.extra` and `secrets.files` may hold.
+pub const MAX_LIST: usize = 256;
 
 /// The reasons the spec allows; `reasons` in the config adds more.
 pub const SPEC_REASONS: [&str; 7] = [
@@ -128,12 +136,18 @@ pub struct Checks {
 pub struct Secrets {
     pub files: Vec<String>,
     pub patterns: Vec<String>,
+    /// `patterns`, compiled when the configuration is parsed.
+    #[serde(skip)]
+    pub compiled: Patterns,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Redact {
     pub patterns: Vec<String>,
+    /// `patterns`, compiled when the configuration is parsed.
+    #[serde(skip)]
+    pub compiled: Patterns,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -201,13 +215,9 @@ impl Config {
     pub fn load(top: Option<&Path>) -> Result<Config> {
         let Some(top) = top else { return Ok(Config::default()) };
         let path = top.join(FILE_NAME);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Config::default());
-            }
-            Err(err) => return Err(anyhow!("{}: cannot read: {err}", path.display())),
-        };
+        // A symbolic link to a regular file is read (bounded); a FIFO or a device is refused.
+        let read = crate::util::fs::read_regular_if_any(&path, MAX_BYTES, "the configuration")?;
+        let Some(bytes) = read else { return Ok(Config::default()) };
         let text = String::from_utf8(bytes).map_err(|err| {
             anyhow!(
                 "{}: not UTF-8 (byte {}); save it as UTF-8 text",
@@ -220,7 +230,7 @@ impl Config {
 
     /// Parses config text; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Config> {
-        let config: Config = toml::from_str(text).map_err(|err| {
+        let mut config: Config = toml::from_str(text).map_err(|err| {
             let line = toml_error_line(text, &err);
             let message = err.message().trim().replace('\n', "; ");
             anyhow!(
@@ -229,6 +239,11 @@ impl Config {
             )
         })?;
         config.validate(origin)?;
+        // Checked and compiled once, within the caps of model/patterns.rs.
+        config.secrets.compiled =
+            Patterns::compile("secrets.patterns", &config.secrets.patterns, origin)?;
+        config.redact.compiled =
+            Patterns::compile("redact.patterns", &config.redact.patterns, origin)?;
         Ok(config)
     }
 
@@ -259,23 +274,28 @@ impl Config {
                  tree, without `..` or `.git`, like \".agent/progress.md\""
             ));
         }
+        // Lists that hooks go through on every event stay short (the patterns have their own caps).
+        let none = Vec::new();
+        let lists = [
+            ("reasons", &self.reasons),
+            ("checks.commands", self.checks.commands.as_ref().unwrap_or(&none)),
+            ("checks.extra", &self.checks.extra),
+            ("secrets.files", &self.secrets.files),
+        ];
+        for (key, list) in lists {
+            if list.len() > MAX_LIST {
+                return Err(anyhow!(
+                    "{origin}: {key} holds {} entries, more than the {MAX_LIST} git-handoff takes; \
+                     keep the ones that matter",
+                    list.len()
+                ));
+            }
+        }
         if !self.notes_ref.starts_with("refs/notes/") {
             return Err(anyhow!(
                 "{origin}: notes_ref {:?} must start with refs/notes/, like \"refs/notes/handoff\"",
                 self.notes_ref
             ));
-        }
-        for (what, patterns) in [
-            ("secrets.patterns", &self.secrets.patterns),
-            ("redact.patterns", &self.redact.patterns),
-        ] {
-            for pattern in patterns {
-                if let Err(err) = regex::Regex::new(pattern) {
-                    return Err(anyhow!(
-                        "{origin}: {what}: {pattern:?} is not a valid regular expression: {err}"
-                    ));
-                }
-            }
         }
         Ok(())
     }

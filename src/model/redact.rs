@@ -11,10 +11,10 @@
 
 use std::borrow::Cow;
 
-use anyhow::{Context, Result};
-use regex::Regex;
+use anyhow::Result;
 
 use crate::model::config::Config;
+use crate::model::patterns::Patterns;
 use crate::model::secrets;
 
 /// The marker that replaces a secret.
@@ -25,23 +25,16 @@ pub fn marker(kind: &str) -> String {
 /// Redacts text: the shared secret rules plus any configured patterns.
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
-    extra: Vec<Regex>,
+    extra: Vec<Patterns>,
 }
 
 impl Redactor {
-    /// The built-in rules plus `redact.patterns` (and `secrets.patterns`) of the configuration.
+    /// The built-in rules plus `redact.patterns` (and `secrets.patterns`) of the configuration,
+    /// compiled when it was parsed.
     pub fn new(config: &Config) -> Result<Redactor> {
-        let mut extra = Vec::new();
-        for pattern in config.redact.patterns.iter().chain(&config.secrets.patterns) {
-            let re = Regex::new(pattern).with_context(|| {
-                format!(
-                    "{}: redact.patterns: {pattern:?} is not a valid regular expression",
-                    crate::model::config::FILE_NAME
-                )
-            })?;
-            extra.push(re);
-        }
-        Ok(Redactor { extra })
+        Ok(Redactor {
+            extra: vec![config.redact.compiled.clone(), config.secrets.compiled.clone()],
+        })
     }
 
     /// Returns `text` with control characters replaced and every secret replaced by
@@ -63,9 +56,10 @@ impl Redactor {
                 Cow::Owned(out)
             }
         };
-        for re in &self.extra {
-            if re.is_match(&text) {
-                text = Cow::Owned(re.replace_all(&text, marker("pattern").as_str()).into_owned());
+        for patterns in &self.extra {
+            if patterns.is_match(text.as_bytes()) {
+                let replaced = patterns.replace_all(&text, marker("pattern").as_str());
+                text = Cow::Owned(replaced.into_owned());
             }
         }
         text

@@ -182,7 +182,6 @@ pub fn write_summary(path: &std::path::Path, summary: &str) -> Result<()> {
 fn is_change_summary(path: &std::path::Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 16];
-    std::fs::File::open(path)
-        .and_then(|mut file| file.read_exact(&mut head))
-        .is_ok_and(|_| head == *b"# Change summary")
+    crate::util::fs::open_regular(path, "the progress file")
+        .is_ok_and(|mut file| file.read_exact(&mut head).is_ok() && head == *b"# Change summary")
 }

@@ -1,9 +1,15 @@
-//! Files written whole: through a temporary file and a rename, so a reader (or a crash) never
-//! sees half a file.
+//! Files read and written whole. Every file git-handoff reads (the configuration, notes, rules,
+//! summaries, facts, the attempt's state, plan and event log, agent settings) goes through
+//! [`open_regular`]: opened without waiting (`O_NONBLOCK`, so a FIFO or a device cannot hold a hook
+//! or the hard-limit path), its type checked on the opened descriptor (`fstat`, so nothing can be
+//! swapped in between a check and the open), and read up to a stated bound. Files are written
+//! through a temporary file and a rename, so a reader (or a crash) never sees half a file.
 
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so readers never see half.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -37,4 +43,141 @@ pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.write_all(bytes)?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Opens `path` for reading when it is a regular file (a symbolic link to one counts), without
+/// blocking on the way: a FIFO, a device, a socket or a directory, or a link to one, is an error
+/// at once that says what the path is and how to mend it. `what` names the file ("the note").
+/// A missing file is an error whose cause is the `NotFound` I/O error (see [`is_missing`]).
+pub fn open_regular(path: &Path, what: &str) -> Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    // On the descriptor: what was opened is what is judged.
+    let meta =
+        file.metadata().with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    if !meta.is_file() {
+        bail!(
+            "{}: {what} is {}, not a regular file; git-handoff reads {what} only from a regular \
+             file, so it refuses it rather than wait on it or read it without end: remove it \
+             (`rm {}`) or put a regular file in its place",
+            path.display(),
+            kind_of(&meta.file_type()),
+            path.display()
+        );
+    }
+    Ok(file)
+}
+
+/// Reads the regular file at `path` whole, if it holds at most `limit` bytes; a bigger one (or a
+/// special file, see [`open_regular`]) is an error that says so.
+pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    let file = open_regular(path, what)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        bail!(
+            "{}: {what} is larger than {}, more than git-handoff reads; shorten it",
+            path.display(),
+            crate::util::paths::size(limit)
+        );
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`], with `None` for a file that does not exist.
+pub fn read_regular_if_any(path: &Path, limit: u64, what: &str) -> Result<Option<Vec<u8>>> {
+    match read_regular(path, limit, what) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(err) if is_missing(&err) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// The first `limit` bytes of the regular file at `path` (all of it when shorter); `None` for a
+/// file that does not exist. For files of which a prefix is all a command needs (the rules).
+pub fn read_prefix(path: &Path, limit: u64, what: &str) -> Result<Option<Vec<u8>>> {
+    let file = match open_regular(path, what) {
+        Ok(file) => file,
+        Err(err) if is_missing(&err) => return Ok(None),
+        Err(err) => return Err(err),
+    };
+    let mut bytes = Vec::new();
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    Ok(Some(bytes))
+}
+
+/// True when the error is a file that does not exist (nothing to read, not a problem).
+pub fn is_missing(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+    })
+}
+
+fn kind_of(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_files_are_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o644),
+            0,
+        )
+        .unwrap();
+        let zero = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for (path, kind) in [(&fifo, "FIFO"), (&zero, "character device")] {
+            let err = read_regular(path, 1 << 20, "the note").unwrap_err().to_string();
+            assert!(err.contains(kind) && err.contains("the note"), "{err}");
+            assert!(read_prefix(path, 10, "the rules").is_err());
+        }
+        let err = read_regular(dir.path(), 10, "the note").unwrap_err().to_string();
+        assert!(err.contains("a directory"), "{err}");
+    }
+
+    #[test]
+    fn reads_are_bounded_and_missing_files_are_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_regular(&file, 10, "x").unwrap(), b"0123456789");
+        assert!(read_regular(&file, 9, "x").unwrap_err().to_string().contains("larger than 9"));
+        assert_eq!(read_prefix(&file, 4, "x").unwrap().unwrap(), b"0123");
+        let missing = dir.path().join("missing");
+        assert!(read_regular_if_any(&missing, 10, "x").unwrap().is_none());
+        assert!(read_prefix(&missing, 10, "x").unwrap().is_none());
+        assert!(is_missing(&read_regular(&missing, 10, "x").unwrap_err()));
+    }
 }

@@ -1,13 +1,12 @@
 //! Paths git-handoff reads or writes for the user: they stay inside the work tree, and never pass
 //! through a symbolic link (a linked `.agent/handoff` would make `note` write elsewhere; a linked
-//! note file would copy its target, a credentials file perhaps, into a committed note). Files
-//! read as input have a size bound, so a runaway file is a clear error rather than minutes of work.
+//! note file would copy its target, a credentials file perhaps, into a committed note). Reading them
+//! is [`crate::util::fs`]'s: regular files only, each with a size bound.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 /// True when `rel` is a relative path that stays inside the directory it is relative to and
 /// never enters a git directory: the work tree holds `.git/` (and a submodule's), but writing
@@ -65,23 +64,6 @@ pub fn inside(top: &Path, rel: &str, what: &str) -> Result<PathBuf> {
         }
     }
     Ok(top.join(rel))
-}
-
-/// Reads a file of at most `limit` bytes; a bigger one is an error that says so.
-pub fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
-    let file = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("reading {}", path.display()))?;
-    if bytes.len() as u64 > limit {
-        bail!(
-            "{}: {what} is larger than {}, more than git-handoff reads; shorten it",
-            path.display(),
-            size(limit)
-        );
-    }
-    Ok(bytes)
 }
 
 /// A byte count for messages: `4 MiB`, `512 KiB`.

@@ -31,7 +31,8 @@ pub fn run(ctx: &Ctx, _args: Args, out: &mut impl Write) -> Result<()> {
     if ctx.json {
         return Ok(output::write_json(out, &digest)?);
     }
-    writeln!(out, "{}", digest.line())?;
+    // The line quotes the agent's commands, from hook payloads: control characters escaped.
+    writeln!(out, "{}", crate::util::text::escape_controls(&digest.line(), false))?;
     if digest.implicit_attempt {
         writeln!(
             out,

@@ -76,17 +76,19 @@ fn list(ctx: &Ctx, args: &Args, entries: &[Entry], cap: usize, out: &mut impl Wr
     Ok(())
 }
 
+/// Every piece of an entry comes from a record, perhaps fetched from another clone: each is
+/// escaped ([`safe`]) before it is styled, so no control sequence reaches the terminal.
 fn oneline(entry: &Entry) -> String {
     let mut parts = vec![format!(
         "{} {}",
         output::paint(short(&entry.commit)).yellow(),
         entry.issue.map(|i| format!("#{i}")).unwrap_or_else(|| "#?".into())
     )];
-    parts.push(entry.kind.clone());
+    parts.push(safe(&entry.kind));
     if let Some(reason) = &entry.reason {
-        parts.push(reason.clone());
+        parts.push(safe(reason));
     }
-    parts.push(when(&entry.written_at));
+    parts.push(safe(&when(&entry.written_at)));
     let mut line = parts.join(" ");
     if let Some(seal) = &entry.seal {
         line.push_str(&format!(" · sealed {}", short(&seal.commit)));
@@ -99,9 +101,10 @@ fn oneline(entry: &Entry) -> String {
 
 fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
     let issue = entry.issue.map(|i| format!("issue #{i}")).unwrap_or_else(|| "no issue".into());
-    let title = format!("handoff {} ({issue}, {})", entry.commit, entry.kind);
+    let title = format!("handoff {} ({issue}, {})", safe(&entry.commit), safe(&entry.kind));
     writeln!(out, "{}", output::paint(title).yellow())?;
-    let mut field = |name: &str, value: &str| writeln!(out, "{:<9}{value}", format!("{name}:"));
+    let mut field =
+        |name: &str, value: &str| writeln!(out, "{:<9}{}", format!("{name}:"), safe(value));
     if let Some(reason) = &entry.reason {
         field("Reason", reason)?;
     }
@@ -117,7 +120,7 @@ fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
             SealPosition::Above => "above the note",
             SealPosition::Below => "below the note",
         };
-        let mut files: Vec<String> = seal.files.iter().take(cap).cloned().collect();
+        let mut files: Vec<String> = seal.files.iter().take(cap).map(|f| safe(f)).collect();
         if seal.files.len() > cap {
             files.push(format!("+{} more", seal.files.len() - cap));
         }
@@ -140,15 +143,20 @@ fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
         writeln!(
             out,
             "    {} {}",
-            tag.item,
-            output::paint(format!("[unverified: {}]", tag.why)).yellow().bold()
+            safe(&tag.item),
+            output::paint(format!("[unverified: {}]", safe(&tag.why))).yellow().bold()
         )?;
     }
     Ok(())
 }
 
-fn short(id: &str) -> &str {
-    crate::util::text::short_id(id)
+fn short(id: &str) -> String {
+    safe(crate::util::text::short_id(id))
+}
+
+/// A one-line field as it may be shown: control characters escaped.
+fn safe(field: &str) -> String {
+    crate::util::text::escape_controls(field, false).into_owned()
 }
 
 /// `2026-11-30 04:10 UTC` from an RFC 3339 time, or the text as it is.

@@ -122,22 +122,18 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
         return Ok(());
     }
     let commit = outcome.commit.as_deref().map(crate::util::text::short_id).unwrap_or("");
+    // The digest line quotes the agent's commands and the tags its note: control characters
+    // escaped.
+    let safe = |text: &str| crate::util::text::escape_controls(text, false).into_owned();
+    let digest_line = safe(&outcome.digest_line);
     match outcome.kind {
-        Some(RecordKind::Digest) => {
-            writeln!(out, "Digest stored on {commit}: {}.", outcome.digest_line)?
-        }
+        Some(RecordKind::Digest) => writeln!(out, "Digest stored on {commit}: {digest_line}.")?,
         Some(RecordKind::Emergency) => writeln!(
             out,
-            "Emergency handoff note saved in {commit} ({}). From the log: {}.",
+            "Emergency handoff note saved in {commit} ({}). From the log: {digest_line}.",
             outcome.path.as_deref().unwrap_or(""),
-            outcome.digest_line
         )?,
-        _ => writeln!(
-            out,
-            "{} From the log: {}.",
-            output::heading("Handoff saved."),
-            outcome.digest_line
-        )?,
+        _ => writeln!(out, "{} From the log: {digest_line}.", output::heading("Handoff saved."),)?,
     }
     // In the words of seed 002, so the agent knows what to do with a tag.
     for tag in &outcome.tags {
@@ -145,15 +141,15 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
             out,
             "Tagged {}: \"{}\" ({}).",
             output::paint("[unverified]").yellow().bold(),
-            tag.item,
-            tag.why
+            safe(&tag.item),
+            safe(&tag.why)
         )?;
     }
     if !outcome.tags.is_empty() {
         writeln!(out, "Correct it if the log is right.")?;
     }
     for problem in &outcome.problems {
-        eprintln!("{problem}");
+        eprintln!("{}", crate::util::text::escape_controls(problem, true));
     }
     Ok(())
 }
@@ -161,8 +157,19 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
 /// The most a facts file may hold: facts are a few fields, not logs.
 const FACTS_LIMIT: u64 = 1 << 20;
 
+/// A facts path that is there but is no regular file (a FIFO, a device) is left out with a
+/// warning: at the hard limit the emergency note is written from the log alone. A missing file
+/// or facts that are not JSON stay errors.
 fn read_facts(path: &std::path::Path) -> Result<Facts> {
-    let bytes = crate::util::paths::read_bounded(path, FACTS_LIMIT, "the facts file")?;
+    let special = std::fs::metadata(path).is_ok_and(|meta| !meta.is_file());
+    let bytes = match crate::util::fs::read_regular(path, FACTS_LIMIT, "the facts file") {
+        Ok(bytes) => bytes,
+        Err(err) if special => {
+            output::warn(&format!("{err:#}; the emergency note is written without the facts"));
+            return Ok(Facts::default());
+        }
+        Err(err) => return Err(err),
+    };
     serde_json::from_slice(&bytes).map_err(|err| {
         anyhow!(
             "{}:{}:{}: {err}; the facts are a JSON object with optional keys \

@@ -83,6 +83,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             if ctx.json {
                 return Ok(output::write_json(out, &Report::of(&plan, files))?);
             }
+            // Titles, notes and file names are the agent's: control characters shown escaped.
+            let summary = crate::util::text::escape_controls(&summary, true);
             out.write_all(summary.as_bytes())?;
             return Ok(());
         }
@@ -92,6 +94,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         return Ok(output::write_json(out, &Report::of(&plan, Vec::new()))?);
     }
     let heading = format!("{} ({})", plan.status_line(), plan.counts());
+    let heading = crate::util::text::escape_controls(&heading, false);
     writeln!(out, "{}", output::heading(&heading))?;
     for item in &plan.items {
         let status = item.status.as_str();
@@ -101,7 +104,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 }
 
 fn item_label(item: &Item) -> String {
-    format!("{}: {}", item.id, item.title)
+    crate::util::text::escape_controls(&format!("{}: {}", item.id, item.title), false).into_owned()
 }
 
 fn mark(status: Status) -> &'static str {

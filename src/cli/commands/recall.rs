@@ -90,7 +90,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     if ctx.json {
         return Ok(output::write_json(out, &recall)?);
     }
-    let text = recall.text();
+    // The lines go into an agent's context (or onto a terminal): control characters from a note
+    // or a record, perhaps fetched from another clone, are shown escaped, never passed on.
+    let text = crate::util::text::escape_controls(&recall.text(), true).into_owned();
     if text.is_empty() {
         return Ok(());
     }

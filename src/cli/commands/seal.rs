@@ -86,6 +86,12 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         render(sealed, config.caps.seal_files, out)?;
     }
     out.flush()?;
+    let held_note = config.note_path(issue);
+    if !sealed.skipped.iter().any(|s| s.path == held_note.as_bytes()) {
+        for warning in &done.warnings {
+            output::warn(warning);
+        }
+    }
     let note_problems = note.is_some_and(|n| !n.problems.is_empty());
     for problem in note.iter().flat_map(|n| &n.problems) {
         eprintln!("{problem}");
@@ -96,7 +102,6 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     for skipped in &sealed.skipped {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
     }
-    let held_note = config.note_path(issue);
     if sealed.skipped.iter().any(|s| s.path != held_note.as_bytes()) {
         eprintln!(
             "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \

@@ -11,6 +11,7 @@ use crate::cli::output;
 use crate::ops::recall;
 use crate::store::handoff::{self, Handoff, Query, ReadFrom, Seal, SealPosition};
 use crate::store::records::{Record, RecordKind};
+use crate::util::text;
 
 /// Show the latest handoff on the branch (or at or below REV) for a person picking up the work.
 ///
@@ -100,7 +101,10 @@ fn show(ctx: &Ctx, handoff: &Handoff, cap: usize, out: &mut impl Write) -> Resul
 
 fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) -> Result<()> {
     let record = &handoff.record;
-    writeln!(out, "{}", output::heading(&format!("Handoff: {}", recall::headline(record))))?;
+    // Everything shown comes from a record or a note, perhaps fetched from another clone: each
+    // piece is escaped (`safe`) before it is styled, so no control sequence reaches the terminal.
+    let headline = recall::headline(record);
+    writeln!(out, "{}", output::heading(&format!("Handoff: {}", safe(&headline))))?;
     if let Some(path) = &record.note_path {
         let from = match handoff.source {
             ReadFrom::NoteFile => " (committed with plain git: read from the file)",
@@ -109,7 +113,7 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
         writeln!(
             out,
             "{}",
-            output::dim(&format!("note {path} in commit {}{from}", record.commit))
+            output::dim(&format!("note {} in commit {}{from}", safe(path), safe(&record.commit)))
         )?;
     }
     if let Some(seal) = &handoff.seal {
@@ -122,8 +126,8 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
                 out,
                 "  {} {} — {}",
                 output::paint("!").red().bold(),
-                tag.item,
-                output::paint(&tag.why).yellow()
+                safe(&tag.item),
+                output::paint(safe(&tag.why)).yellow()
             )?;
         }
     }
@@ -136,8 +140,9 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
                 "abandoned" | "not_fixed" => "[-]",
                 _ => "[ ]",
             };
-            let note = item.note.as_deref().map(|n| format!(" — {n}")).unwrap_or_default();
-            writeln!(out, "  {mark} {} {} ({}){note}", item.id, item.title, item.status)?;
+            let note = item.note.as_deref().map(|n| format!(" — {}", safe(n))).unwrap_or_default();
+            let (id, title, status) = (safe(&item.id), safe(&item.title), safe(&item.status));
+            writeln!(out, "  {mark} {id} {title} ({status}){note}")?;
         }
     }
     let files = recall::digest_files(record);
@@ -145,7 +150,7 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
         writeln!(out, "\n{}", output::heading("Files edited (digest)"))?;
         let (kept, more) = crate::model::markdown::capped(&files, SHOW_FILES);
         for file in kept {
-            writeln!(out, "  {file}")?;
+            writeln!(out, "  {}", safe(file))?;
         }
         if let Some(more) = more {
             writeln!(out, "  {}", output::dim(&more))?;
@@ -154,14 +159,19 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
     if let Some(note) = &handoff.note {
         writeln!(out, "\n{}", output::heading("Note"))?;
         for line in note.lines() {
-            writeln!(out, "{}", paint_line(line))?;
+            writeln!(out, "{}", paint_line(&text::escape_controls(line, true)))?;
         }
     }
     writeln!(out, "\n{}", output::heading("Next"))?;
     for step in next {
-        writeln!(out, "  {step}")?;
+        writeln!(out, "  {}", safe(step))?;
     }
     Ok(())
+}
+
+/// A one-line field as it may be shown: control characters escaped.
+fn safe(field: &str) -> std::borrow::Cow<'_, str> {
+    text::escape_controls(field, false)
 }
 
 /// The seal: its id, where it sits, and its files (capped).
@@ -171,10 +181,10 @@ fn render_seal(seal: &Seal, cap: usize, out: &mut impl Write) -> Result<()> {
         SealPosition::Below => "below the note",
     };
     let files = crate::model::markdown::count(seal.files.len() as u64, "file", "files");
-    let title = format!("Sealed leftover work: {} ({position}, {files})", seal.commit);
+    let title = format!("Sealed leftover work: {} ({position}, {files})", safe(&seal.commit));
     writeln!(out, "\n{}", output::heading(&title))?;
     for path in seal.files.iter().take(cap) {
-        writeln!(out, "  {path}")?;
+        writeln!(out, "  {}", safe(path))?;
     }
     if seal.files.len() > cap {
         writeln!(out, "  {}", output::dim(&format!("+{} more", seal.files.len() - cap)))?;

@@ -79,12 +79,28 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         if ctx.json {
             return Ok(output::write_json(out, &WithPrompt { snapshot: &snap, prompt: &text })?);
         }
+        // For an agent's context: control characters in file names and commit subjects escaped.
+        let text = crate::util::text::escape_controls(&text, true);
         return Ok(out.write_all(text.as_bytes())?);
     }
     if ctx.json {
         return Ok(output::write_json(out, &snap)?);
     }
+    let mut snap = snap;
+    terminal_safe(&mut snap);
     let mut text = Vec::new();
     markdown::write(&snap, &|h: &str| output::heading(h), &mut text);
     Ok(out.write_all(&text)?)
+}
+
+/// Escapes control characters in what git printed (file names, commit subjects, C1 controls that
+/// git's quoting lets through), before the headings are styled.
+fn terminal_safe(snap: &mut Snapshot) {
+    let lines = snap.status.lines.iter_mut().chain(&mut snap.log.lines);
+    for line in lines.chain(&mut snap.diff_stat.lines) {
+        *line = crate::util::text::escape_controls_lossy(line, false).into_bytes();
+    }
+    if let Some(header) = &mut snap.header {
+        *header = crate::util::text::escape_controls(header, true).into_owned();
+    }
 }

@@ -16,7 +16,7 @@ use crate::model::redact::Redactor;
 use crate::model::summary;
 use crate::store::handoff::place::{self, NoteAttempt, Place};
 use crate::store::records::{self, Record, RecordKind, Summary, Tag};
-use crate::util::paths::read_bounded;
+use crate::util::fs::read_regular;
 
 use super::commit::{base_record, commit_note, evidence, head_commit};
 use super::outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};
@@ -77,7 +77,7 @@ pub fn agent_note(
         NoteSource::Markdown(_) | NoteSource::WorkTree => {
             let (bytes, origin) = match source {
                 NoteSource::Markdown(path) => {
-                    (read_bounded(path, note::MAX_BYTES, "the note")?, path.display().to_string())
+                    (read_regular(path, note::MAX_BYTES, "the note")?, path.display().to_string())
                 }
                 _ => {
                     if let Err(err) = std::fs::metadata(&note_file) {
@@ -86,7 +86,7 @@ pub fn agent_note(
                              `git handoff snapshot`), or pass --summary FILE or --from FILE"
                         );
                     }
-                    (read_bounded(&note_file, note::MAX_BYTES, "the note")?, rel.clone())
+                    (read_regular(&note_file, note::MAX_BYTES, "the note")?, rel.clone())
                 }
             };
             let mut note = match Note::parse(&bytes) {
@@ -137,7 +137,7 @@ pub fn agent_note(
 }
 
 fn read_text(path: &Path) -> Result<String> {
-    let bytes = read_bounded(path, note::MAX_BYTES, "the summary")?;
+    let bytes = read_regular(path, note::MAX_BYTES, "the summary")?;
     String::from_utf8(bytes).map_err(|err| {
         anyhow!(
             "{}: not UTF-8 (byte {}); save it as UTF-8 text",

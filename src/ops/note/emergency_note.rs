@@ -53,7 +53,14 @@ pub fn emergency_note(
     let path = repo.inside_work_tree(&rel, "the note")?;
     let mut draft = None;
     let mut warnings = Vec::new();
-    if let Ok(bytes) = crate::util::paths::read_bounded(&path, note::MAX_BYTES, "the note")
+    // A note path holding something unreadable (a FIFO, a device, a file over the bound) is left
+    // out with a warning: at the hard limit the emergency note is written all the same.
+    let read = crate::util::fs::read_regular_if_any(&path, note::MAX_BYTES, "the note")
+        .unwrap_or_else(|err| {
+            warnings.push(format!("{err:#}; the emergency note is written without it"));
+            None
+        });
+    if let Some(bytes) = read
         && !same_as_head(repo, &rel, &bytes)
     {
         let Ok(parsed) = Note::parse(&bytes) else {

@@ -167,7 +167,6 @@ const RULES_READ: u64 = 256 << 10;
 /// context, so it is redacted like every text git-handoff passes on, and a link out of the work
 /// tree is not followed (recall still gives the rest, with a warning).
 fn rules(repo: &Repo, config: &Config, warnings: &mut Vec<String>) -> Result<Option<String>> {
-    use std::io::Read;
     let name = &config.recall.rules_file;
     if repo.top().is_err() {
         return Ok(None);
@@ -183,13 +182,16 @@ fn rules(repo: &Repo, config: &Config, warnings: &mut Vec<String>) -> Result<Opt
         }
     };
     // The block holds at most a few thousand characters: a prefix of the file is all it needs.
-    let mut bytes = Vec::new();
-    match std::fs::File::open(&path) {
-        Ok(file) => file.take(RULES_READ).read_to_end(&mut bytes),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => Err(err),
-    }
-    .map_err(|err| anyhow::anyhow!("{}: cannot read the rules file: {err}", path.display()))?;
+    // A FIFO or a device there is left out with a warning, like a link: recall runs at every
+    // session start and gives the rest.
+    let bytes = match crate::util::fs::read_prefix(&path, RULES_READ, "the rules file") {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(err) => {
+            warnings.push(format!("{err:#}; the rules are left out"));
+            return Ok(None);
+        }
+    };
     let redactor = crate::model::redact::Redactor::new(config)?;
     let text = String::from_utf8_lossy(&bytes);
     let text = redactor.redact(&text);

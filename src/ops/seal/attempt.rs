@@ -3,7 +3,7 @@
 //! on any remote-tracking ref yet), then the rest is sealed on top; when it cannot be, the note
 //! change stays in the work tree, left out of the seal like a secret, and seal exits 1.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
@@ -20,6 +20,8 @@ pub struct SealOutcome {
     pub sealed: Sealed,
     /// The note commit written (or replaced) with the edited note before sealing.
     pub note: Option<NoteOutcome>,
+    /// What seal could not read and left alone (a FIFO at the note path), for the command to say.
+    pub warnings: Vec<String>,
 }
 
 /// Seals the attempt's leftover work, keeping every note change out of the seal commit.
@@ -35,10 +37,11 @@ pub fn seal_attempt(
             return Err(sealed_refusal(attempt, note, seal, "a second seal").into());
         }
         let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
-        return Ok(SealOutcome { sealed, note: None });
+        return Ok(SealOutcome { sealed, note: None, warnings: Vec::new() });
     }
     let rel = config.note_path(attempt.issue);
     let mut note = None;
+    let mut warnings = Vec::new();
     if let Some(why) = note_change(repo, &rel)? {
         // Whatever would stop the seal stops it before the note commit moves HEAD.
         preflight(repo, &req)?;
@@ -54,6 +57,10 @@ pub fn seal_attempt(
                  stays in the work tree",
                 short(buried)
             ))),
+            _ if let Change::Unreadable(err) = &why => {
+                warnings.push(format!("{err}; seal leaves it out and seals the rest"));
+                req.hold.push(hold(format!("{err}; seal leaves it out")))
+            }
             _ if why == Change::Deleted => req.hold.push(hold(
                 "the note file is deleted in the work tree; a seal never changes the note \
                  (`git checkout -- <note>` restores it)"
@@ -71,13 +78,15 @@ pub fn seal_attempt(
         }
     }
     let sealed = seal(repo, config, &req)?;
-    Ok(SealOutcome { sealed, note })
+    Ok(SealOutcome { sealed, note, warnings })
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Change {
     Edited,
     Deleted,
+    /// Not a regular file of a note's size: left out of the seal, with the reason.
+    Unreadable(String),
 }
 
 /// How the work-tree note differs from HEAD's, if it does.
@@ -85,13 +94,13 @@ fn note_change(repo: &Repo, rel: &str) -> Result<Option<Change>> {
     let top = repo.top()?;
     let committed = repo.head()?.id.and_then(|head| branch::file_at(repo, head, rel));
     let path = top.join(rel);
-    match std::fs::read(&path) {
+    // A FIFO, a device or an oversized file at the note path is refused at once, without
+    // waiting on it: at the hard limit the rest is sealed all the same.
+    match crate::util::fs::read_regular(&path, crate::model::note::MAX_BYTES, "the note") {
         Ok(bytes) if committed.as_deref() == Some(bytes.as_slice()) => Ok(None),
         Ok(_) => Ok(Some(Change::Edited)),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            Ok(committed.map(|_| Change::Deleted))
-        }
-        Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
+        Err(err) if crate::util::fs::is_missing(&err) => Ok(committed.map(|_| Change::Deleted)),
+        Err(err) => Ok(Some(Change::Unreadable(format!("{err:#}")))),
     }
 }
 

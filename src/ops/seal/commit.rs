@@ -3,6 +3,7 @@
 //! with a compare-and-swap, and only then the private index swapped in (see the `seal` module).
 
 use std::collections::HashSet;
+use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
@@ -56,7 +57,8 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // `git add -A` on the private index is the longest step: it starts before anything else
     // competes for the cores (the secret rules are compiled while it starts; should that fail, it
     // is stopped, having written only the seal's temporary files).
-    let adding = stage.start_add(!req.allow_secrets)?;
+    let special = special_held(repo.top()?, req);
+    let adding = stage.start_add(!req.allow_secrets, &special)?;
     let guard = Guard::new(&config.secrets)?;
     // A `--message` is text git-handoff writes into history: secrets in it are redacted.
     let message = Redactor::new(config)?.redact_string(message);
@@ -225,4 +227,18 @@ fn list_changes(
 /// The result of a helper thread; a panic there (there should be none) is an error here.
 fn join<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T>>) -> Result<T> {
     handle.join().unwrap_or_else(|_| Err(anyhow!("a helper thread of seal panicked")))
+}
+
+/// The held paths that are there but are no regular file, link or directory (a FIFO at the note
+/// path): `git add -A` would refuse them, and the whole seal with them.
+fn special_held<'a>(top: &Path, req: &'a Request) -> Vec<&'a [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    req.hold
+        .iter()
+        .map(|held| held.path.as_slice())
+        .filter(|path| {
+            let meta = std::fs::symlink_metadata(top.join(std::ffi::OsStr::from_bytes(path)));
+            meta.is_ok_and(|m| !m.is_file() && !m.is_dir() && !m.file_type().is_symlink())
+        })
+        .collect()
 }

@@ -15,11 +15,12 @@
 
 use std::io::{self, Read};
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use gix::bstr::{BStr, ByteSlice};
 use regex::bytes::Regex;
 
 use crate::model::config::Secrets;
+use crate::model::patterns::Patterns;
 use crate::model::secrets::{MAX_TOKEN_LEN, find_token};
 
 /// Bytes read per step; the working buffer is this plus the overlap.
@@ -46,21 +47,14 @@ const CREDENTIAL_FILES: &[(&str, &str)] = &[
 /// The rules in force: the built-in ones plus `.handoff.toml`'s `[secrets]`.
 pub struct Guard {
     globs: Vec<String>,
-    patterns: Vec<(String, Regex)>,
+    patterns: Patterns,
     credentials: Vec<(&'static str, Regex)>,
 }
 
 impl Guard {
     pub fn new(config: &Secrets) -> Result<Guard> {
-        let patterns = config
-            .patterns
-            .iter()
-            .map(|p| {
-                Regex::new(p).map(|re| (p.clone(), re)).map_err(|err| {
-                    anyhow!("secrets.patterns: {p:?} is not a valid regular expression: {err}")
-                })
-            })
-            .collect::<Result<_>>()?;
+        // Compiled when the configuration was parsed.
+        let patterns = config.compiled.clone();
         let credentials = CREDENTIAL_FILES
             .iter()
             .map(|(name, re)| (*name, Regex::new(re).expect("credential patterns are valid")))
@@ -133,7 +127,7 @@ impl Guard {
         if let Some(kind) = find_token(window) {
             return Some(format!("looks like a secret: its content holds a {kind}"));
         }
-        if let Some((pattern, _)) = self.patterns.iter().find(|(_, re)| re.is_match(window)) {
+        if let Some(pattern) = self.patterns.first_match(window) {
             return Some(format!(
                 "looks like a secret: its content matches secrets.patterns {pattern:?}"
             ));
@@ -148,9 +142,11 @@ mod tests {
     use super::*;
 
     fn guard(files: &[&str], patterns: &[&str]) -> Guard {
+        let patterns: Vec<String> = patterns.iter().map(|s| s.to_string()).collect();
         let secrets = Secrets {
             files: files.iter().map(|s| s.to_string()).collect(),
-            patterns: patterns.iter().map(|s| s.to_string()).collect(),
+            compiled: Patterns::compile("secrets.patterns", &patterns, "test").unwrap(),
+            patterns,
         };
         Guard::new(&secrets).unwrap()
     }

@@ -131,8 +131,10 @@ impl<'a> Stage<'a> {
     /// as they are, so the pack would stay that size: seven times larger on text.) Files that a
     /// filter or line-ending conversion rewrites are still written loose, without compression
     /// (git compresses loose objects when it packs them).
-    pub(super) fn start_add(&self, scanning: bool) -> Result<prescan::Adding> {
-        let args = [
+    /// Paths in `special` (held paths that are no regular file, a FIFO at the note path) are
+    /// kept out: `git add` refuses such a file, and the whole seal with it.
+    pub(super) fn start_add(&self, scanning: bool, special: &[&[u8]]) -> Result<prescan::Adding> {
+        let mut args: Vec<std::ffi::OsString> = [
             "-c",
             "core.bigFileThreshold=1",
             "-c",
@@ -141,8 +143,23 @@ impl<'a> Stage<'a> {
             "core.looseCompression=0",
             "add",
             "--all",
-        ];
+        ]
+        .map(Into::into)
+        .to_vec();
+        if !special.is_empty() {
+            use std::os::unix::ffi::OsStringExt;
+            // No `--`: the scan adds `--verbose` after; every pathspec here starts with `:(`.
+            args.push(":(top)".into());
+            for path in special {
+                let spec = [b":(top,literal,exclude)".as_slice(), path].concat();
+                args.push(std::ffi::OsString::from_vec(spec));
+            }
+        }
         let mut cmd = self.command(args);
+        if !special.is_empty() {
+            // The exclusion is pathspec magic, which literal pathspecs turn off.
+            cmd.env_remove("GIT_LITERAL_PATHSPECS");
+        }
         git::keep_freed_memory(&mut cmd);
         prescan::start(cmd, scanning).context("staging the work tree like `git add -A`")
     }

@@ -27,7 +27,8 @@ pub(super) fn bases(repo: &Repo) -> Vec<ObjectId> {
     }
     files
         .iter()
-        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .filter_map(|path| crate::util::fs::read_regular(path, 64 << 10, "the attempt state").ok())
+        .filter_map(|bytes| String::from_utf8(bytes).ok())
         .filter_map(|text| toml::from_str::<toml::Table>(&text).ok())
         .filter_map(|table| table.get("base")?.as_str().map(str::to_string))
         .filter_map(|hex| ObjectId::from_hex(hex.as_bytes()).ok())
