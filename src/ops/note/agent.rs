@@ -46,7 +46,7 @@ pub fn agent_note(
         Place::OnTop { .. } => head_commit(repo)?,
     };
     let digest = digest::for_repo(repo, config)?;
-    let evidence = evidence(&digest);
+    let evidence = evidence(&digest, repo);
     let redactor = Redactor::new(config)?;
     let rel = config.note_path(attempt.issue);
     let note_file = repo.inside_work_tree(&rel, "the note")?;
