@@ -46,6 +46,9 @@ impl CheckKind {
         let first: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
         if matches!(first.as_slice(), ["cargo" | "go", "run"]) {
             CheckKind::Run
+        } else if first == ["make", "check"] {
+            // GNU's target for the test suite.
+            CheckKind::Test
         } else if any(&|w| LINT_TOOLS.contains(&w) || w.starts_with("lint")) {
             CheckKind::Lint
         } else if any(&|w| TYPE_TOOLS.contains(&w) || w.starts_with("typecheck")) {
@@ -160,6 +163,7 @@ mod tests {
             ("cargo build --release", CheckKind::Build),
             ("cargo check", CheckKind::Build),
             ("make", CheckKind::Build),
+            ("make check", CheckKind::Test),
             ("go build ./...", CheckKind::Build),
             ("cargo clippy --all-targets --tests", CheckKind::Lint),
             ("npm run lint", CheckKind::Lint),

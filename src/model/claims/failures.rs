@@ -39,7 +39,7 @@ const FAILURES: [&str; 28] = [
 ];
 
 /// Weak failure words: they admit a failure only as a predicate ("3 errors", "errors remain").
-const TROUBLES: [&str; 12] = [
+const TROUBLES: [&str; 20] = [
     "error",
     "errors",
     "errored",
@@ -52,6 +52,14 @@ const TROUBLES: [&str; 12] = [
     "regression",
     "regressions",
     "red",
+    "race",
+    "races",
+    "leak",
+    "leaks",
+    "deadlock",
+    "deadlocks",
+    "bug",
+    "bugs",
 ];
 
 /// Verbs whose object a failure is ("fixed the failing test", "handled the crash").
@@ -186,6 +194,18 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
     let next = words.get(i + 1).map(|n| n.text.as_str());
     if next == Some("free") {
         return Fail::Denied;
+    }
+    // "segfault fixed", "failures resolved", "crash is gone": the failure is what was fixed.
+    let after: Vec<&str> = words[i + 1..]
+        .iter()
+        .take(3)
+        .take_while(|w| w.hard == words[i].hard)
+        .map(|w| w.text.as_str())
+        .collect();
+    if after.iter().take_while(|w| !matches!(**w, "still" | "again")).any(|w| {
+        FIX_VERBS.contains(w) || matches!(*w, "gone" | "fixed" | "resolved" | "disappeared")
+    }) {
+        return Fail::Neutral;
     }
     // Looking back in the clause: a denial, a fix, a look, "still", the past.
     let mut still = false;

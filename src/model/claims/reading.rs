@@ -138,6 +138,11 @@ fn polarity(words: &[Word], i: usize) -> Polarity {
         {
             return Polarity::Denied;
         }
+        // "make the tests pass" is an intention, "make test passes" a claim about `make test`.
+        let conjugated = here.text.ends_with('s') || here.text.ends_with("ed");
+        if matches!(w, "make" | "get" | "ensure") && conjugated {
+            continue;
+        }
         if back <= 4 && vocab::HEDGES.contains(&w) {
             return Polarity::Hedged;
         }

@@ -144,7 +144,14 @@ pub fn is_success(words: &[Word], i: usize) -> bool {
                 && !matches!(next, Some("on" | "through" | "towards" | "toward" | "with" | "tree"))
         }
         "good" => state || next == Some("to"),
-        "fine" | "happy" => state || prev == Some("works"),
+        "fine" => state || prev == Some("works"),
+        // "clippy is happy", "made clippy happy".
+        "happy" => {
+            state
+                || words[i.saturating_sub(3)..i]
+                    .iter()
+                    .any(|w| matches!(&*w.text, "made" | "keeps"))
+        }
         "builds" | "runs" => state || adverb || matches!(next, Some("without" | "and" | "with")),
         // "Fix the parser crash" as a done item is commit style for "fixed".
         "fix" => i == 0,

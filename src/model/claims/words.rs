@@ -75,7 +75,7 @@ pub fn words(text: &str) -> (Vec<Word>, bool) {
                 word.push_str(mark);
                 push(&mut word, &mut hard, &mut soft);
             } else if matches!(c, ',' | ';' | ':' | '.' | '!' | '?' | '(' | ')' | '[' | ']' | '—')
-                || matches!(c, '–' | '|' | '→' | '=')
+                || matches!(c, '–' | '|' | '→' | '=' | '·' | '•')
             {
                 hard += 1;
                 soft += 1;
