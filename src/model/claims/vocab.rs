@@ -46,7 +46,7 @@ const NEGATABLE: [&str; 9] =
     ["compile", "build", "work", "pass", "run", "succeed", "finish", "complete", "fix"];
 
 /// Words before a success word that make it no claim: a modal, a guess, an intention.
-pub const HEDGES: [&str; 41] = [
+pub const HEDGES: [&str; 44] = [
     "should",
     "may",
     "might",
@@ -88,6 +88,9 @@ pub const HEDGES: [&str; 41] = [
     "make",
     "get",
     "almost",
+    "after",
+    "when",
+    "before",
 ];
 
 /// Words that make a whole claim unverified.
