@@ -62,6 +62,13 @@ pub mod api {
         Ok(evidence)
     }
 
+    /// The tags `git handoff note` adds to the note `text` against `evidence`, as (claim, why).
+    pub fn tag_note(text: &[u8], evidence: &Evidence) -> anyhow::Result<Vec<(String, String)>> {
+        let mut note = Note::parse(text).map_err(|p| anyhow::anyhow!("{p}"))?;
+        let tags = crate::ops::note::tag_note(&mut note, evidence);
+        Ok(tags.into_iter().map(|t| (t.item, t.why)).collect())
+    }
+
     /// Every man page, by file name, as `man/` holds them.
     pub fn man_pages() -> Vec<(String, Vec<u8>)> {
         crate::cli::docs::man_pages(crate::cli::commands::Cli::command())

@@ -202,9 +202,12 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
         .take_while(|w| w.hard == words[i].hard)
         .map(|w| w.text.as_str())
         .collect();
-    if after.iter().take_while(|w| !matches!(**w, "still" | "again")).any(|w| {
-        FIX_VERBS.contains(w) || matches!(*w, "gone" | "fixed" | "resolved" | "disappeared")
-    }) {
+    let settled: Vec<&str> =
+        after.iter().copied().take_while(|w| !matches!(*w, "still" | "again")).collect();
+    if settled.iter().any(|w| matches!(*w, "gone" | "disappeared" | "vanished")) {
+        return Fail::Denied;
+    }
+    if settled.iter().any(|w| FIX_VERBS.contains(w) || matches!(*w, "fixed" | "resolved")) {
         return Fail::Neutral;
     }
     // Looking back in the clause: a denial, a fix, a look, "still", the past.

@@ -9,12 +9,14 @@
 //!   admission; a failure that is the object of a fix ("fixed the failing test", "error
 //!   handling", "tests that were failing") admits nothing;
 //! - a **hedged** success ("should pass", "will be green once...", "tried to make the tests
-//!   pass") claims nothing, and so does a claim that says it is unverified ("not yet tested",
-//!   "untested", "WIP", "except ...") or asks a question.
+//!   pass") claims nothing, a clause that says it is unverified ("not yet tested", "untested",
+//!   "WIP", "except ...") is an admission, and a question claims nothing.
 //!
 //! The claim claims success when a clause does and no admission cancels it: an admission cancels
-//! a clause that names no kind, or one whose every kind it admits ("build is green, but 2 tests
-//! fail" still claims the build). The kinds of the claim are those its success clauses name.
+//! a clause that names no kind, and the kinds it admits a failure of ("build is green, but 2
+//! tests fail" still claims the build). The kinds of the claim are those its success clauses
+//! name, or, for a clause that names none, those named where nothing is claimed ("`cargo test`:
+//! ok").
 
 use super::failures::{self, Fail};
 use super::kinds;
@@ -46,7 +48,7 @@ struct Clause {
 /// Reads `text` (a claim, tags left out).
 pub fn read(text: &str) -> Reading {
     let (words, question) = words(text);
-    if question || words.is_empty() || unverified(&words) {
+    if question || words.is_empty() {
         return Reading::default();
     }
     let mut clauses: Vec<Clause> = Vec::new();
@@ -55,6 +57,9 @@ pub fn read(text: &str) -> Reading {
             clauses.push(Clause::default());
         }
         let clause = &mut clauses[word.hard];
+        if unverified(&words, i) {
+            clause.admits = true;
+        }
         if let Some(kind) = kinds::kind_named(&words, i) {
             if !clause.kinds.contains(&kind) {
                 clause.kinds.push(kind);
@@ -85,21 +90,34 @@ pub fn read(text: &str) -> Reading {
     let admitted: Vec<CheckKind> =
         clauses.iter().filter(|c| c.admits).flat_map(|c| c.kinds.iter().copied()).collect();
     let any_admission = clauses.iter().any(|c| c.admits);
+    // Kinds named where nothing is claimed ("`cargo test`: ok", "ran pytest — passing") are what
+    // a success that names no kind is about.
+    let mut neutral: Vec<CheckKind> = Vec::new();
+    for clause in clauses.iter().filter(|c| !c.success && !c.admits) {
+        neutral.extend(clause.kinds.iter().filter(|k| !admitted.contains(k)));
+    }
     let mut reading = Reading::default();
     for clause in clauses.iter().filter(|c| c.success && !c.admits) {
-        let cancelled = if clause.kinds.is_empty() {
-            any_admission
+        // A kind the claim admits a failure of is not claimed ("build is green, but 2 tests
+        // fail" claims the build).
+        let kinds: Vec<CheckKind> = if clause.kinds.is_empty() {
+            if any_admission {
+                continue;
+            }
+            neutral.clone()
         } else {
-            clause.kinds.iter().all(|k| admitted.contains(k))
+            let kept: Vec<CheckKind> =
+                clause.kinds.iter().copied().filter(|k| !admitted.contains(k)).collect();
+            if kept.is_empty() {
+                continue;
+            }
+            kept
         };
-        if cancelled {
-            continue;
-        }
         reading.success = true;
-        reading.about_checks |= clause.about_checks;
-        for kind in &clause.kinds {
-            if !reading.kinds.contains(kind) {
-                reading.kinds.push(*kind);
+        reading.about_checks |= clause.about_checks || !kinds.is_empty();
+        for kind in kinds {
+            if !reading.kinds.contains(&kind) {
+                reading.kinds.push(kind);
             }
         }
     }
@@ -150,47 +168,45 @@ fn polarity(words: &[Word], i: usize) -> Polarity {
     Polarity::Success
 }
 
-/// True when the claim says it is not verified ("not yet tested", "untested", "WIP",
-/// "unverified", "pending", "except ...", "partially").
-fn unverified(words: &[Word]) -> bool {
-    words.iter().enumerate().any(|(i, word)| {
-        let w = word.text.as_str();
-        if vocab::UNVERIFIED.contains(&w) {
+/// True when the word at `i` says its clause is not verified ("not yet tested", "untested",
+/// "WIP", "unverified", "pending", "except ...", "partially", "without running").
+fn unverified(words: &[Word], i: usize) -> bool {
+    let w = words[i].text.as_str();
+    if vocab::UNVERIFIED.contains(&w) {
+        return true;
+    }
+    // "not (yet) tested / verified / run / checked", "yet to be tested", "haven't run".
+    let verified = matches!(
+        w,
+        "tested"
+            | "verified"
+            | "run"
+            | "ran"
+            | "checked"
+            | "confirmed"
+            | "validated"
+            | "tried"
+            | "built"
+            | "compiled"
+            | "rerun"
+    );
+    if verified {
+        let before: Vec<&str> = words[i.saturating_sub(3)..i]
+            .iter()
+            .filter(|b| b.hard == words[i].hard)
+            .map(|b| b.text.as_str())
+            .collect();
+        if before.iter().any(|b| matches!(*b, "not" | "yet" | "never")) {
             return true;
         }
-        // "not (yet) tested / verified / run / checked", "yet to be tested", "haven't run".
-        let verified = |w: &str| {
-            matches!(
-                w,
-                "tested"
-                    | "verified"
-                    | "run"
-                    | "ran"
-                    | "checked"
-                    | "confirmed"
-                    | "validated"
-                    | "tried"
-                    | "built"
-                    | "compiled"
-                    | "rerun"
-                    | "re"
-            )
-        };
-        if verified(w) {
-            let before: Vec<&str> =
-                words[i.saturating_sub(3)..i].iter().map(|w| w.text.as_str()).collect();
-            if before.contains(&"not") || before.contains(&"yet") || before.contains(&"never") {
-                return true;
-            }
-            // "no tests run": a run denied.
-            if matches!(w, "run" | "ran") && before.iter().any(|b| matches!(*b, "no" | "without")) {
-                return true;
-            }
+        // "no tests run": a run denied.
+        if matches!(w, "run" | "ran") && before.iter().any(|b| matches!(*b, "no" | "without")) {
+            return true;
         }
-        // "without running/testing/checking".
-        w == "without"
-            && words.get(i + 1).is_some_and(|n| {
-                matches!(n.text.as_str(), "running" | "testing" | "checking" | "verifying")
-            })
-    })
+    }
+    // "without running/testing/checking".
+    w == "without"
+        && words.get(i + 1).is_some_and(|n| {
+            matches!(n.text.as_str(), "running" | "testing" | "checking" | "verifying")
+        })
 }

@@ -128,6 +128,15 @@ pub fn is_success(words: &[Word], i: usize) -> bool {
             _ => true,
         };
     }
+    // "it type-checks", "typechecks".
+    if w == "typechecks" || (w == "checks" && prev == Some("type")) {
+        let subject = i.checked_sub(2).map(|p| words[p].text.as_str());
+        let verb = matches!(
+            subject,
+            Some("it" | "code" | "everything" | "now" | "and" | "which" | "that" | "still" | "all")
+        ) || adverb_after(next);
+        return (w == "typechecks" || verb) && !matches!(next, Some("fail" | "fails" | "failed"));
+    }
     if !SUCCESS_IN_COMPANY.contains(&w) {
         return false;
     }
@@ -137,10 +146,7 @@ pub fn is_success(words: &[Word], i: usize) -> bool {
             "is" | "are" | "was" | "were" | "now" | "all" | "everything" | "looks" | "look" | "it"
         )
     );
-    let adverb = matches!(
-        next,
-        Some("now" | "again" | "fine" | "correctly" | "properly" | "cleanly" | "successfully")
-    );
+    let adverb = adverb_after(next);
     match w {
         "working" => {
             (state || adverb || prev == Some("and"))
@@ -160,6 +166,14 @@ pub fn is_success(words: &[Word], i: usize) -> bool {
         "fix" => i == 0,
         _ => false,
     }
+}
+
+/// True for a word after a verb that says it now succeeds ("builds cleanly", "works again").
+fn adverb_after(next: Option<&str>) -> bool {
+    matches!(
+        next,
+        Some("now" | "again" | "fine" | "correctly" | "properly" | "cleanly" | "successfully")
+    )
 }
 
 /// True for a success verb that, negated, admits failure.
