@@ -32,6 +32,43 @@ pub mod api {
     pub use crate::model::secrets::find_token;
     pub use crate::ops::validate::check_note_file;
 
+    pub use crate::model::claims::{Evidence, check_done, check_evidence, check_file};
+
+    /// One hook payload as `git handoff record` writes it to the event log (a JSON line), with
+    /// relative paths taken from the session's directory `cwd` inside the work tree `top`.
+    pub fn event_line(
+        payload: &serde_json::Value,
+        cwd: &std::path::Path,
+        top: &std::path::Path,
+        config: &Config,
+    ) -> anyhow::Result<Vec<u8>> {
+        use crate::agent::payload::{self, Place, Runtime};
+        let payload = payload.as_object().ok_or_else(|| anyhow::anyhow!("not an object"))?;
+        let place = Place { cwd, top };
+        let redactor = Redactor::new(config)?;
+        let at = "2026-11-30T03:48:52Z".to_string();
+        payload::normalize(payload, Runtime::detect(payload)?, &place, &redactor, at)?.to_line()
+    }
+
+    /// The evidence `git handoff note` checks claims against, from the event log at `events`,
+    /// in the work tree `top` (the claims corpus and benchmark drive the checker through it).
+    pub fn evidence_of_log(
+        events: &std::path::Path,
+        config: &Config,
+        top: &std::path::Path,
+    ) -> anyhow::Result<Evidence> {
+        let mut evidence = crate::agent::digest::compute(events, config)?.evidence();
+        evidence.tops.push(top.to_string_lossy().into_owned());
+        Ok(evidence)
+    }
+
+    /// The tags `git handoff note` adds to the note `text` against `evidence`, as (claim, why).
+    pub fn tag_note(text: &[u8], evidence: &Evidence) -> anyhow::Result<Vec<(String, String)>> {
+        let mut note = Note::parse(text).map_err(|p| anyhow::anyhow!("{p}"))?;
+        let tags = crate::ops::note::tag_note(&mut note, evidence);
+        Ok(tags.into_iter().map(|t| (t.item, t.why)).collect())
+    }
+
     /// Every man page, by file name, as `man/` holds them.
     pub fn man_pages() -> Vec<(String, Vec<u8>)> {
         crate::cli::docs::man_pages(crate::cli::commands::Cli::command())

@@ -4,7 +4,10 @@
 //!
 //! Definitions, so notes, recall and the emergency note read the same facts:
 //! - **tool call**: a tool's result (PostToolUse, PostToolUseFailure, generic `tool`), or a start
-//!   (PreToolUse) whose result never came; a start and its result (same id) are one call.
+//!   (PreToolUse) whose result never came; a start and its result (same id) are one call. The
+//!   handoff's own calls are not the session's work and are not counted (nor their errors, edits
+//!   or checks): its agent tools (`mcp__git-handoff__handoff_note` ...), a shell call that only
+//!   runs `git handoff ...` (or commits the note with plain git), and edits of its own files.
 //! - **error**: a tool result that failed.
 //! - **files edited**: repository-relative paths of successful Edit/Write/MultiEdit/NotebookEdit
 //!   (and Codex `apply_patch`) calls, sorted; the handoff's own files (notes under the note
@@ -33,13 +36,17 @@ use crate::agent::events::{self, Event, Kind};
 use crate::agent::payload::is_shell;
 use crate::git::repo::Repo;
 use crate::model::checks::{CheckRun, Checks};
+use crate::model::claims::{Evidence, Runs};
 use crate::model::config::Config;
 use crate::model::markdown::count;
 use crate::model::verdict::CheckKind;
 
 mod checks;
+mod own;
 
 pub use checks::LastCheck;
+pub use own::OwnFiles;
+use own::{is_handoff_command, is_handoff_skill, is_handoff_tool};
 
 /// How many recent tool calls the digest keeps.
 pub const RECENT_CALLS: usize = 15;
@@ -66,9 +73,12 @@ pub struct Digest {
     pub session_id: Option<String>,
     /// The last run of each check command, least recently run first (the quality gates).
     pub checks: Vec<LastCheck>,
-    /// The last check of each kind, in [`CheckKind::ALL`] order: what a claim is judged by.
+    /// The checks of any kind as claims are judged by them.
     #[serde(skip)]
-    pub last_of_kind: [Option<LastCheck>; 3],
+    pub runs: Runs,
+    /// The checks of each kind, in [`CheckKind::ALL`] order.
+    #[serde(skip)]
+    pub runs_of_kind: [Runs; 4],
     /// The last [`RECENT_CALLS`] tool calls, oldest first.
     pub recent_calls: Vec<Call>,
     /// The shell call of the last check, in full.
@@ -115,6 +125,19 @@ impl Digest {
         match &self.last_check {
             None => "no check run".to_string(),
             Some(check) => format!("last `{}` {}", check.command, check.outcome().phrase()),
+        }
+    }
+}
+
+impl Digest {
+    /// The evidence claims are checked against (the work tree's tops left for the caller).
+    pub fn evidence(&self) -> Evidence {
+        Evidence {
+            files_edited: self.files_edited.clone(),
+            tool_calls: self.tool_calls,
+            tops: Vec::new(),
+            any: self.runs.clone(),
+            of_kind: self.runs_of_kind.clone(),
         }
     }
 }
@@ -224,6 +247,14 @@ impl Builder {
             Some(command) if is_shell(name) => self.find_check(command),
             _ => None,
         };
+        // The handoff's own calls (its agent tools, `git handoff ...`, the note's Write) are not
+        // the session's work: no tool call, edit or check.
+        if is_handoff_tool(name)
+            || (check.is_none() && is_shell(name) && target.is_some_and(is_handoff_command))
+            || (!event.paths.is_empty() && event.paths.iter().all(|p| self.own_files.holds(p)))
+        {
+            return;
+        }
         // The call that just left the ring lends its buffers: no allocation per event.
         let mut call = self.spare.take().unwrap_or_default();
         set(&mut call.name, name);
@@ -320,35 +351,10 @@ impl Builder {
         self.digest.files_edited = self.files.into_iter().collect();
         self.digest.recent_calls = self.recent.into_iter().collect();
         self.digest.last_check = self.seen.last.take();
-        self.digest.last_of_kind = std::mem::take(&mut self.seen.last_of_kind);
+        self.digest.runs = std::mem::take(&mut self.seen.runs);
+        self.digest.runs_of_kind = std::mem::take(&mut self.seen.runs_of_kind);
         self.digest.checks = self.seen.by_command();
         self.digest
-    }
-}
-
-/// The handoff's own files: the note directory and the progress file. The agent writes them to
-/// hand off, so they are not the work a digest counts ("3 files edited" for 2).
-#[derive(Debug, Clone, Default)]
-pub struct OwnFiles {
-    /// The note directory with a final `/`.
-    note_dir: Option<String>,
-    progress_file: Option<String>,
-}
-
-impl OwnFiles {
-    pub fn of(config: &Config) -> OwnFiles {
-        let clean = |path: &str| path.trim_start_matches("./").trim_end_matches('/').to_string();
-        let note_dir = clean(&config.note_dir());
-        OwnFiles {
-            note_dir: (!note_dir.is_empty()).then(|| format!("{note_dir}/")),
-            progress_file: config.progress.write.as_deref().map(clean),
-        }
-    }
-
-    /// True for a repository-relative path that is one of the handoff's own files.
-    pub fn holds(&self, path: &str) -> bool {
-        self.note_dir.as_deref().is_some_and(|dir| path.starts_with(dir))
-            || self.progress_file.as_deref() == Some(path)
     }
 }
 
@@ -362,17 +368,6 @@ fn set_opt(buffer: &mut Option<String>, text: Option<&str>) {
         (Some(existing), Some(text)) => set(existing, text),
         (_, text) => *buffer = text.map(str::to_string),
     }
-}
-
-fn is_handoff_skill(skill: &str) -> bool {
-    let skill = skill.trim();
-    skill == "handoff" || skill.ends_with(":handoff")
-}
-
-/// A call of the handoff's agent tools (`git handoff mcp`), as Claude Code names MCP tools:
-/// `mcp__git-handoff__handoff_note`. Using them is using the handoff skill.
-fn is_handoff_tool(name: &str) -> bool {
-    name.strip_prefix("mcp__git-handoff__").is_some_and(|tool| tool.starts_with("handoff_"))
 }
 
 #[cfg(test)]

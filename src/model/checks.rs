@@ -91,10 +91,18 @@ impl Checks {
         found.map(|(_, run)| run)
     }
 
+    /// True when `words` start with a check command's words; its last word also matches a
+    /// script named after it (`npm run test` matches `npm run test:unit`).
     fn matches(&self, words: &[String]) -> bool {
-        self.commands
-            .iter()
-            .any(|check| words.len() >= check.len() && check.iter().zip(words).all(|(c, w)| c == w))
+        self.commands.iter().any(|check| {
+            words.len() >= check.len()
+                && check.iter().zip(words).enumerate().all(|(i, (c, w))| {
+                    c == w
+                        || (i + 1 == check.len()
+                            && i > 0
+                            && w.strip_prefix(c.as_str()).is_some_and(|rest| rest.starts_with(':')))
+                })
+        })
     }
 }
 
@@ -165,24 +173,35 @@ fn readable_after(rest: &[Simple], pipefail: bool, errexit: bool) -> bool {
 }
 
 /// Runners that run the rest of the command in a project environment: `uv run pytest` runs the
-/// check `pytest`. Their options (`uv run --frozen pytest`) are skipped too.
-const RUNNERS: [[&str; 2]; 7] = [
-    ["uv", "run"],
-    ["poetry", "run"],
-    ["pipenv", "run"],
-    ["pdm", "run"],
-    ["rye", "run"],
-    ["hatch", "run"],
-    ["bundle", "exec"],
+/// check `pytest`, `npx eslint .` the check `eslint`. Their options (`uv run --frozen pytest`) are
+/// skipped too.
+const RUNNERS: [&[&str]; 17] = [
+    &["uv", "run"],
+    &["poetry", "run"],
+    &["pipenv", "run"],
+    &["pdm", "run"],
+    &["rye", "run"],
+    &["hatch", "run"],
+    &["bundle", "exec"],
+    &["pnpm", "exec"],
+    &["pnpm", "dlx"],
+    &["npm", "exec"],
+    &["yarn", "dlx"],
+    &["yarn", "exec"],
+    &["bun", "x"],
+    &["npx"],
+    &["bunx"],
+    &["yarn"],
+    &["pnpm"],
 ];
 
 /// The command a [`RUNNERS`] entry runs (`uv run --frozen pytest -x` runs `pytest -x`), if
 /// `words` start with one.
 fn strip_runner(words: &[String]) -> Option<&[String]> {
-    let [tool, verb, rest @ ..] = words else { return None };
-    if !RUNNERS.iter().any(|[t, v]| tool == t && verb == v) {
-        return None;
-    }
+    let runner = RUNNERS.iter().find(|runner| {
+        words.len() > runner.len() && runner.iter().zip(words).all(|(r, w)| r == w)
+    })?;
+    let rest = &words[runner.len()..];
     let start = rest.iter().position(|w| !w.starts_with('-'))?;
     Some(&rest[start..])
 }
@@ -269,6 +288,17 @@ mod tests {
         );
         assert!(find("uv run python script.py").is_none());
         assert!(find("uv run").is_none());
+        assert_eq!(find("npx eslint src").unwrap().command, "eslint src");
+        assert_eq!(find("npx --yes tsc --noEmit").unwrap().command, "tsc --noEmit");
+        assert_eq!(find("pnpm dlx eslint .").unwrap().command, "eslint .");
+        assert_eq!(find("pnpm exec vitest run").unwrap().command, "vitest run");
+        assert_eq!(find("yarn tsc -p .").unwrap().command, "tsc -p .");
+        assert_eq!(find("yarn test").unwrap().command, "yarn test");
+        assert_eq!(find("bunx tsc").unwrap().command, "tsc");
+        assert_eq!(find("npm run test:unit").unwrap().command, "npm run test:unit");
+        assert!(find("npm run testing").is_none());
+        assert!(find("npx create-react-app x").is_none());
+        assert!(find("yarn install").is_none());
         assert!(!find("uv run pytest | tail").unwrap().readable);
     }
 

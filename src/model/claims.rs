@@ -1,24 +1,38 @@
 //! Claim checking: which statements in a handoff note the event log cannot support.
 //!
 //! Claims are tagged, never dropped: ` [unverified: <why>]` is appended to the claim. A claim is a
-//! done item of Summary (a list item, or a prose line outside In progress, Files touched, Decisions,
-//! Goal and Next), or a line of Evidence. The rules, in the order they are tried (a claim gets at
-//! most one tag, the first that applies):
-//! 1. a file named as touched that the log shows no edit to;
-//! 2. no tool calls at all: every done item (an Evidence line only when it claims success);
-//! 3. a claim of success whose check failed or did not finish, naming the command. A claim is
-//!    judged by the last run of the kind it names ("tests pass" by the last test run, "the build
-//!    is green" by the last build, "clippy is clean" by the last lint), and a claim that names no
-//!    kind by the last check of any kind;
-//! 4. a claim that a test, build or lint passed with no readable run of that kind.
+//! done item of Summary (a list item, or a prose line outside In progress, Decisions, Goal and
+//! Next), a line of Evidence, or an entry of Files touched (a claim that the file was edited). The
+//! four rules of seed 002, in the order they are tried (a claim gets at most one tag):
+//! 1. a file named as touched that the log shows no edit to (the only rule for Files touched);
+//! 3. no tool calls at all (the handoff's own calls are not counted): every done item, and a line
+//!    of Evidence that claims success;
+//! 2. a claim of success whose check failed or did not finish, naming the command;
+//! 4. a claim that a test, build or lint passed with no readable run to support it.
 //!
-//! Words are matched whole and case-insensitively, so "unverified" never reads as "verified",
-//! "passage" never as "pass", and "working on it" is no claim of success. A claim that already
-//! carries a tag is left as it is.
+//! A claim of success is judged by the last run of each kind it names ("tests pass" by the last
+//! test run, "it compiles" by the last build or type check, "clippy is clean" by the last lint),
+//! and a claim that names no kind ("fixed", "all good") by the last check of any kind. A run whose
+//! exit status is unreadable (`npm test | tail`) never overrides an earlier readable run of the
+//! same kind: it is judged by only when no readable run came before. A build claim with no build
+//! run is judged by the last check of any kind (tests and lints compile the code too).
+//!
+//! How a claim is read (success, negation, hedges, the kinds it names) is [`reading`]'s business,
+//! its words [`vocab`]'s and [`words`]'s; how a Files touched entry names its files, [`files`]'s.
+//! A claim that already carries a tag is left as it is.
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::verdict::{CheckKind, CheckOutcome, Named, Run};
+use crate::model::verdict::{CheckKind, CheckOutcome, Run};
+
+mod failures;
+mod files;
+mod kinds;
+mod reading;
+mod vocab;
+mod words;
+
+pub use reading::{Reading, read};
 
 /// A claim the event log cannot support.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,24 +40,6 @@ pub struct Tag {
     pub item: String,
     pub why: String,
 }
-
-/// Success words: a claim containing one claims success.
-pub const SUCCESS_WORDS: [&str; 14] = [
-    "pass",
-    "passes",
-    "passed",
-    "passing",
-    "green",
-    "fixed",
-    "works",
-    "complete",
-    "completed",
-    "done",
-    "resolved",
-    "succeeded",
-    "succeeds",
-    "ok",
-];
 
 /// The marker that starts a tag.
 pub const TAG_PREFIX: &str = "[unverified:";
@@ -53,86 +49,99 @@ pub const TAG_PREFIX: &str = "[unverified:";
 pub struct Evidence {
     /// Repository-relative paths the log shows edits to.
     pub files_edited: Vec<String>,
+    /// Tool calls of the session's work (the handoff's own calls left out).
     pub tool_calls: u64,
-    /// The last check of any kind.
-    pub last_check: Option<Run>,
-    /// The last check of each kind (test, build, lint), in [`CheckKind::ALL`] order.
-    pub last_of_kind: [Option<Run>; 3],
+    /// The top of the work tree as absolute paths (as named, and with links resolved): a Files
+    /// touched entry may name a file by its absolute path.
+    pub tops: Vec<String>,
+    /// The checks of any kind.
+    pub any: Runs,
+    /// The checks of each kind, in [`CheckKind::ALL`] order.
+    pub of_kind: [Runs; 4],
+}
+
+/// The runs of one kind (or of any kind) that claims are judged by.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Runs {
+    /// The last run.
+    pub last: Option<Run>,
+    /// The last run with a readable result (passed or failed).
+    pub readable: Option<Run>,
+}
+
+impl Runs {
+    /// Records a run after the ones seen.
+    pub fn add(&mut self, run: Run) {
+        if matches!(run.outcome, CheckOutcome::Passed | CheckOutcome::Failed) {
+            self.readable = Some(run.clone());
+        }
+        self.last = Some(run);
+    }
+
+    /// The run a claim is judged by: the last, unless its status is unreadable and a readable
+    /// run came before it.
+    pub fn judged(&self) -> Option<&Run> {
+        match &self.last {
+            Some(run) if run.outcome == CheckOutcome::Unreadable => {
+                self.readable.as_ref().or(Some(run))
+            }
+            last => last.as_ref(),
+        }
+    }
 }
 
 impl Evidence {
-    fn last_of(&self, kind: CheckKind) -> Option<&Run> {
-        let at = CheckKind::ALL.iter().position(|k| *k == kind)?;
-        self.last_of_kind[at].as_ref()
+    fn of(&self, kind: CheckKind) -> &Runs {
+        let at = CheckKind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
+        &self.of_kind[at]
     }
-}
-
-/// The words of `text` (letters and digits), lower-cased, with existing tags left out.
-fn words(text: &str) -> Vec<String> {
-    let text = match text.find(TAG_PREFIX) {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// True when `text` claims success (a success word, whole, any case).
-pub fn claims_success(text: &str) -> bool {
-    words(text).iter().any(|w| SUCCESS_WORDS.contains(&w.as_str()))
-}
-
-/// What checks a claim names: kinds, and whether it names a check of any kind.
-fn named(words: &[String]) -> (Vec<CheckKind>, bool) {
-    let mut kinds = Vec::new();
-    let mut any = false;
-    for word in words {
-        match Named::by_word(word) {
-            Some(Named::Kind(kind)) if !kinds.contains(&kind) => kinds.push(kind),
-            Some(Named::Any) => any = true,
-            _ => {}
-        }
-    }
-    (kinds, any)
 }
 
 /// Why a done item cannot be supported, if it cannot.
 pub fn check_done(item: &str, evidence: &Evidence) -> Option<String> {
-    if item.contains(TAG_PREFIX) {
+    if item.contains(TAG_PREFIX) || item.trim().is_empty() {
         return None;
     }
     if evidence.tool_calls == 0 {
         return Some("no tool calls recorded in this attempt".to_string());
     }
-    check_success(item, evidence)
+    check_success(&read(item), evidence)
 }
 
 /// Why a line of Evidence cannot be supported, if it cannot: only claims of success are judged
 /// (a line that says what failed, or that nothing ran, claims nothing).
 pub fn check_evidence(line: &str, evidence: &Evidence) -> Option<String> {
-    if line.contains(TAG_PREFIX) || !claims_success(line) {
+    if line.contains(TAG_PREFIX) {
+        return None;
+    }
+    let reading = read(line);
+    if !reading.success {
         return None;
     }
     if evidence.tool_calls == 0 {
         return Some("no tool calls recorded in this attempt".to_string());
     }
-    check_success(line, evidence)
+    check_success(&reading, evidence)
 }
 
-/// Rules 3 and 4: the runs a claim of success is judged by.
-fn check_success(item: &str, evidence: &Evidence) -> Option<String> {
-    let words = words(item);
-    if !words.iter().any(|w| SUCCESS_WORDS.contains(&w.as_str())) {
+/// Rules 2 and 4: the runs a claim of success is judged by.
+fn check_success(reading: &Reading, evidence: &Evidence) -> Option<String> {
+    if !reading.success {
         return None;
     }
-    let (kinds, any) = named(&words);
     // The runs the claim is judged by, with the kind each stands for (None: any kind).
-    let mut judged: Vec<(Option<CheckKind>, Option<&Run>)> =
-        kinds.iter().map(|k| (Some(*k), evidence.last_of(*k))).collect();
-    if kinds.is_empty() {
-        judged.push((None, evidence.last_check.as_ref()));
+    let mut judged: Vec<(Option<CheckKind>, Option<&Run>)> = Vec::new();
+    for kind in &reading.kinds {
+        let own = evidence.of(*kind).judged();
+        // A build claim with no build run: tests and lints compile the code too.
+        let run = match (kind, own) {
+            (CheckKind::Build, None) => evidence.any.judged(),
+            _ => own,
+        };
+        judged.push((Some(*kind), run));
+    }
+    if reading.kinds.is_empty() {
+        judged.push((None, evidence.any.judged()));
     }
     for (_, run) in &judged {
         match run {
@@ -146,7 +155,7 @@ fn check_success(item: &str, evidence: &Evidence) -> Option<String> {
         }
     }
     // Rule 4 only for claims about a check; a plain "Parser fixed" needs no check run.
-    if kinds.is_empty() && !any {
+    if !reading.about_checks {
         return None;
     }
     for (kind, run) in judged {
@@ -166,23 +175,12 @@ fn check_success(item: &str, evidence: &Evidence) -> Option<String> {
     None
 }
 
-/// Why a "files touched" entry cannot be supported, if it cannot.
+/// Rule 1: why a Files touched entry cannot be supported, if it cannot (see [`files`]).
 pub fn check_file(entry: &str, evidence: &Evidence) -> Option<String> {
     if entry.contains(TAG_PREFIX) {
         return None;
     }
-    let path = entry.trim().trim_matches('`').trim_start_matches("./");
-    let path = path.split_whitespace().next().unwrap_or(path).trim_matches('`');
-    if path.is_empty() {
-        return None;
-    }
-    let edited =
-        evidence.files_edited.iter().any(|f| f == path || f.ends_with(&format!("/{path}")));
-    let under = evidence
-        .files_edited
-        .iter()
-        .any(|f| f.starts_with(&format!("{}/", path.trim_end_matches('/'))));
-    if edited || under { None } else { Some(format!("no edit to {path} in the event log")) }
+    files::unsupported(entry, &evidence.files_edited, &evidence.tops)
 }
 
 /// Appends the tag for `why` to `item`.
@@ -222,117 +220,4 @@ fn one_line(command: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(command: &str, outcome: CheckOutcome) -> Run {
-        Run { command: command.to_string(), outcome }
-    }
-
-    /// Evidence whose checks ran in the order given.
-    fn evidence(runs: &[Run]) -> Evidence {
-        let mut ev = Evidence {
-            files_edited: vec!["src/lib.rs".into(), "tests/a.rs".into()],
-            tool_calls: 12,
-            ..Evidence::default()
-        };
-        for r in runs {
-            let kind = CheckKind::of_command(&r.command);
-            let at = CheckKind::ALL.iter().position(|k| *k == kind).unwrap();
-            ev.last_of_kind[at] = Some(r.clone());
-            ev.last_check = Some(r.clone());
-        }
-        ev
-    }
-
-    #[test]
-    fn failing_check_tags_success_claims_with_the_command() {
-        let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
-        assert_eq!(check_done("All tests pass now", &ev).unwrap(), "last `npm test` failed");
-        assert_eq!(check_done("Parser FIXED", &ev).unwrap(), "last `npm test` failed");
-        assert_eq!(check_done("Wrote the parser", &ev), None);
-        assert_eq!(check_done("Investigated the passage of time", &ev), None);
-        assert_eq!(check_done("bypass the cache", &ev), None);
-        assert_eq!(check_done("working on the fix", &ev), None, "working is no success");
-    }
-
-    #[test]
-    fn a_claim_is_judged_by_its_own_kind() {
-        let ev = evidence(&[
-            run("cargo test", CheckOutcome::Failed),
-            run("cargo build", CheckOutcome::Passed),
-        ]);
-        assert_eq!(check_done("All tests pass", &ev).unwrap(), "last `cargo test` failed");
-        assert_eq!(check_done("The build passes", &ev), None);
-        assert_eq!(check_done("Parser fixed", &ev), None, "judged by the last check: the build");
-        assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint run recorded");
-        assert_eq!(check_done("all checks pass", &ev), None);
-        let ev = evidence(&[
-            run("cargo build", CheckOutcome::Passed),
-            run("cargo test", CheckOutcome::Passed),
-        ]);
-        assert_eq!(check_done("build and tests pass", &ev), None);
-    }
-
-    #[test]
-    fn an_unfinished_check_did_not_finish() {
-        let ev = evidence(&[run("cargo test", CheckOutcome::Unfinished)]);
-        assert_eq!(check_done("Tests pass", &ev).unwrap(), "last `cargo test` did not finish");
-    }
-
-    #[test]
-    fn unverified_is_not_verified_and_tags_are_not_doubled() {
-        let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
-        let tagged = tag("Tests pass", "last `npm test` failed");
-        assert_eq!(tagged, "Tests pass [unverified: last `npm test` failed]");
-        assert_eq!(check_done(&tagged, &ev), None);
-        assert!(!claims_success("claims are unverified"));
-    }
-
-    #[test]
-    fn unreadable_or_missing_checks_tag_check_claims_only() {
-        let piped = evidence(&[run("cargo test | tail", CheckOutcome::Unreadable)]);
-        assert_eq!(
-            check_done("cargo tests are green", &piped).unwrap(),
-            "`cargo test | tail` ran without a readable exit status"
-        );
-        assert_eq!(check_done("Refactor done", &piped), None);
-        let none = evidence(&[]);
-        assert_eq!(check_done("build passes", &none).unwrap(), "no build run recorded");
-        assert_eq!(
-            check_done("CI is green", &none).unwrap(),
-            "no test, build or lint run recorded"
-        );
-        let ok = evidence(&[run("cargo test", CheckOutcome::Passed)]);
-        assert_eq!(check_done("All tests pass", &ok), None);
-    }
-
-    #[test]
-    fn evidence_lines_claim_only_when_they_claim_success() {
-        let ev = evidence(&[run("cargo test", CheckOutcome::Failed)]);
-        assert_eq!(
-            check_evidence("cargo test: all green", &ev).unwrap(),
-            "last `cargo test` failed"
-        );
-        assert_eq!(check_evidence("cargo test failed (exit 101)", &ev), None);
-        assert_eq!(check_evidence("no check run", &Evidence::default()), None);
-    }
-
-    #[test]
-    fn no_tool_calls_tags_every_done_item() {
-        let ev = Evidence::default();
-        assert!(check_done("Wrote docs", &ev).is_some());
-    }
-
-    #[test]
-    fn files_touched_need_an_edit() {
-        let ev = evidence(&[]);
-        assert_eq!(check_file("src/lib.rs", &ev), None);
-        assert_eq!(check_file("`tests/a.rs` (new test)", &ev), None);
-        assert_eq!(check_file("src/", &ev), None);
-        assert_eq!(
-            check_file("src/main.rs", &ev).unwrap(),
-            "no edit to src/main.rs in the event log"
-        );
-    }
-}
+mod tests;

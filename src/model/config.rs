@@ -39,6 +39,10 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 use serde::Deserialize;
 
+mod checks;
+
+pub use checks::DEFAULT_CHECKS;
+
 use crate::model::patterns::Patterns;
 
 /// The file name, at the top of the work tree.
@@ -59,40 +63,6 @@ pub const SPEC_REASONS: [&str; 7] = [
     "cost_hard_limit",
     "operator_request",
     "agent_request",
-];
-
-/// The default check commands: a Bash call running one of these counts as a test/build/lint run.
-pub const DEFAULT_CHECKS: [&str; 30] = [
-    "cargo test",
-    "cargo build",
-    "cargo check",
-    "cargo clippy",
-    "cargo nextest",
-    "npm test",
-    "npm run test",
-    "npm run build",
-    "npm run lint",
-    "pnpm test",
-    "pnpm run test",
-    "yarn test",
-    "npx jest",
-    "npx vitest",
-    "pytest",
-    "python -m pytest",
-    "python3 -m pytest",
-    "tox",
-    "go test",
-    "go build",
-    "go vet",
-    "make",
-    "mvn",
-    "gradle",
-    "./gradlew",
-    "dotnet test",
-    "bundle exec rspec",
-    "rspec",
-    "ctest",
-    "ruff check",
 ];
 
 #[derive(Debug, Clone, Deserialize)]

@@ -3,9 +3,7 @@
 //! and the change summary's quality gates all take their words from here, so a check that never
 //! finished is "did not finish" everywhere and never "failed" or "error".
 //!
-//! A claim is judged by the last run of its own kind: "All tests pass" by the last test run, "the
-//! build is green" by the last build, "clippy is clean" by the last lint; a claim that names no
-//! kind ("all checks pass", "fixed") by the last check of any kind.
+//! How claims are judged by these runs is [`crate::model::claims`]'s business.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,24 +12,30 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 pub enum CheckKind {
     Test,
+    /// A build or a type check (`cargo check`, `tsc`, `mypy`): both say the code compiles.
     Build,
     Lint,
+    /// The program run (`cargo run`, `go run`): only a claim that names no kind is judged by it.
+    Run,
 }
 
 impl CheckKind {
-    pub const ALL: [CheckKind; 3] = [CheckKind::Test, CheckKind::Build, CheckKind::Lint];
+    pub const ALL: [CheckKind; 4] =
+        [CheckKind::Test, CheckKind::Build, CheckKind::Lint, CheckKind::Run];
 
     pub fn noun(self) -> &'static str {
         match self {
             CheckKind::Test => "test",
             CheckKind::Build => "build",
             CheckKind::Lint => "lint",
+            CheckKind::Run => "run",
         }
     }
 
-    /// The kind of a check as run (`cargo test -p x`, `npm run lint`, `make`): a lint when a word
-    /// names a linter, else a test when a word names tests, else a build (`make`, `cargo check`,
-    /// `go build`, `mvn package`). Options (`--tests`) are not words here.
+    /// The kind of a check as run (`cargo test -p x`, `npm run lint`, `make`): a run when it
+    /// starts `cargo run` or `go run`, else a lint when a word names a linter, else a build when a
+    /// word names a type checker, else a test when a word names tests, else a build (`make`,
+    /// `cargo check`, `go build`, `mvn package`). Options (`--tests`) are not words here.
     pub fn of_command(command: &str) -> CheckKind {
         let words: Vec<String> = command
             .split_whitespace()
@@ -39,8 +43,16 @@ impl CheckKind {
             .map(|w| w.rsplit('/').next().unwrap_or(w).to_ascii_lowercase())
             .collect();
         let any = |f: &dyn Fn(&str) -> bool| words.iter().any(|w| f(w));
-        if any(&|w| LINT_TOOLS.contains(&w) || w.starts_with("lint")) {
+        let first: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+        if matches!(first.as_slice(), ["cargo" | "go", "run"]) {
+            CheckKind::Run
+        } else if first == ["make", "check"] {
+            // GNU's target for the test suite.
+            CheckKind::Test
+        } else if any(&|w| LINT_TOOLS.contains(&w) || w.starts_with("lint")) {
             CheckKind::Lint
+        } else if any(&|w| TYPE_TOOLS.contains(&w) || w.starts_with("typecheck")) {
+            CheckKind::Build
         } else if any(&|w| TEST_TOOLS.contains(&w) || w.starts_with("test")) {
             CheckKind::Test
         } else {
@@ -50,7 +62,7 @@ impl CheckKind {
 }
 
 /// Words of a command that make it a lint.
-const LINT_TOOLS: [&str; 12] = [
+pub const LINT_TOOLS: [&str; 18] = [
     "clippy",
     "eslint",
     "vet",
@@ -61,14 +73,36 @@ const LINT_TOOLS: [&str; 12] = [
     "rustfmt",
     "prettier",
     "golangci-lint",
+    "staticcheck",
     "rubocop",
     "shellcheck",
+    "biome",
+    "stylelint",
+    "black",
+    "isort",
+    "ktlint",
 ];
 
+/// Words of a command that make it a type check (counted as a build: the code compiles).
+pub const TYPE_TOOLS: [&str; 6] = ["tsc", "vue-tsc", "mypy", "pyright", "type-check", "tsgo"];
+
 /// Words of a command that make it a test run.
-const TEST_TOOLS: [&str; 11] = [
-    "pytest", "jest", "vitest", "mocha", "rspec", "tox", "ctest", "nextest", "phpunit", "ava",
+pub const TEST_TOOLS: [&str; 15] = [
+    "pytest",
+    "jest",
+    "vitest",
+    "mocha",
+    "rspec",
+    "tox",
+    "nox",
+    "ctest",
+    "nextest",
+    "phpunit",
+    "ava",
     "tap",
+    "playwright",
+    "cypress",
+    "unittest",
 ];
 
 /// How a check run ended, as every reader words it.
@@ -112,30 +146,6 @@ pub struct Run {
     pub outcome: CheckOutcome,
 }
 
-/// What a word of a claim names: a kind of check, or a check of any kind ("all checks pass").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Named {
-    Kind(CheckKind),
-    Any,
-}
-
-impl Named {
-    /// What `word` (lower-cased) names, if it names a check.
-    pub fn by_word(word: &str) -> Option<Named> {
-        Some(match word {
-            "test" | "tests" | "testing" | "tested" | "suite" | "pytest" | "jest" | "vitest"
-            | "rspec" | "nextest" => Named::Kind(CheckKind::Test),
-            "build" | "builds" | "built" | "compile" | "compiles" | "compiled" | "typecheck"
-            | "typechecks" => Named::Kind(CheckKind::Build),
-            "lint" | "lints" | "linter" | "linting" | "clippy" | "fmt" | "eslint" => {
-                Named::Kind(CheckKind::Lint)
-            }
-            "check" | "checks" | "ci" => Named::Any,
-            _ => return None,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,12 +163,23 @@ mod tests {
             ("cargo build --release", CheckKind::Build),
             ("cargo check", CheckKind::Build),
             ("make", CheckKind::Build),
+            ("make check", CheckKind::Test),
             ("go build ./...", CheckKind::Build),
             ("cargo clippy --all-targets --tests", CheckKind::Lint),
             ("npm run lint", CheckKind::Lint),
             ("go vet ./...", CheckKind::Lint),
             ("ruff check .", CheckKind::Lint),
             ("cargo fmt --check", CheckKind::Lint),
+            ("npx eslint src", CheckKind::Lint),
+            ("pnpm dlx eslint .", CheckKind::Lint),
+            ("tsc --noEmit", CheckKind::Build),
+            ("npx tsc -p .", CheckKind::Build),
+            ("mypy src", CheckKind::Build),
+            ("npm run typecheck", CheckKind::Build),
+            ("cargo run --bin x", CheckKind::Run),
+            ("go run ./cmd/x", CheckKind::Run),
+            ("bun test", CheckKind::Test),
+            ("yarn build", CheckKind::Build),
         ] {
             assert_eq!(CheckKind::of_command(command), kind, "{command}");
         }

@@ -14,7 +14,7 @@ mod digest_only;
 mod emergency_note;
 mod outcome;
 
-pub use agent::agent_note;
+pub use agent::{agent_note, tag_note};
 pub use digest_only::digest_only;
 pub use emergency_note::emergency_note;
 pub use outcome::{NoteOutcome, NoteSource};

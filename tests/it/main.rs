@@ -8,6 +8,7 @@ mod architecture;
 mod branch_truth;
 mod change_summary;
 mod claims;
+mod claims_corpus;
 mod completions;
 mod digest;
 mod docs;

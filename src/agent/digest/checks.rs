@@ -1,10 +1,12 @@
 //! The checks the event log saw, kept three ways: the last check of any kind (the spec's
-//! `last_check`), the last of each kind (test, build, lint: what a claim is judged by), and the
-//! last run of each distinct command (the change summary's quality gates). Memory stays bounded:
+//! `last_check`), the runs a claim is judged by (of any kind and of each kind: the last, and the
+//! last with a readable result), and the last run of each distinct command (the change summary's
+//! quality gates). Memory stays bounded:
 //! at most [`MAX_COMMANDS`] commands are remembered, the least recently run dropped first.
 
 use serde::Serialize;
 
+use crate::model::claims::Runs;
 use crate::model::verdict::{CheckKind, CheckOutcome, Run};
 
 /// Distinct check commands remembered for the quality gates.
@@ -51,8 +53,10 @@ impl LastCheck {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     pub last: Option<LastCheck>,
-    /// In [`CheckKind::ALL`] order.
-    pub last_of_kind: [Option<LastCheck>; 3],
+    /// The runs of any kind, as claims are judged by them.
+    pub runs: Runs,
+    /// The runs of each kind, in [`CheckKind::ALL`] order.
+    pub runs_of_kind: [Runs; 4],
     /// The last run of each check (keyed by the check's own command, so a start and its result,
     /// even one blamed on its chain, are one run), least recently run first.
     by_command: Vec<(String, LastCheck)>,
@@ -62,7 +66,8 @@ impl Seen {
     /// Adds a run of the check `key` (the check's simple command as run).
     pub fn add(&mut self, key: &str, check: LastCheck) {
         let at = CheckKind::ALL.iter().position(|k| *k == check.kind).unwrap_or(0);
-        self.last_of_kind[at] = Some(check.clone());
+        self.runs_of_kind[at].add(check.run());
+        self.runs.add(check.run());
         if let Some(at) = self.by_command.iter().position(|(k, _)| k == key) {
             self.by_command.remove(at);
         }

@@ -23,11 +23,14 @@ use crate::util::time;
 /// next, files_touched). Claims the event log cannot support get ` [unverified: <why>]`; nothing
 /// is dropped. Other uncommitted work stays in the work tree for `git handoff seal`.
 ///
-/// Claims are the list items and prose lines of Summary (outside In progress, Files touched,
-/// Decisions, Goal and Next) and the lines of Evidence that claim success; each is judged by the
-/// last run of its own kind (tests by the last test run, a build by the last build, a lint by the
-/// last lint). Tags are printed as `Tagged [unverified]: "<claim>" (<why>)`: correct the note if
-/// the log is right.
+/// Claims are the list items and prose lines of Summary (outside In progress, Decisions, Goal and
+/// Next), the lines of Evidence that claim success, and the entries of Files touched (each claims
+/// an edit: absolute, `./` and relative paths match the same file). A claim of success is judged
+/// by the last run of its own kind (tests by the last test run, a build by the last build, a lint
+/// by the last lint), a claim naming no kind by the last check; a claim that admits a failure or
+/// hedges ("could not get the tests to pass", "should pass") claims no success. The handoff's own
+/// calls are not counted as tool calls. Tags are printed as `Tagged [unverified]: "<claim>"
+/// (<why>)`: correct the note if the log is right.
 ///
 /// Run again in the same attempt with the note commit at HEAD, it replaces that commit (same
 /// parent, the new text checked again, the record replaced). With a seal above the note, or the

@@ -46,7 +46,7 @@ pub fn agent_note(
         Place::OnTop { .. } => head_commit(repo)?,
     };
     let digest = digest::for_repo(repo, config)?;
-    let evidence = evidence(&digest);
+    let evidence = evidence(&digest, repo);
     let redactor = Redactor::new(config)?;
     let rel = config.note_path(attempt.issue);
     let note_file = repo.inside_work_tree(&rel, "the note")?;
@@ -223,7 +223,7 @@ fn fill_header(
 /// except under `### In progress`, `### Decisions`, `### Goal`, `### Next` (not claims of work
 /// done) and the `Goal:` line; entries under `### Files touched` are checked as files. Every line
 /// of Evidence that claims success is checked too.
-fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
+pub fn tag_note(note: &mut Note, evidence: &Evidence) -> Vec<Tag> {
     let mut tags = Vec::new();
     let mut edits = Vec::new();
     if let Some(section) = note.section("Summary").cloned() {

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
-use crate::agent::digest::{Digest, LastCheck};
+use crate::agent::digest::Digest;
 use crate::agent::progress::Store;
 use crate::git::repo::Repo;
 use crate::model::claims::Evidence;
@@ -15,14 +15,20 @@ use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::{self, Record, RecordKind};
 use crate::util::time;
 
-/// The evidence claims are checked against.
-pub fn evidence(digest: &Digest) -> Evidence {
-    Evidence {
-        files_edited: digest.files_edited.clone(),
-        tool_calls: digest.tool_calls,
-        last_check: digest.last_check.as_ref().map(LastCheck::run),
-        last_of_kind: digest.last_of_kind.clone().map(|c| c.as_ref().map(LastCheck::run)),
+/// The evidence claims are checked against: the digest's, and the work tree's top as git names
+/// it and with links resolved (a Files touched entry may give an absolute path).
+pub fn evidence(digest: &Digest, repo: &Repo) -> Evidence {
+    let mut evidence = digest.evidence();
+    if let Ok(top) = repo.top() {
+        evidence.tops.push(top.to_string_lossy().into_owned());
+        if let Ok(real) = std::fs::canonicalize(top) {
+            let real = real.to_string_lossy().into_owned();
+            if !evidence.tops.contains(&real) {
+                evidence.tops.push(real);
+            }
+        }
     }
+    evidence
 }
 
 pub fn head_commit(repo: &Repo) -> Result<ObjectId> {
