@@ -19,7 +19,8 @@
 //! session id every payload carries is kept, so the emergency note can point at the session.
 //!
 //! Its children: [`runtime`] (which runtime sent the payload), [`fields`] (the payload read as
-//! JSON, its fields by type, caps and exit codes), [`paths`] (paths made repository-relative).
+//! JSON, its fields by type, caps and exit codes), [`paths`] (paths made repository-relative),
+//! [`transcript`] (a Codex shell call's exit code, from the tail of its transcript).
 
 use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
@@ -32,6 +33,7 @@ use paths::patch_paths;
 mod fields;
 mod paths;
 mod runtime;
+mod transcript;
 
 pub use fields::{capped, exit_code_in, parse_payload};
 pub use paths::{Place, repo_relative};
@@ -131,7 +133,15 @@ fn hook_event(
                     .and_then(|r| r.get("interrupted"))
                     .and_then(Value::as_bool)
                     .unwrap_or(false);
-                let code = response.and_then(exit_code_of_response);
+                let code = match response {
+                    // Codex's shell response is the command's output: its status is in the
+                    // transcript, and the text only when the transcript says nothing.
+                    Some(Value::String(_)) if runtime == Runtime::Codex && is_shell(tool) => {
+                        codex_exit_code(payload, str_field(payload, "tool_use_id")?)?
+                            .or_else(|| response.and_then(exit_code_of_response))
+                    }
+                    _ => response.and_then(exit_code_of_response),
+                };
                 let implied = runtime == Runtime::Claude && is_shell(tool) && !interrupted;
                 let code = code.or(implied.then_some(0));
                 event.exit_code = code;
@@ -233,6 +243,14 @@ fn generic_event(
         event.text = Some(clean(text, CAP_TEXT).into());
     }
     Ok(())
+}
+
+/// The exit code the transcript named by the payload records for this call (see [`transcript`]).
+fn codex_exit_code(payload: &Map<String, Value>, call_id: Option<&str>) -> Result<Option<i64>> {
+    let Some(path) = str_field(payload, "transcript_path")?.filter(|p| !p.is_empty()) else {
+        return Ok(None);
+    };
+    Ok(transcript::exit_code(std::path::Path::new(path), call_id))
 }
 
 /// The session id a payload carries under `key`, redacted and capped; none when empty.

@@ -8,6 +8,7 @@ mod architecture;
 mod branch_truth;
 mod change_summary;
 mod claims;
+mod codex;
 mod completions;
 mod digest;
 mod docs;

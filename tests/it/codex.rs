@@ -1,0 +1,157 @@
+//! Codex recorded truly, from the payloads and rollout files Codex 0.171 really wrote (captured
+//! with `codex exec --json` against a scripted model on 127.0.0.1, kept in `fixtures/codex`): its
+//! `PostToolUse` for a shell command carries the output but no exit code, so the status is read
+//! from the tail of the rollout file the payload's `transcript_path` names, and a failed command is
+//! a failure all the way to the note, the agent tool's reply, `validate` and the recall.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use crate::common;
+
+use common::{Env, Repo, stdout_ok};
+use serde_json::{Value, json};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/codex")
+}
+
+/// The captured payload `name`, moved into `repo`: its `cwd` the repository, its
+/// `transcript_path` a copy of the rollout file Codex had written when the hook ran.
+fn payload(env: &Env, repo: &Repo, name: &str) -> Value {
+    let dir = fixtures();
+    let mut value: Value =
+        serde_json::from_slice(&std::fs::read(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+    value["cwd"] = json!(repo.path.to_str().unwrap());
+    let rollout = dir.join(format!("{name}.rollout.jsonl"));
+    let copy = env.home().join(format!("{name}.rollout.jsonl"));
+    if rollout.is_file() {
+        std::fs::copy(&rollout, &copy).unwrap();
+    }
+    value["transcript_path"] = json!(copy.to_str().unwrap());
+    value
+}
+
+/// The payload piped into the command `hooks install --codex` installs for it.
+fn record_as_installed(repo: &Repo, payload: &Value) {
+    let mut child = repo
+        .handoff()
+        .args(["record", "--agent", "codex"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+}
+
+fn log_lines(repo: &Repo) -> Vec<Value> {
+    let text = std::fs::read_to_string(repo.path.join(".git/handoff/events.jsonl")).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn started(env: &Env) -> Repo {
+    let repo = env.repo("r");
+    repo.write("a.txt", "hi\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "44"]).output().unwrap());
+    repo
+}
+
+const SESSION: [&str; 10] = [
+    "01-SessionStart",
+    "02-UserPromptSubmit",
+    "03-PreToolUse",
+    "04-PostToolUse",
+    "05-PreToolUse",
+    "06-PostToolUse",
+    "07-PreToolUse",
+    "08-PostToolUse",
+    "09-Stop",
+    "10-SessionEnd",
+];
+
+/// The whole captured session: `echo hello; exit 3`, `echo fine`, then `seq 1 200000; exit 101`,
+/// whose finished line in the rollout is longer than the first tail read.
+#[test]
+fn a_real_codex_session_is_recorded_with_each_commands_exit_code() {
+    let env = Env::new();
+    let repo = started(&env);
+    for name in SESSION {
+        let payload = payload(&env, &repo, name);
+        if name.ends_with("PostToolUse") {
+            assert!(payload["tool_response"].is_string(), "no status in the payload: {payload}");
+        }
+        record_as_installed(&repo, &payload);
+    }
+    let lines = log_lines(&repo);
+    let results: Vec<(Value, Value, Value)> = lines
+        .iter()
+        .filter(|l| l["event"] == "PostToolUse")
+        .map(|l| (l["id"].clone(), l["ok"].clone(), l["exit_code"].clone()))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            (json!("call_0"), json!(false), json!(3)),
+            (json!("call_1"), json!(true), json!(0)),
+            (json!("call_2"), json!(false), json!(101)),
+        ]
+    );
+    let starts = lines.iter().filter(|l| l["event"] == "PreToolUse").count();
+    assert_eq!(starts, 3);
+    assert!(lines.iter().all(|l| l["agent"] == "codex" && l["session"].is_string()), "{lines:?}");
+    assert!(lines.iter().any(|l| l["event"] == "SessionEnd" && l["text"] == "other"));
+
+    // Without its transcript a response's status is unknown, as before: the call is not failed.
+    let mut lost = payload(&env, &repo, "04-PostToolUse");
+    lost["transcript_path"] = json!(env.home().join("gone.jsonl").to_str().unwrap());
+    lost["tool_use_id"] = json!("call_9");
+    record_as_installed(&repo, &lost);
+    let last = log_lines(&repo).pop().unwrap();
+    assert_eq!((last["ok"].clone(), last["exit_code"].clone()), (json!(true), Value::Null));
+}
+
+fn call(id: u64, tool: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": tool, "arguments": arguments}})
+}
+
+/// A failing `cargo test` under Codex, in the shape Codex sends it (the captured failing call, its
+/// command named `cargo test`), then the agent's handoff over MCP claiming the tests pass.
+#[test]
+fn a_failed_codex_test_run_tags_the_note_the_reply_validate_and_the_recall() {
+    let env = Env::new();
+    let repo = started(&env);
+    repo.write("a.txt", "changed\n");
+    for name in ["03-PreToolUse", "04-PostToolUse"] {
+        let mut payload = payload(&env, &repo, name);
+        payload["tool_input"]["command"] = json!("cargo test");
+        record_as_installed(&repo, &payload);
+    }
+    let mut cmd = repo.handoff();
+    cmd.arg("mcp");
+    let request = call(
+        1,
+        "handoff_note",
+        json!({"goal": "Fix the parser", "done": ["All tests pass"], "next": ["Ship it"]}),
+    );
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(format!("{request}\n").as_bytes()).unwrap();
+    let answer: Value =
+        serde_json::from_str(stdout_ok(child.wait_with_output().unwrap()).trim()).unwrap();
+    let reply = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(reply.contains("last `cargo test` failed"), "{reply}");
+    assert!(reply.contains("Tagged [unverified]: \"All tests pass\""), "{reply}");
+
+    let note = repo.git_text(["show", "HEAD:.agent/handoff/44.md"]);
+    assert!(note.contains("- All tests pass [unverified: last `cargo test` failed]\n"), "{note}");
+    stdout_ok(repo.handoff().arg("validate").output().unwrap());
+    let recall = stdout_ok(repo.handoff().args(["recall", "--source", "resume"]).output().unwrap());
+    assert!(recall.contains("All tests pass [unverified: last `cargo test` failed]"), "{recall}");
+}
