@@ -45,8 +45,10 @@ impl Agent {
         }
     }
 
-    /// The hooks this agent gets. Codex has no PostToolUseFailure or SessionEnd event: its failed
-    /// tool calls arrive through PostToolUse, and its digest-only handoff is left to the runtime.
+    /// The hooks this agent gets. Codex has no PostToolUseFailure event: its failed tool calls
+    /// arrive through PostToolUse (with the exit code in its transcript, which `record` reads), and
+    /// it holds a SessionEnd hook to at most 3 seconds (it says so on every start when asked for
+    /// more), which `note --digest-only` needs far less than.
     ///
     /// Every command ends `|| exit 1`: git-handoff's errors exit 2, which an agent reads as
     /// "block" on Stop and UserPromptSubmit; exit 1 is a non-blocking error shown to the user, so
@@ -77,10 +79,12 @@ impl Agent {
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 30),
             ],
             Agent::Codex => vec![
+                w("PreToolUse", Some("*"), "git-handoff record --agent codex || exit 1", 5),
                 w("PostToolUse", Some("*"), "git-handoff record --agent codex || exit 1", 5),
                 w("UserPromptSubmit", None, "git-handoff record --agent codex || exit 1", 5),
                 w("Stop", None, "git-handoff record --agent codex || exit 1", 5),
                 w("SessionStart", None, "git-handoff recall --hook codex || exit 1", 10),
+                w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 3),
             ],
         }
     }
@@ -225,10 +229,24 @@ pub const SKILL: &str = include_str!("../../skills/handoff/SKILL.md");
 /// Where Claude Code looks for project skills.
 pub const CLAUDE_SKILL_PATH: &str = ".claude/skills/handoff/SKILL.md";
 
-/// Plans putting the handoff skill where Claude Code finds it, unless a file is there already (a
+/// Where Codex (and Gemini CLI) look for project skills: `.agents/skills`, from the session's
+/// directory up to the top of the repository.
+pub const AGENTS_SKILL_PATH: &str = ".agents/skills/handoff/SKILL.md";
+
+impl Agent {
+    /// Where this agent finds the handoff skill, relative to the top of the work tree.
+    pub fn skill_path(self) -> &'static str {
+        match self {
+            Agent::Claude => CLAUDE_SKILL_PATH,
+            Agent::Codex => AGENTS_SKILL_PATH,
+        }
+    }
+}
+
+/// Plans putting the handoff skill where `agent` finds it, unless a file is there already (a
 /// skill the user edited is theirs).
-pub fn plan_skill_install(top: &Path) -> Option<FileChange> {
-    let path = top.join(CLAUDE_SKILL_PATH);
+pub fn plan_skill_install(top: &Path, agent: Agent) -> Option<FileChange> {
+    let path = top.join(agent.skill_path());
     if path.exists() || path.is_symlink() {
         return None;
     }

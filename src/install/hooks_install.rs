@@ -48,9 +48,11 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
     }
     for agent in &agents {
         let top = repo.top()?;
-        if *agent == Agent::Claude
-            && let Some(change) = agent_settings::plan_skill_install(top)
-        {
+        // Codex and Gemini CLI share `.agents/skills`: the skill is planned once.
+        let skill_planned = planned
+            .iter()
+            .any(|(_, c)| c.as_ref().is_some_and(|c| c.path == top.join(agent.skill_path())));
+        if !skill_planned && let Some(change) = agent_settings::plan_skill_install(top, *agent) {
             let outcome = TargetReport::new("handoff skill", change.path.clone(), Action::Created);
             planned.push((outcome, Some(change)));
         }

@@ -98,9 +98,7 @@ fn plan(
         let (change, action) = mcp::plan_unapproval(top)?;
         plans.push(outcome(mcp::APPROVAL_LABEL, change, action));
     }
-    if agent == Agent::Claude {
-        let (change, action) = agent_uninstall::plan_skill_uninstall(top)?;
-        plans.push(outcome("handoff skill", change, action));
-    }
+    let (change, action) = agent_uninstall::plan_skill_uninstall(top, agent)?;
+    plans.push(outcome("handoff skill", change, action));
     Ok(plans)
 }

@@ -13,6 +13,7 @@ pub mod agent_settings;
 pub mod agent_status;
 pub mod agent_uninstall;
 pub mod change;
+pub mod codex_review;
 pub mod git_hooks;
 pub mod hooks_install;
 pub mod hooks_status;

@@ -155,3 +155,81 @@ fn a_failed_codex_test_run_tags_the_note_the_reply_validate_and_the_recall() {
     let recall = stdout_ok(repo.handoff().args(["recall", "--source", "resume"]).output().unwrap());
     assert!(recall.contains("All tests pass [unverified: last `cargo test` failed]"), "{recall}");
 }
+
+fn status(repo: &Repo, codex_home: &Path) -> (String, Value) {
+    let run = |json: bool| {
+        let mut cmd = repo.handoff();
+        cmd.env("CODEX_HOME", codex_home).args(["hooks", "status"]);
+        if json {
+            cmd.arg("--json");
+        }
+        stdout_ok(cmd.output().unwrap())
+    };
+    (run(false), serde_json::from_str(&run(true)).unwrap())
+}
+
+/// Codex runs a project's hooks only once it trusts the project and the user approved each hook;
+/// until then it skips them without a word. `hooks status` reads Codex's own configuration, in the
+/// form Codex 0.171 writes it (`codex exec --trust`, and its hook review through the app server's
+/// `config/batchWrite`), and says so.
+#[test]
+fn hooks_status_tells_when_codex_has_not_approved_the_hooks() {
+    let env = Env::new();
+    let repo = started(&env);
+    let out = stdout_ok(repo.handoff().args(["hooks", "install", "--codex"]).output().unwrap());
+    assert!(out.contains("Trust all and continue"), "{out}");
+    let codex_home = env.home().join("codex-home");
+    std::fs::create_dir_all(&codex_home).unwrap();
+
+    let (text, json) = status(&repo, &codex_home);
+    let review = &json["codex"]["review"];
+    assert_eq!(review["project_trusted"], false, "{json}");
+    assert_eq!(review["unapproved"].as_array().unwrap().len(), 6, "{json}");
+    assert!(text.contains("NOT RUNNING: Codex does not trust this project yet"), "{text}");
+    assert!(text.contains("Codex has not approved 6 of 6 in its hook review"), "{text}");
+    assert!(text.contains("Trust all and continue"), "{text}");
+    assert_eq!(json["codex_skill"]["state"], "unchanged", "{json}");
+
+    // The project trusted, two hooks approved, one turned off.
+    let top = repo.path.to_str().unwrap();
+    let key = |event: &str| format!("{top}/.codex/hooks.json:{event}:0:0");
+    let mut config = format!(
+        "model = \"gpt-5\"\n\n[projects.\"{top}\"]\ntrust_level = \"trusted\"\n\n[hooks.state]\n\n"
+    );
+    for event in ["pre_tool_use", "post_tool_use"] {
+        config.push_str(&format!(
+            "[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:8771ff29c9e6729b3ea6370367ef1f5f5bd2045918a538cfaedaf3884841ea98\"\n\n",
+            key(event)
+        ));
+    }
+    config.push_str(&format!("[hooks.state.\"{}\"]\nenabled = false\n", key("stop")));
+    std::fs::write(codex_home.join("config.toml"), &config).unwrap();
+    let (text, json) = status(&repo, &codex_home);
+    let review = &json["codex"]["review"];
+    assert_eq!(review["project_trusted"], true, "{json}");
+    assert_eq!(review["approved"], json!(["PreToolUse", "PostToolUse"]));
+    assert_eq!(review["unapproved"], json!(["UserPromptSubmit", "SessionStart", "SessionEnd"]));
+    assert_eq!(review["disabled"], json!(["Stop"]));
+    assert!(!text.contains("does not trust"), "{text}");
+    assert!(text.contains("has not approved 3 of 6"), "{text}");
+    assert!(text.contains("turned off in Codex: Stop"), "{text}");
+
+    // Every hook approved: no warning.
+    for event in ["stop", "user_prompt_submit", "session_start", "session_end"] {
+        config =
+            config.replace(&format!("[hooks.state.\"{}\"]\nenabled = false\n", key(event)), "");
+        config.push_str(&format!(
+            "\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:00\"\n",
+            key(event)
+        ));
+    }
+    std::fs::write(codex_home.join("config.toml"), &config).unwrap();
+    let (text, json) = status(&repo, &codex_home);
+    assert_eq!(json["codex"]["review"]["unapproved"], json!([]), "{json}");
+    assert!(!text.contains("NOT RUNNING"), "{text}");
+
+    // Uninstall takes out the hooks and the skill where Codex reads it.
+    stdout_ok(repo.handoff().args(["hooks", "uninstall", "--codex"]).output().unwrap());
+    assert!(!repo.path.join(".codex").exists());
+    assert!(!repo.path.join(".agents").exists());
+}
