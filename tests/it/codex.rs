@@ -233,3 +233,68 @@ fn hooks_status_tells_when_codex_has_not_approved_the_hooks() {
     assert!(!repo.path.join(".codex").exists());
     assert!(!repo.path.join(".agents").exists());
 }
+
+fn session_start(repo: &Repo, hook: &str) -> String {
+    let mut child = repo
+        .handoff()
+        .args(["recall", "--hook", hook])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let payload = json!({"session_id": "s", "transcript_path": "/t.jsonl",
+                         "cwd": repo.path.to_str().unwrap(), "hook_event_name": "SessionStart",
+                         "model": "gpt-test", "source": "startup"});
+    child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();
+    stdout_ok(child.wait_with_output().unwrap())
+}
+
+/// Right after `start` and `hooks install`, nothing is unsealed: the attempt has no tool call
+/// yet, and the files the install wrote are set-up. Once an agent worked, only its work counts.
+/// A fresh start's line names the `handoff_recall` tool where the MCP server is registered.
+#[test]
+fn session_start_tells_the_truth() {
+    let env = Env::new();
+    let repo = started(&env);
+    let installed = ["hooks", "install", "--claude", "--codex"];
+    stdout_ok(repo.handoff().args(installed).output().unwrap());
+    for hook in ["claude", "codex"] {
+        assert_eq!(session_start(&repo, hook), "", "a fresh attempt has nothing to seal");
+    }
+
+    // The agent edits a file (and Codex's prompt is recorded): one path is work, the rest set-up.
+    record_as_installed(&repo, &payload(&env, &repo, "02-UserPromptSubmit"));
+    assert_eq!(session_start(&repo, "codex"), "", "a prompt is no work");
+    repo.write("a.txt", "changed\n");
+    let mut edit = payload(&env, &repo, "03-PreToolUse");
+    edit["tool_name"] = json!("apply_patch");
+    edit["hook_event_name"] = json!("PostToolUse");
+    edit["tool_input"] = json!({"command": "*** Begin Patch\n*** Update File: a.txt\n@@\n-hi\n+changed\n*** End Patch\n"});
+    edit["tool_response"] = json!("Success. Updated the following files:\nM a.txt\n");
+    record_as_installed(&repo, &edit);
+    let answer: Value = serde_json::from_str(&session_start(&repo, "codex")).unwrap();
+    let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(context.contains("left 1 uncommitted paths and no handoff note"), "{context}");
+
+    // Handed off: the fresh start's line names the agent tool where the server is registered.
+    let mut cmd = repo.handoff();
+    cmd.arg("mcp");
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let request = call(1, "handoff_note", json!({"done": ["Changed a.txt"], "next": ["Test"]}));
+    child.stdin.take().unwrap().write_all(format!("{request}\n").as_bytes()).unwrap();
+    stdout_ok(child.wait_with_output().unwrap());
+    for hook in ["claude", "codex"] {
+        let answer: Value = serde_json::from_str(&session_start(&repo, hook)).unwrap();
+        let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        assert!(context.contains("call the `handoff_recall` tool"), "{hook}: {context}");
+        assert!(!context.contains("Unsealed"), "{context}");
+    }
+    let plain = stdout_ok(repo.handoff().args(["recall", "--source", "startup"]).output().unwrap());
+    assert!(plain.contains("`git handoff recall --source resume`"), "{plain}");
+    stdout_ok(repo.handoff().args(["hooks", "uninstall", "--codex"]).output().unwrap());
+    let answer: Value = serde_json::from_str(&session_start(&repo, "codex")).unwrap();
+    let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(!context.contains("handoff_recall"), "no server registered for Codex: {context}");
+}
