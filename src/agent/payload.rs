@@ -2,8 +2,9 @@
 //!
 //! Understands Claude Code's hooks (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `Stop`,
 //! `SubagentStop`, `SessionStart`, `SessionEnd`, `PreCompact`, `UserPromptSubmit`), Codex's (the
-//! same names and snake_case fields, plus `turn_id`; a tool's failure is read from its exit code),
-//! and a small generic shape for other runtimes:
+//! same names and snake_case fields, plus `turn_id`; a shell call's exit code is read from its
+//! transcript), Gemini CLI's (`BeforeTool`, `AfterTool`, ... read as their Claude Code
+//! counterparts, see [`gemini`]), and a small generic shape for other runtimes:
 //!
 //! ```json
 //! {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
@@ -31,6 +32,7 @@ use crate::model::redact::Redactor;
 use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type};
 
 mod fields;
+mod gemini;
 mod paths;
 mod runtime;
 mod tools;
@@ -79,7 +81,7 @@ pub fn normalize(
     };
     let clean = |text: &str, cap: usize| -> String { capped(&redactor.redact(text), cap) };
     match runtime {
-        Runtime::Claude | Runtime::Codex => {
+        Runtime::Claude | Runtime::Codex | Runtime::Gemini => {
             hook_event(payload, runtime, place, &clean, &mut event)?
         }
         Runtime::Generic => generic_event(payload, place, &clean, &mut event)?,
@@ -96,7 +98,8 @@ fn hook_event(
 ) -> Result<()> {
     let name = str_field(payload, "hook_event_name")?.ok_or_else(|| {
         anyhow!(
-            "the payload has no `hook_event_name`; is this a Claude Code or Codex hook payload?"
+            "the payload has no `hook_event_name`; is this a Claude Code, Codex or Gemini CLI hook \
+             payload?"
         )
     })?;
     event.event = Some(clean(name, CAP_NAME).into());
@@ -107,6 +110,7 @@ fn hook_event(
     event.session = session_of(payload, "session_id", clean)?;
     bool_field(payload, "stop_hook_active")?;
     event.sub = str_field(payload, "agent_id")?.is_some_and(|id| !id.is_empty());
+    let name = if runtime == Runtime::Gemini { gemini::common_name(name) } else { name };
     match name {
         "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
             let tool = str_field(payload, "tool_name")?
@@ -129,6 +133,11 @@ fn hook_event(
                 if !first.is_empty() {
                     event.error = Some(clean(first, CAP_ERROR).into());
                 }
+            } else if name == "PostToolUse" && runtime == Runtime::Gemini {
+                let outcome = gemini::outcome(payload.get("tool_response"), is_shell(tool));
+                event.ok = Some(outcome.ok);
+                event.exit_code = outcome.exit_code;
+                event.error = outcome.error.map(|e| clean(&e, CAP_ERROR).into());
             } else if name == "PostToolUse" {
                 let response = payload.get("tool_response");
                 // An interrupted command did not finish: no exit status, and no success.
@@ -157,8 +166,11 @@ fn hook_event(
         "Stop" | "SubagentStop" => {
             event.kind = if name == "Stop" { Kind::Stop } else { Kind::SubagentStop };
             event.sub |= name == "SubagentStop";
-            event.text = str_field(payload, "last_assistant_message")?
-                .map(|text| clean(text, CAP_TEXT).into());
+            let text = match str_field(payload, "last_assistant_message")? {
+                Some(text) => Some(text),
+                None => str_field(payload, "prompt_response")?, // Gemini CLI's AfterAgent
+            };
+            event.text = text.map(|text| clean(text, CAP_TEXT).into());
         }
         "SessionStart" => {
             event.kind = Kind::SessionStart;

@@ -1,6 +1,6 @@
-//! Agent hook settings: what `hooks install --claude` / `--codex` merges into
-//! `.claude/settings.json` / `.codex/hooks.json` so that recording, recall and the digest-only
-//! handoff happen without the agent doing anything.
+//! Agent hook settings: what `hooks install --claude` / `--codex` / `--gemini` merges into
+//! `.claude/settings.json` / `.codex/hooks.json` / `.gemini/settings.json` so that recording,
+//! recall and the digest-only handoff happen without the agent doing anything.
 //!
 //! The merge keeps every existing setting and key order, adds only the hook entries that are not
 //! there yet (matched by command), and leaves the file untouched when nothing is missing, so
@@ -19,9 +19,11 @@ use crate::install::json_edit;
 pub enum Agent {
     Claude,
     Codex,
+    Gemini,
 }
 
-/// One hook entry to install: event, matcher, command, timeout in seconds.
+/// One hook entry to install: event, matcher, command, timeout in the agent's unit (seconds;
+/// milliseconds for Gemini CLI).
 pub struct Wanted {
     pub event: &'static str,
     pub matcher: Option<&'static str>,
@@ -34,6 +36,7 @@ impl Agent {
         match self {
             Agent::Claude => "Claude Code",
             Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
         }
     }
 
@@ -42,6 +45,7 @@ impl Agent {
         match self {
             Agent::Claude => ".claude/settings.json",
             Agent::Codex => ".codex/hooks.json",
+            Agent::Gemini => ".gemini/settings.json",
         }
     }
 
@@ -85,6 +89,15 @@ impl Agent {
                 w("Stop", None, "git-handoff record --agent codex || exit 1", 5),
                 w("SessionStart", None, "git-handoff recall --hook codex || exit 1", 10),
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 3),
+            ],
+            // Gemini CLI: its own event names, tool matchers are regular expressions, timeouts
+            // in milliseconds, and stdout must be JSON or nothing (so the note's report goes to
+            // /dev/null; SessionEnd is best effort there, Gemini CLI does not wait for it).
+            Agent::Gemini => vec![
+                w("BeforeTool", Some(".*"), "git-handoff record --agent gemini || exit 1", 5000),
+                w("AfterTool", Some(".*"), "git-handoff record --agent gemini || exit 1", 5000),
+                w("SessionStart", None, "git-handoff recall --hook gemini || exit 1", 10000),
+                w("SessionEnd", None, "git-handoff note --digest-only >/dev/null || exit 1", 30000),
             ],
         }
     }
@@ -238,7 +251,7 @@ impl Agent {
     pub fn skill_path(self) -> &'static str {
         match self {
             Agent::Claude => CLAUDE_SKILL_PATH,
-            Agent::Codex => AGENTS_SKILL_PATH,
+            Agent::Codex | Agent::Gemini => AGENTS_SKILL_PATH,
         }
     }
 }

@@ -22,6 +22,7 @@ pub struct Status {
     pub rewrite_ref: RewriteRefStatus,
     pub claude: Option<AgentStatus>,
     pub codex: Option<AgentStatus>,
+    pub gemini: Option<AgentStatus>,
     /// The skill where Claude Code reads it.
     pub skill: Option<Skill>,
     /// The skill where Codex (and Gemini CLI) read it.
@@ -66,6 +67,7 @@ pub fn status(repo: &Repo, config: &Config) -> Result<Status> {
         },
         claude: agent(Agent::Claude)?,
         codex: agent(Agent::Codex)?,
+        gemini: agent(Agent::Gemini)?,
         skill: skill(Agent::Claude)?,
         codex_skill: skill(Agent::Codex)?,
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,

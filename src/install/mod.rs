@@ -62,6 +62,7 @@ pub enum Part {
     PrePush,
     Claude,
     Codex,
+    Gemini,
 }
 
 /// One target and what happened to it.

@@ -13,6 +13,7 @@ mod completions;
 mod digest;
 mod docs;
 mod emergency;
+mod gemini;
 mod generated;
 mod hook_managers;
 mod hooks;

@@ -27,13 +27,14 @@ pub(super) fn describe_tool(
         return Ok(());
     }
     match tool {
-        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => {
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" | "write_file" | "replace"
+        | "read_file" => {
             let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
             let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
             match repo_relative(path, place) {
                 Some(rel) => {
                     event.target = Some(clean(&rel, CAP_TARGET).into());
-                    if tool != "Read" {
+                    if tool != "Read" && tool != "read_file" {
                         event.paths = vec![clean(&rel, CAP_PATH).into()];
                     }
                 }
@@ -65,7 +66,7 @@ pub(super) fn describe_tool(
         _ => {
             let key = match tool {
                 "Skill" => "skill",
-                "Grep" | "Glob" => "pattern",
+                "Grep" | "Glob" | "grep_search" | "glob" => "pattern",
                 "Task" | "Agent" => "description",
                 "WebFetch" => "url",
                 "WebSearch" => "query",
@@ -88,7 +89,13 @@ pub(super) fn describe_tool(
 pub fn is_shell(tool: &str) -> bool {
     matches!(
         tool,
-        "Bash" | "shell" | "local_shell" | "exec_command" | "unified_exec" | "container.exec"
+        "Bash"
+            | "shell"
+            | "local_shell"
+            | "exec_command"
+            | "unified_exec"
+            | "container.exec"
+            | "run_shell_command"
     )
 }
 

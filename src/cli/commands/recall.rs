@@ -20,7 +20,7 @@ use crate::ops::recall;
 /// when the work was sealed. Within the character budget (`[caps] recall_chars`, 1200) untagged
 /// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
 ///
-/// With `--hook claude` (or codex) it reads the SessionStart payload on stdin and prints the
+/// With `--hook claude` (or codex, gemini) it reads the SessionStart payload on stdin and prints the
 /// hook's JSON answer, so it can be installed as a SessionStart hook as it is; where git-handoff's
 /// MCP server is registered for that agent, a fresh start's line names the `handoff_recall` tool.
 ///
@@ -59,6 +59,7 @@ pub enum SourceArg {
 pub enum Hook {
     Claude,
     Codex,
+    Gemini,
 }
 
 impl From<SourceArg> for recall::SessionSource {
@@ -121,6 +122,7 @@ fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
     let agent = match hook {
         Hook::Claude => Agent::Claude,
         Hook::Codex => Agent::Codex,
+        Hook::Gemini => Agent::Gemini,
     };
     let Ok(top) = repo.top() else { return false };
     crate::install::mcp::status(top, agent).is_ok_and(|status| status.installed)

@@ -24,7 +24,7 @@ fn label(name: &str) -> String {
 /// The pre-push hook git runs and whether it holds git-handoff's block (or which hook manager owns
 /// it, and copies of the block that no longer run), `notes.rewriteRef`, the Claude Code and Codex
 /// hook entries (which of git-handoff's are in place, and which are in the older, slower
-/// `git handoff` form that installing again rewrites), whether Codex will run its hooks (read from
+/// `git handoff` form that installing again rewrites), the Gemini CLI ones, whether Codex will run its hooks (read from
 /// Codex's own `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`: Codex runs a
 /// project's hooks only once it trusts the project and the user approved each hook in its hook
 /// review, and skips them silently until then; the line says how to approve them), and the
@@ -36,7 +36,7 @@ fn label(name: &str) -> String {
 /// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {..., "review"?:
 /// {"config", "project_trusted", "approved": [event], "unapproved": [event], "disabled"?: [event],
 /// "problem"?}}, "skill": {"path", "state": "absent"|"unchanged"|"modified"}, "codex_skill":
-/// {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}}.
+/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 
@@ -71,7 +71,9 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
     let rewrite = &report.rewrite_ref;
     let verb = if rewrite.set { "includes" } else { "does not include" };
     writeln!(out, "{}{} {verb} {}", label("rewriteRef"), rewrite.key, rewrite.value)?;
-    for (name, status) in [("Claude Code", &report.claude), ("Codex", &report.codex)] {
+    let agents =
+        [("Claude Code", &report.claude), ("Codex", &report.codex), ("Gemini CLI", &report.gemini)];
+    for (name, status) in agents {
         let Some(status) = status else { continue };
         let total = status.installed.len() + status.missing.len();
         let mut what = match &status.problem {
