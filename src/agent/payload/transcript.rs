@@ -3,10 +3,11 @@
 //! payload's `tool_response` is the output text, while the rollout file named by
 //! `transcript_path` already holds the finished call by the time the hook runs).
 //!
-//! `record` runs on every tool call, so only the file's tail is read: the last [`TAIL`] bytes,
-//! and once more the last [`WIDE_TAIL`] when the call's line did not fit (a line carries up to
-//! about 64 KiB of the command's output, escaped). Lines are searched from the end, and only a
-//! line naming the call's id is parsed. Codex writes the finished call as
+//! `record` runs on every tool call, so only the file's tail is read: the last [`TAIL`] bytes, and
+//! when the call is not in their whole lines, the line they start inside, read back to its start
+//! (a finished call's line carries up to about 64 KiB of the command's output, escaped), never
+//! more than [`WIDE_TAIL`] bytes in all. Lines are searched from the end, and only a line naming
+//! the call's id is parsed. Codex writes the finished call as
 //!
 //! ```json
 //! {"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution",
@@ -25,7 +26,7 @@ use super::fields::exit_code_of_response;
 
 /// How much of the transcript's end is read first.
 pub const TAIL: u64 = 64 << 10;
-/// How much is read when the first read did not hold the call's whole line.
+/// The most that is read back from the end.
 pub const WIDE_TAIL: u64 = 512 << 10;
 
 /// The exit code the transcript at `path` records for the call `call_id` (or, without an id, for
@@ -34,33 +35,48 @@ pub fn exit_code(path: &Path, call_id: Option<&str>) -> Option<i64> {
     // Only a regular file: a FIFO or device named by a payload must not stall the hook.
     let len = std::fs::metadata(path).ok().filter(|m| m.is_file())?.len();
     let mut file = std::fs::File::open(path).ok()?;
-    for window in [TAIL, WIDE_TAIL] {
-        let start = len.saturating_sub(window);
-        let tail = read_from(&mut file, start)?;
-        // A window that starts inside a line holds that line only in part: it is skipped.
-        let whole = if start == 0 { &tail[..] } else { after_first_newline(&tail) };
-        if let Some(code) = exit_code_in_lines(whole, call_id) {
-            return Some(code);
+    let start = len.saturating_sub(TAIL);
+    let tail = read_range(&mut file, start, len)?;
+    if start == 0 {
+        return exit_code_in_lines(&tail, call_id);
+    }
+    // The window starts inside a line: the whole lines after it first.
+    let cut = memchr::memchr(b'\n', &tail).unwrap_or(tail.len());
+    if let Some(code) = tail.get(cut + 1..).and_then(|rest| exit_code_in_lines(rest, call_id)) {
+        return Some(code);
+    }
+    // Then that line, read back to its start: a finished call's line carries up to about 64 KiB
+    // of the command's output, and it is usually the one the window cut.
+    let mut line = tail[..cut].to_vec();
+    let mut pos = start;
+    loop {
+        if pos == 0 {
+            break;
         }
-        if start == 0 {
+        if len - pos >= WIDE_TAIL {
+            return None;
+        }
+        let from = pos.saturating_sub(TAIL);
+        let chunk = read_range(&mut file, from, pos)?;
+        let (head, found) = match memchr::memrchr(b'\n', &chunk) {
+            Some(at) => (&chunk[at + 1..], true),
+            None => (&chunk[..], false),
+        };
+        line.splice(0..0, head.iter().copied());
+        pos = from;
+        if found {
             break;
         }
     }
-    None
+    exit_code_in_lines(&line, call_id)
 }
 
-fn read_from(file: &mut std::fs::File, start: u64) -> Option<Vec<u8>> {
+/// The bytes of `file` from `start` to `end`.
+fn read_range(file: &mut std::fs::File, start: u64, end: u64) -> Option<Vec<u8>> {
     file.seek(SeekFrom::Start(start)).ok()?;
-    let mut bytes = Vec::new();
-    file.take(WIDE_TAIL).read_to_end(&mut bytes).ok()?;
+    let mut bytes = Vec::with_capacity((end - start) as usize);
+    file.take(end - start).read_to_end(&mut bytes).ok()?;
     Some(bytes)
-}
-
-fn after_first_newline(bytes: &[u8]) -> &[u8] {
-    match memchr::memchr(b'\n', bytes) {
-        Some(at) => &bytes[at + 1..],
-        None => &[],
-    }
 }
 
 /// The exit code of the call in the last line that records one, searching from the end.
@@ -128,6 +144,35 @@ mod tests {
 
     fn lines(text: &str) -> Option<i64> {
         exit_code_in_lines(text.as_bytes(), Some("call_1"))
+    }
+
+    /// A file of short lines, then the call's line with `output` bytes of output in it, then a
+    /// short line.
+    fn transcript(output: usize) -> tempfile::NamedTempFile {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let short =
+            r#"{"type":"response_item","payload":{"type":"function_call","call_id":"call_1"}}"#;
+        let mut text = format!("{short}\n").repeat(3000);
+        text.push_str(&format!(
+            r#"{{"type":"event_msg","payload":{{"type":"item_completed","item":{{"type":"CommandExecution","id":"call_1","aggregated_output":"{}","exit_code":101}}}}}}"#,
+            "x".repeat(output)
+        ));
+        text.push_str("\n{\"type\":\"token_count\"}\n");
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+        file
+    }
+
+    #[test]
+    fn a_long_line_is_read_back_to_its_start_within_the_bound() {
+        for output in [10, 70_000, 200_000, 400_000] {
+            let file = transcript(output);
+            assert_eq!(exit_code(file.path(), Some("call_1")), Some(101), "{output}");
+            assert_eq!(exit_code(file.path(), Some("call_2")), None);
+        }
+        let file = transcript(WIDE_TAIL as usize);
+        assert_eq!(exit_code(file.path(), Some("call_1")), None, "beyond the bound");
+        assert_eq!(exit_code(Path::new("/nonexistent/rollout.jsonl"), None), None);
+        assert_eq!(exit_code(Path::new("/dev/null"), None), None);
     }
 
     #[test]
