@@ -44,15 +44,9 @@ pub use runtime::Runtime;
 use tools::describe_tool;
 pub use tools::is_shell;
 
-/// Caps, in characters.
-const CAP_COMMAND: usize = 1000;
-const CAP_TARGET: usize = 300;
-const CAP_ERROR: usize = 300;
-const CAP_TEXT: usize = 4000;
-const CAP_PROMPT: usize = 500;
-const CAP_NAME: usize = 100;
-const CAP_PATH: usize = 500;
-const MAX_PATHS: usize = 100;
+use fields::{
+    CAP_COMMAND, CAP_ERROR, CAP_NAME, CAP_PATH, CAP_PROMPT, CAP_TARGET, CAP_TEXT, MAX_PATHS,
+};
 
 /// Turns a payload into an event stamped `at`, redacting and capping every string.
 pub fn normalize(

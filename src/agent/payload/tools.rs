@@ -6,9 +6,8 @@ use serde_json::{Map, Value};
 
 use crate::agent::events::Event;
 
-use super::fields::{str_field, wrong_type};
+use super::fields::{CAP_COMMAND, CAP_PATH, CAP_TARGET, MAX_PATHS, str_field, wrong_type};
 use super::paths::{Place, patch_paths, repo_relative};
-use super::{CAP_COMMAND, CAP_PATH, CAP_TARGET, MAX_PATHS};
 
 /// Fills the target and edited paths of a tool call from its input.
 pub(super) fn describe_tool(
