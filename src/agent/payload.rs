@@ -2,8 +2,9 @@
 //!
 //! Understands Claude Code's hooks (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`, `Stop`,
 //! `SubagentStop`, `SessionStart`, `SessionEnd`, `PreCompact`, `UserPromptSubmit`), Codex's (the
-//! same names and snake_case fields, plus `turn_id`; a tool's failure is read from its exit code),
-//! and a small generic shape for other runtimes:
+//! same names and snake_case fields, plus `turn_id`; a shell call's exit code is read from its
+//! transcript), Gemini CLI's (`BeforeTool`, `AfterTool`, ... read as their Claude Code
+//! counterparts, see [`gemini`]), and a small generic shape for other runtimes:
 //!
 //! ```json
 //! {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
@@ -19,7 +20,9 @@
 //! session id every payload carries is kept, so the emergency note can point at the session.
 //!
 //! Its children: [`runtime`] (which runtime sent the payload), [`fields`] (the payload read as
-//! JSON, its fields by type, caps and exit codes), [`paths`] (paths made repository-relative).
+//! JSON, its fields by type, caps and exit codes), [`paths`] (paths made repository-relative),
+//! [`tools`] (what a tool call was about), [`transcript`] (a Codex shell call's exit code, from
+//! the tail of its transcript).
 
 use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
@@ -27,25 +30,23 @@ use serde_json::{Map, Value};
 use crate::agent::events::{Event, FORMAT, Kind};
 use crate::model::redact::Redactor;
 use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type};
-use paths::patch_paths;
 
 mod fields;
+mod gemini;
 mod paths;
 mod runtime;
+mod tools;
+mod transcript;
 
 pub use fields::{capped, exit_code_in, parse_payload};
 pub use paths::{Place, repo_relative};
 pub use runtime::Runtime;
+use tools::describe_tool;
+pub use tools::is_shell;
 
-/// Caps, in characters.
-const CAP_COMMAND: usize = 1000;
-const CAP_TARGET: usize = 300;
-const CAP_ERROR: usize = 300;
-const CAP_TEXT: usize = 4000;
-const CAP_PROMPT: usize = 500;
-const CAP_NAME: usize = 100;
-const CAP_PATH: usize = 500;
-const MAX_PATHS: usize = 100;
+use fields::{
+    CAP_COMMAND, CAP_ERROR, CAP_NAME, CAP_PATH, CAP_PROMPT, CAP_TARGET, CAP_TEXT, MAX_PATHS,
+};
 
 /// Turns a payload into an event stamped `at`, redacting and capping every string.
 pub fn normalize(
@@ -74,7 +75,7 @@ pub fn normalize(
     };
     let clean = |text: &str, cap: usize| -> String { capped(&redactor.redact(text), cap) };
     match runtime {
-        Runtime::Claude | Runtime::Codex => {
+        Runtime::Claude | Runtime::Codex | Runtime::Gemini => {
             hook_event(payload, runtime, place, &clean, &mut event)?
         }
         Runtime::Generic => generic_event(payload, place, &clean, &mut event)?,
@@ -91,7 +92,8 @@ fn hook_event(
 ) -> Result<()> {
     let name = str_field(payload, "hook_event_name")?.ok_or_else(|| {
         anyhow!(
-            "the payload has no `hook_event_name`; is this a Claude Code or Codex hook payload?"
+            "the payload has no `hook_event_name`; is this a Claude Code, Codex or Gemini CLI hook \
+             payload?"
         )
     })?;
     event.event = Some(clean(name, CAP_NAME).into());
@@ -102,6 +104,7 @@ fn hook_event(
     event.session = session_of(payload, "session_id", clean)?;
     bool_field(payload, "stop_hook_active")?;
     event.sub = str_field(payload, "agent_id")?.is_some_and(|id| !id.is_empty());
+    let name = if runtime == Runtime::Gemini { gemini::common_name(name) } else { name };
     match name {
         "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
             let tool = str_field(payload, "tool_name")?
@@ -124,6 +127,11 @@ fn hook_event(
                 if !first.is_empty() {
                     event.error = Some(clean(first, CAP_ERROR).into());
                 }
+            } else if name == "PostToolUse" && runtime == Runtime::Gemini {
+                let outcome = gemini::outcome(payload.get("tool_response"), is_shell(tool));
+                event.ok = Some(outcome.ok);
+                event.exit_code = outcome.exit_code;
+                event.error = outcome.error.map(|e| clean(&e, CAP_ERROR).into());
             } else if name == "PostToolUse" {
                 let response = payload.get("tool_response");
                 // An interrupted command did not finish: no exit status, and no success.
@@ -131,7 +139,15 @@ fn hook_event(
                     .and_then(|r| r.get("interrupted"))
                     .and_then(Value::as_bool)
                     .unwrap_or(false);
-                let code = response.and_then(exit_code_of_response);
+                let code = match response {
+                    // Codex's shell response is the command's output: its status is in the
+                    // transcript, and the text only when the transcript says nothing.
+                    Some(Value::String(_)) if runtime == Runtime::Codex && is_shell(tool) => {
+                        codex_exit_code(payload, str_field(payload, "tool_use_id")?)?
+                            .or_else(|| response.and_then(exit_code_of_response))
+                    }
+                    _ => response.and_then(exit_code_of_response),
+                };
                 let implied = runtime == Runtime::Claude && is_shell(tool) && !interrupted;
                 let code = code.or(implied.then_some(0));
                 event.exit_code = code;
@@ -144,8 +160,11 @@ fn hook_event(
         "Stop" | "SubagentStop" => {
             event.kind = if name == "Stop" { Kind::Stop } else { Kind::SubagentStop };
             event.sub |= name == "SubagentStop";
-            event.text = str_field(payload, "last_assistant_message")?
-                .map(|text| clean(text, CAP_TEXT).into());
+            let text = match str_field(payload, "last_assistant_message")? {
+                Some(text) => Some(text),
+                None => str_field(payload, "prompt_response")?, // Gemini CLI's AfterAgent
+            };
+            event.text = text.map(|text| clean(text, CAP_TEXT).into());
         }
         "SessionStart" => {
             event.kind = Kind::SessionStart;
@@ -235,6 +254,14 @@ fn generic_event(
     Ok(())
 }
 
+/// The exit code the transcript named by the payload records for this call (see [`transcript`]).
+fn codex_exit_code(payload: &Map<String, Value>, call_id: Option<&str>) -> Result<Option<i64>> {
+    let Some(path) = str_field(payload, "transcript_path")?.filter(|p| !p.is_empty()) else {
+        return Ok(None);
+    };
+    Ok(transcript::exit_code(std::path::Path::new(path), call_id))
+}
+
 /// The session id a payload carries under `key`, redacted and capped; none when empty.
 fn session_of(
     payload: &Map<String, Value>,
@@ -243,108 +270,4 @@ fn session_of(
 ) -> Result<Option<std::borrow::Cow<'static, str>>> {
     let id = str_field(payload, key)?.map(str::trim).filter(|id| !id.is_empty());
     Ok(id.map(|id| clean(id, CAP_NAME).into()))
-}
-
-/// Fills the target and edited paths of a tool call from its input.
-fn describe_tool(
-    tool: &str,
-    input: Option<&Map<String, Value>>,
-    place: &Place<'_>,
-    clean: &dyn Fn(&str, usize) -> String,
-    event: &mut Event<'static>,
-) -> Result<()> {
-    let Some(input) = input else { return Ok(()) };
-    let text_of = |key: &str| str_field(input, key);
-    if is_shell(tool) {
-        if let Some(command) = command_text(input)? {
-            event.target = Some(clean(&command, CAP_COMMAND).into());
-        }
-        return Ok(());
-    }
-    match tool {
-        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => {
-            let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
-            let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
-            match repo_relative(path, place) {
-                Some(rel) => {
-                    event.target = Some(clean(&rel, CAP_TARGET).into());
-                    if tool != "Read" {
-                        event.paths = vec![clean(&rel, CAP_PATH).into()];
-                    }
-                }
-                None => event.target = Some(clean(path, CAP_TARGET).into()),
-            }
-        }
-        "apply_patch" => {
-            let patch = match command_text(input)? {
-                Some(text) => Some(text),
-                None => text_of("input")?.or(text_of("patch")?).map(str::to_string),
-            };
-            let files: Vec<String> = patch
-                .as_deref()
-                .map(patch_paths)
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|p| repo_relative(&p, place))
-                .collect();
-            if let Some(first) = files.first() {
-                let more = if files.len() > 1 {
-                    format!(" (+{} more)", files.len() - 1)
-                } else {
-                    String::new()
-                };
-                event.target = Some(clean(&format!("{first}{more}"), CAP_TARGET).into());
-            }
-            event.paths = files.iter().take(MAX_PATHS).map(|p| clean(p, CAP_PATH).into()).collect();
-        }
-        _ => {
-            let key = match tool {
-                "Skill" => "skill",
-                "Grep" | "Glob" => "pattern",
-                "Task" | "Agent" => "description",
-                "WebFetch" => "url",
-                "WebSearch" => "query",
-                _ => "",
-            };
-            let found = if key.is_empty() { None } else { text_of(key)? };
-            let found = match (found, tool) {
-                (None, "Task" | "Agent") => text_of("subagent_type")?,
-                (found, _) => found,
-            };
-            if let Some(text) = found {
-                event.target = Some(clean(text, CAP_TARGET).into());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Tools that run a shell command.
-pub fn is_shell(tool: &str) -> bool {
-    matches!(
-        tool,
-        "Bash" | "shell" | "local_shell" | "exec_command" | "unified_exec" | "container.exec"
-    )
-}
-
-/// A shell tool's command: a string, or an argv whose last element is the script (`bash -lc ...`).
-fn command_text(input: &Map<String, Value>) -> Result<Option<String>> {
-    for key in ["command", "cmd"] {
-        match input.get(key) {
-            None | Some(Value::Null) => continue,
-            Some(Value::String(text)) => return Ok(Some(text.clone())),
-            Some(Value::Array(items)) => {
-                let words: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-                let script = match words.as_slice() {
-                    [shell, flag, script] if shell.ends_with("sh") && flag.starts_with('-') => {
-                        (*script).to_string()
-                    }
-                    _ => words.join(" "),
-                };
-                return Ok(Some(script));
-            }
-            Some(other) => return Err(wrong_type(&format!("tool_input.{key}"), other, "a string")),
-        }
-    }
-    Ok(None)
 }

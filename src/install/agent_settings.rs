@@ -1,6 +1,6 @@
-//! Agent hook settings: what `hooks install --claude` / `--codex` merges into
-//! `.claude/settings.json` / `.codex/hooks.json` so that recording, recall and the digest-only
-//! handoff happen without the agent doing anything.
+//! Agent hook settings: what `hooks install --claude` / `--codex` / `--gemini` merges into
+//! `.claude/settings.json` / `.codex/hooks.json` / `.gemini/settings.json` so that recording,
+//! recall and the digest-only handoff happen without the agent doing anything.
 //!
 //! The merge keeps every existing setting and key order, adds only the hook entries that are not
 //! there yet (matched by command), and leaves the file untouched when nothing is missing, so
@@ -19,9 +19,11 @@ use crate::install::json_edit;
 pub enum Agent {
     Claude,
     Codex,
+    Gemini,
 }
 
-/// One hook entry to install: event, matcher, command, timeout in seconds.
+/// One hook entry to install: event, matcher, command, timeout in the agent's unit (seconds;
+/// milliseconds for Gemini CLI).
 pub struct Wanted {
     pub event: &'static str,
     pub matcher: Option<&'static str>,
@@ -34,6 +36,7 @@ impl Agent {
         match self {
             Agent::Claude => "Claude Code",
             Agent::Codex => "Codex",
+            Agent::Gemini => "Gemini CLI",
         }
     }
 
@@ -42,11 +45,14 @@ impl Agent {
         match self {
             Agent::Claude => ".claude/settings.json",
             Agent::Codex => ".codex/hooks.json",
+            Agent::Gemini => ".gemini/settings.json",
         }
     }
 
-    /// The hooks this agent gets. Codex has no PostToolUseFailure or SessionEnd event: its failed
-    /// tool calls arrive through PostToolUse, and its digest-only handoff is left to the runtime.
+    /// The hooks this agent gets. Codex has no PostToolUseFailure event: its failed tool calls
+    /// arrive through PostToolUse (with the exit code in its transcript, which `record` reads), and
+    /// it holds a SessionEnd hook to at most 3 seconds (it says so on every start when asked for
+    /// more), which `note --digest-only` needs far less than.
     ///
     /// Every command ends `|| exit 1`: git-handoff's errors exit 2, which an agent reads as
     /// "block" on Stop and UserPromptSubmit; exit 1 is a non-blocking error shown to the user, so
@@ -77,10 +83,21 @@ impl Agent {
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 30),
             ],
             Agent::Codex => vec![
+                w("PreToolUse", Some("*"), "git-handoff record --agent codex || exit 1", 5),
                 w("PostToolUse", Some("*"), "git-handoff record --agent codex || exit 1", 5),
                 w("UserPromptSubmit", None, "git-handoff record --agent codex || exit 1", 5),
                 w("Stop", None, "git-handoff record --agent codex || exit 1", 5),
                 w("SessionStart", None, "git-handoff recall --hook codex || exit 1", 10),
+                w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 3),
+            ],
+            // Gemini CLI: its own event names, tool matchers are regular expressions, timeouts
+            // in milliseconds, and stdout must be JSON or nothing (so the note's report goes to
+            // /dev/null; SessionEnd is best effort there, Gemini CLI does not wait for it).
+            Agent::Gemini => vec![
+                w("BeforeTool", Some(".*"), "git-handoff record --agent gemini || exit 1", 5000),
+                w("AfterTool", Some(".*"), "git-handoff record --agent gemini || exit 1", 5000),
+                w("SessionStart", None, "git-handoff recall --hook gemini || exit 1", 10000),
+                w("SessionEnd", None, "git-handoff note --digest-only >/dev/null || exit 1", 30000),
             ],
         }
     }
@@ -225,10 +242,24 @@ pub const SKILL: &str = include_str!("../../skills/handoff/SKILL.md");
 /// Where Claude Code looks for project skills.
 pub const CLAUDE_SKILL_PATH: &str = ".claude/skills/handoff/SKILL.md";
 
-/// Plans putting the handoff skill where Claude Code finds it, unless a file is there already (a
+/// Where Codex (and Gemini CLI) look for project skills: `.agents/skills`, from the session's
+/// directory up to the top of the repository.
+pub const AGENTS_SKILL_PATH: &str = ".agents/skills/handoff/SKILL.md";
+
+impl Agent {
+    /// Where this agent finds the handoff skill, relative to the top of the work tree.
+    pub fn skill_path(self) -> &'static str {
+        match self {
+            Agent::Claude => CLAUDE_SKILL_PATH,
+            Agent::Codex | Agent::Gemini => AGENTS_SKILL_PATH,
+        }
+    }
+}
+
+/// Plans putting the handoff skill where `agent` finds it, unless a file is there already (a
 /// skill the user edited is theirs).
-pub fn plan_skill_install(top: &Path) -> Option<FileChange> {
-    let path = top.join(CLAUDE_SKILL_PATH);
+pub fn plan_skill_install(top: &Path, agent: Agent) -> Option<FileChange> {
+    let path = top.join(agent.skill_path());
     if path.exists() || path.is_symlink() {
         return None;
     }

@@ -8,8 +8,9 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::install::agent_settings::{self, Agent, CLAUDE_SKILL_PATH, SKILL};
+use crate::install::agent_settings::{self, Agent, SKILL};
 use crate::install::change::read_text;
+use crate::install::codex_review::{self, Review};
 
 /// Which of our entries an agent's settings hold.
 #[derive(Debug, Clone, Serialize)]
@@ -27,6 +28,10 @@ pub struct AgentStatus {
     /// Why the file could not be read, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// Codex only, once a hook of ours is installed: whether Codex will run them, from its own
+    /// configuration (trusted project, approved hooks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review: Option<Review>,
 }
 
 pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
@@ -39,6 +44,7 @@ pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
         missing: Vec::new(),
         outdated: Vec::new(),
         problem: None,
+        review: None,
     };
     let root = match text.as_deref().filter(|t| !t.trim().is_empty()) {
         None => Value::Null,
@@ -61,6 +67,12 @@ pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
             status.missing.push(wanted.event)
         }
     }
+    if agent == Agent::Codex
+        && !status.installed.is_empty()
+        && let Some(config) = codex_review::config_path()
+    {
+        status.review = Some(codex_review::review(top, &root, &status.installed, &config));
+    }
     Ok(status)
 }
 
@@ -73,8 +85,8 @@ pub enum SkillState {
     Modified,
 }
 
-pub fn skill_state(top: &Path) -> Result<SkillState> {
-    let path = top.join(CLAUDE_SKILL_PATH);
+pub fn skill_state(top: &Path, agent: Agent) -> Result<SkillState> {
+    let path = top.join(agent.skill_path());
     let max = crate::install::change::MAX_BYTES;
     Ok(match crate::util::fs::read_regular_if_any(&path, max, "the skill")? {
         Some(bytes) if bytes == SKILL.as_bytes() => SkillState::Unchanged,

@@ -8,7 +8,7 @@ use anyhow::{Result, anyhow};
 use serde_json::Value;
 
 use crate::install::Action;
-use crate::install::agent_settings::{self, Agent, CLAUDE_SKILL_PATH, SKILL};
+use crate::install::agent_settings::{self, Agent, SKILL};
 use crate::install::agent_status::{SkillState, skill_state};
 use crate::install::change::{FileChange, read_text};
 use crate::install::json_edit::{self, Step};
@@ -125,9 +125,9 @@ fn find_ours(root: &Value, ours: &[&str], created: Option<&Created>) -> Option<V
 
 /// Plans removing the installed skill, only when it is byte for byte the one we ship (an edited
 /// skill is the user's and stays).
-pub fn plan_skill_uninstall(top: &Path) -> Result<(FileChange, Action)> {
-    let path = top.join(CLAUDE_SKILL_PATH);
-    let state = skill_state(top)?;
+pub fn plan_skill_uninstall(top: &Path, agent: Agent) -> Result<(FileChange, Action)> {
+    let path = top.join(agent.skill_path());
+    let state = skill_state(top, agent)?;
     let before = (state != SkillState::Absent).then(|| SKILL.to_string());
     let (after, action) = match state {
         SkillState::Unchanged => (None, Action::RemovedFile),

@@ -20,6 +20,7 @@ pub struct Request {
     pub pre_push: bool,
     pub claude: bool,
     pub codex: bool,
+    pub gemini: bool,
     pub dry_run: bool,
     pub push_notes: bool,
 }
@@ -27,10 +28,14 @@ pub struct Request {
 /// Installs what `request` asks for in `repo` (the pre-push hook when it names no agent) and
 /// reports what each target got.
 pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
-    let agents: Vec<Agent> = [(request.claude, Agent::Claude), (request.codex, Agent::Codex)]
-        .into_iter()
-        .filter_map(|(wanted, agent)| wanted.then_some(agent))
-        .collect();
+    let agents: Vec<Agent> = [
+        (request.claude, Agent::Claude),
+        (request.codex, Agent::Codex),
+        (request.gemini, Agent::Gemini),
+    ]
+    .into_iter()
+    .filter_map(|(wanted, agent)| wanted.then_some(agent))
+    .collect();
     let pre_push = request.pre_push || request.push_notes || agents.is_empty();
     let top = repo.top().ok().map(|p| p.to_path_buf());
 
@@ -48,9 +53,11 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
     }
     for agent in &agents {
         let top = repo.top()?;
-        if *agent == Agent::Claude
-            && let Some(change) = agent_settings::plan_skill_install(top)
-        {
+        // Codex and Gemini CLI share `.agents/skills`: the skill is planned once.
+        let skill_planned = planned
+            .iter()
+            .any(|(_, c)| c.as_ref().is_some_and(|c| c.path == top.join(agent.skill_path())));
+        if !skill_planned && let Some(change) = agent_settings::plan_skill_install(top, *agent) {
             let outcome = TargetReport::new("handoff skill", change.path.clone(), Action::Created);
             planned.push((outcome, Some(change)));
         }
@@ -73,11 +80,14 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
             (true, false) => Action::Created,
         };
         planned.push((TargetReport::new(agent.name(), change.path.clone(), action), Some(change)));
-        let (change, action) = mcp::plan_install(top, *agent)?;
-        planned.push((
-            TargetReport::new(mcp::label(*agent), change.path.clone(), action),
-            Some(change),
-        ));
+        // Gemini CLI reads its MCP servers from the hooks' own file: left to the user.
+        if *agent != Agent::Gemini {
+            let (change, action) = mcp::plan_install(top, *agent)?;
+            planned.push((
+                TargetReport::new(mcp::label(*agent), change.path.clone(), action),
+                Some(change),
+            ));
+        }
         if *agent == Agent::Claude {
             let (change, action) = mcp::plan_approval(top)?;
             planned.push((

@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::git::repo::Repo;
-use crate::install::agent_settings::{Agent, CLAUDE_SKILL_PATH};
+use crate::install::agent_settings::Agent;
 use crate::install::agent_status::{self, AgentStatus, SkillState};
 use crate::install::git_hooks::{self, PrePushStatus};
 use crate::install::mcp;
@@ -22,7 +22,11 @@ pub struct Status {
     pub rewrite_ref: RewriteRefStatus,
     pub claude: Option<AgentStatus>,
     pub codex: Option<AgentStatus>,
+    pub gemini: Option<AgentStatus>,
+    /// The skill where Claude Code reads it.
     pub skill: Option<Skill>,
+    /// The skill where Codex (and Gemini CLI) read it.
+    pub codex_skill: Option<Skill>,
     pub claude_mcp: Option<mcp::Status>,
     pub codex_mcp: Option<mcp::Status>,
 }
@@ -47,11 +51,12 @@ pub fn status(repo: &Repo, config: &Config) -> Result<Status> {
     let top = repo.top().ok().map(|p| p.to_path_buf());
     let set = rewrite_ref::covers(repo, &config.notes_ref)?;
     let agent = |agent| top.as_deref().map(|t| agent_status::status(t, agent)).transpose();
-    let skill = match top.as_deref() {
-        Some(t) => {
-            Some(Skill { path: t.join(CLAUDE_SKILL_PATH), state: agent_status::skill_state(t)? })
-        }
-        None => None,
+    let skill = |agent: Agent| match top.as_deref() {
+        Some(t) => Ok::<_, anyhow::Error>(Some(Skill {
+            path: t.join(agent.skill_path()),
+            state: agent_status::skill_state(t, agent)?,
+        })),
+        None => Ok(None),
     };
     Ok(Status {
         pre_push: git_hooks::status(repo)?,
@@ -62,7 +67,9 @@ pub fn status(repo: &Repo, config: &Config) -> Result<Status> {
         },
         claude: agent(Agent::Claude)?,
         codex: agent(Agent::Codex)?,
-        skill,
+        gemini: agent(Agent::Gemini)?,
+        skill: skill(Agent::Claude)?,
+        codex_skill: skill(Agent::Codex)?,
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
         codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
     })

@@ -26,6 +26,7 @@ pub fn label(agent: Agent) -> &'static str {
     match agent {
         Agent::Claude => "Claude Code MCP server",
         Agent::Codex => "Codex MCP server",
+        Agent::Gemini => "Gemini CLI MCP server",
     }
 }
 
@@ -38,6 +39,9 @@ pub fn config_path(agent: Agent) -> &'static str {
     match agent {
         Agent::Claude => ".mcp.json",
         Agent::Codex => ".codex/config.toml",
+        // The hooks' own file: `hooks install --gemini` leaves the server to the user (one file
+        // is planned once), but a registration there is read.
+        Agent::Gemini => ".gemini/settings.json",
     }
 }
 
@@ -52,7 +56,7 @@ pub fn plan_install(top: &Path, agent: Agent) -> Result<(FileChange, Action)> {
     let before = read_text(&path)?;
     let origin = config_path(agent);
     let after = match agent {
-        Agent::Claude => merge_json(before.as_deref(), origin)?,
+        Agent::Claude | Agent::Gemini => merge_json(before.as_deref(), origin)?,
         Agent::Codex => merge_toml(before.as_deref(), origin)?,
     };
     let action = match (&after, &before) {
@@ -71,7 +75,7 @@ pub fn plan_uninstall(top: &Path, agent: Agent) -> Result<(FileChange, Action)> 
     let origin = config_path(agent);
     let removed = match (agent, before.as_deref()) {
         (_, None) => Removal::NotThere,
-        (Agent::Claude, Some(text)) => unmerge_json(text, origin)?,
+        (Agent::Claude | Agent::Gemini, Some(text)) => unmerge_json(text, origin)?,
         (Agent::Codex, Some(text)) => unmerge_toml(text, origin)?,
     };
     let (after, action) = match removed {
@@ -166,7 +170,7 @@ pub fn status(top: &Path, agent: Agent) -> Result<Status> {
     let path = top.join(config_path(agent));
     let text = read_text(&path)?.unwrap_or_default();
     let found = match agent {
-        Agent::Claude => parse_json(&text, config_path(agent))
+        Agent::Claude | Agent::Gemini => parse_json(&text, config_path(agent))
             .ok()
             .and_then(|root| root.get("mcpServers").and_then(|servers| servers.get(NAME)).cloned()),
         Agent::Codex => parse_toml(&text, config_path(agent))
@@ -308,7 +312,9 @@ fn unmerge_toml(text: &str, origin: &str) -> Result<Removal> {
 /// A file with nothing left but an empty object or no TOML at all.
 fn is_empty(text: &str, agent: Agent) -> bool {
     match agent {
-        Agent::Claude => serde_json::from_str::<Value>(text).is_ok_and(|v| v == json!({})),
+        Agent::Claude | Agent::Gemini => {
+            serde_json::from_str::<Value>(text).is_ok_and(|v| v == json!({}))
+        }
         Agent::Codex => text.trim().is_empty(),
     }
 }

@@ -13,6 +13,7 @@ pub mod agent_settings;
 pub mod agent_status;
 pub mod agent_uninstall;
 pub mod change;
+pub mod codex_review;
 pub mod git_hooks;
 pub mod hooks_install;
 pub mod hooks_status;
@@ -61,6 +62,7 @@ pub enum Part {
     PrePush,
     Claude,
     Codex,
+    Gemini,
 }
 
 /// One target and what happened to it.

@@ -162,7 +162,7 @@ fn recall(args: RecallArgs) -> Result<Reply> {
     let config = Config::load(repo.top().ok())?;
     let resolved = Attempt::resolve(&repo, &Overrides::default())?;
     let source = args.source.unwrap_or(recall::SessionSource::Resume);
-    let asked = recall::Asked { issue: None, source, max_lines: args.max_lines };
+    let asked = recall::Asked { issue: None, source, max_lines: args.max_lines, tool: true };
     let recall = recall::for_session(&repo, &config, &resolved, &asked)?;
     let mut text = recall.text();
     if text.is_empty() {

@@ -81,7 +81,18 @@ fn codex_hooks_are_created_and_broken_settings_are_refused() {
         settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
         "git-handoff record --agent codex || exit 1"
     );
-    assert!(settings["hooks"].get("SessionEnd").is_none());
+    // Codex 0.171 sends PreToolUse and SessionEnd too; it holds SessionEnd to 3 seconds.
+    let events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        events,
+        ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"]
+    );
+    assert_eq!(settings["hooks"]["PreToolUse"][0]["matcher"], "*");
+    let end = &settings["hooks"]["SessionEnd"][0]["hooks"][0];
+    assert_eq!(end["command"], "git-handoff note --digest-only || exit 1");
+    assert_eq!(end["timeout"], 3);
+    let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/skills/handoff/SKILL.md"));
+    assert_eq!(repo.read(".agents/skills/handoff/SKILL.md"), shipped.unwrap());
 
     repo.write(".claude/settings.json", "{\n  \"hooks\": {,}\n}\n");
     let out = repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap();

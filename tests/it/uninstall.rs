@@ -41,11 +41,13 @@ fn uninstall_gives_back_every_file_as_it_was() {
                 "matcher": "*","#), "the user's formatting is kept: {merged}");
     assert!(repo.path.join(".codex/hooks.json").is_file());
     assert!(repo.path.join(".claude/skills/handoff/SKILL.md").is_file());
+    assert!(repo.path.join(".agents/skills/handoff/SKILL.md").is_file());
 
     let out = run(&repo, &["hooks", "uninstall"]);
     assert_eq!(String::from_utf8(repo.read(".claude/settings.json")).unwrap(), CLAUDE, "{out}");
     assert!(!repo.path.join(".codex").exists(), "{out}");
     assert!(!repo.path.join(".claude/skills").exists(), "{out}");
+    assert!(!repo.path.join(".agents").exists(), "{out}");
     assert!(!repo.path.join(".git/hooks/pre-push").exists());
     assert_eq!(repo.git_text(["config", "--get-all", "notes.rewriteRef"]), "refs/notes/commits");
 }
@@ -74,10 +76,12 @@ fn parts_are_picked_and_an_edited_skill_is_kept() {
     repo.write(".claude/skills/handoff/SKILL.md", "my edits\n");
     let json: Value =
         serde_json::from_str(&run(&repo, &["hooks", "uninstall", "--codex", "--json"])).unwrap();
-    // The Codex hooks and the Codex MCP server registration.
-    assert_eq!(json["hooks"].as_array().unwrap().len(), 2, "{json}");
+    // The Codex hooks, the Codex MCP server registration and the skill where Codex reads it.
+    assert_eq!(json["hooks"].as_array().unwrap().len(), 3, "{json}");
     assert_eq!(json["hooks"][0]["action"], "removed_file");
     assert_eq!(json["hooks"][1]["action"], "removed_file");
+    assert_eq!(json["hooks"][2]["action"], "removed_file");
+    assert!(!repo.path.join(".agents").exists(), "{json}");
     assert!(repo.path.join(".claude/settings.json").is_file());
     let json: Value =
         serde_json::from_str(&run(&repo, &["hooks", "uninstall", "--claude", "--json"])).unwrap();

@@ -4,6 +4,16 @@
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
 
+/// Caps, in characters.
+pub(super) const CAP_COMMAND: usize = 1000;
+pub(super) const CAP_TARGET: usize = 300;
+pub(super) const CAP_ERROR: usize = 300;
+pub(super) const CAP_TEXT: usize = 4000;
+pub(super) const CAP_PROMPT: usize = 500;
+pub(super) const CAP_NAME: usize = 100;
+pub(super) const CAP_PATH: usize = 500;
+pub(super) const MAX_PATHS: usize = 100;
+
 /// Parses the payload bytes into a JSON object, with errors that say what is wrong.
 pub fn parse_payload(bytes: &[u8]) -> Result<Map<String, Value>> {
     if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 pub enum Runtime {
     Claude,
     Codex,
+    Gemini,
     Generic,
 }
 
@@ -16,14 +17,20 @@ impl Runtime {
         match self {
             Runtime::Claude => "claude",
             Runtime::Codex => "codex",
+            Runtime::Gemini => "gemini",
             Runtime::Generic => "generic",
         }
     }
 
-    /// Guesses the runtime: Codex payloads carry `turn_id`, Claude Code's a `hook_event_name`
-    /// without it, the generic shape an `event`.
+    /// Guesses the runtime: Gemini CLI's payloads carry its own event names or a `timestamp`,
+    /// Codex's a `turn_id`, Claude Code's a `hook_event_name` without either, the generic shape an
+    /// `event`.
     pub fn detect(payload: &Map<String, Value>) -> Result<Runtime> {
-        if payload.contains_key("hook_event_name") {
+        if let Some(name) = payload.get("hook_event_name") {
+            let gemini = name.as_str().is_some_and(super::gemini::is_gemini_event);
+            if gemini || payload.contains_key("timestamp") && !payload.contains_key("turn_id") {
+                return Ok(Runtime::Gemini);
+            }
             if payload.contains_key("turn_id") {
                 return Ok(Runtime::Codex);
             }
@@ -33,7 +40,7 @@ impl Runtime {
             return Ok(Runtime::Generic);
         }
         bail!(
-            "the payload has neither `hook_event_name` (Claude Code, Codex) nor `event` (generic \
+            "the payload has neither `hook_event_name` (Claude Code, Codex, Gemini CLI) nor `event` (generic \
              shape); pass a hook payload, or see `git handoff record --help` for the generic shape"
         )
     }

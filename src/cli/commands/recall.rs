@@ -20,8 +20,14 @@ use crate::ops::recall;
 /// when the work was sealed. Within the character budget (`[caps] recall_chars`, 1200) untagged
 /// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
 ///
-/// With `--hook claude` (or codex) it reads the SessionStart payload on stdin and prints the
-/// hook's JSON answer, so it can be installed as a SessionStart hook as it is.
+/// With `--hook claude` (or codex, gemini) it reads the SessionStart payload on stdin and prints the
+/// hook's JSON answer, so it can be installed as a SessionStart hook as it is; where git-handoff's
+/// MCP server is registered for that agent, a fresh start's line names the `handoff_recall` tool.
+///
+/// On a fresh start, when this attempt has no handoff yet, an agent ran tools in it (its event
+/// log holds a tool call) and the work tree holds uncommitted work, recall says so and how to seal
+/// it. The files `hooks install` writes (.claude/, .mcp.json, .codex/, .gemini/, the skill) are
+/// not counted as work.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Lines of recall at most [default: caps.recall_lines, 10].
@@ -53,6 +59,7 @@ pub enum SourceArg {
 pub enum Hook {
     Claude,
     Codex,
+    Gemini,
 }
 
 impl From<SourceArg> for recall::SessionSource {
@@ -82,6 +89,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         issue: args.attempt.issue,
         source: source.into(),
         max_lines: args.max_lines,
+        tool: args.hook.is_some_and(|hook| agent_has_tool(&repo, hook)),
     };
     let recall = recall::for_session(&repo, &config, &resolved, &asked)?;
     for warning in &recall.warnings {
@@ -109,6 +117,19 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 }
 
 /// The `source` of a SessionStart payload on stdin (bounded read; a bad payload is exit 2).
+/// Whether git-handoff's MCP server is registered for the hook's agent, so the session can call
+/// the `handoff_recall` tool.
+fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
+    use crate::install::agent_settings::Agent;
+    let agent = match hook {
+        Hook::Claude => Agent::Claude,
+        Hook::Codex => Agent::Codex,
+        Hook::Gemini => Agent::Gemini,
+    };
+    let Ok(top) = repo.top() else { return false };
+    crate::install::mcp::status(top, agent).is_ok_and(|status| status.installed)
+}
+
 fn read_payload_source() -> Result<Option<SourceArg>> {
     let read = crate::agent::events::read_bounded(std::io::stdin(), MAX_PAYLOAD)
         .context("reading the hook payload on stdin")?;

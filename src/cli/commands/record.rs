@@ -25,8 +25,10 @@ pub const MAX_PAYLOAD: usize = 2 << 20;
 /// Record one agent hook payload (JSON on stdin) in the attempt's event log.
 ///
 /// Made for agent hooks: Claude Code (PreToolUse, PostToolUse, PostToolUseFailure, Stop,
-/// SubagentStop, SessionStart, SessionEnd, PreCompact, UserPromptSubmit), Codex (the same events),
-/// or a generic shape for other runtimes:
+/// SubagentStop, SessionStart, SessionEnd, PreCompact, UserPromptSubmit), Codex (the same events;
+/// a shell call's exit code, missing from Codex's payload, is read from the tail of the transcript
+/// its `transcript_path` names), Gemini CLI (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
+/// PreCompress, SessionStart, SessionEnd), or a generic shape for other runtimes:
 ///
 ///   {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false,
 ///    "exit_code": 101, "paths": ["src/a.rs"], "text": "...", "subagent": false,
@@ -50,6 +52,7 @@ pub struct Args {
 pub enum AgentArg {
     Claude,
     Codex,
+    Gemini,
     Generic,
 }
 
@@ -77,6 +80,7 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let agent = match args.agent {
         Some(AgentArg::Claude) => Runtime::Claude,
         Some(AgentArg::Codex) => Runtime::Codex,
+        Some(AgentArg::Gemini) => Runtime::Gemini,
         Some(AgentArg::Generic) => Runtime::Generic,
         None => Runtime::detect(&payload)?,
     };

@@ -110,19 +110,22 @@ fn sealed_line(seal: &str) -> String {
     format!("Sealed: the leftover work is committed in {short} (`git show --stat {short}`)")
 }
 
-/// The one line on a fresh start.
-pub fn startup(record: &Record, prefix: &str) -> String {
+/// The one line on a fresh start. `tool`: the session can call the `handoff_recall` agent tool
+/// (git-handoff's MCP server is registered for it), which the line names instead of the commands.
+pub fn startup(record: &Record, prefix: &str, tool: bool) -> String {
     let sealed = match &record.seal_commit {
         Some(seal) => {
             format!(", its leftover work sealed in {}", crate::util::text::short_id(seal))
         }
         None => String::new(),
     };
-    format!(
-        "{prefix} a handoff exists ({}{sealed}); see it with `git handoff show`, or `git handoff \
-         recall --source resume` for the summary.",
-        headline(record)
-    )
+    let how = if tool {
+        "call the `handoff_recall` tool (source: resume) for its summary, or see it with \
+         `git handoff show`"
+    } else {
+        "see it with `git handoff show`, or `git handoff recall --source resume` for the summary"
+    };
+    format!("{prefix} a handoff exists ({}{sealed}); {how}.", headline(record))
 }
 
 /// How many file names recall gives for a digest-only handoff.

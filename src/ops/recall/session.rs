@@ -12,6 +12,7 @@ use crate::store::handoff::{self, Query};
 use crate::store::records::Record;
 
 use super::lines::{Limits, fit, full, rules_block, startup};
+use super::unsealed;
 
 /// What started the session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +58,8 @@ pub struct Asked {
     pub source: SessionSource,
     /// Lines at most [default: caps.recall_lines].
     pub max_lines: Option<usize>,
+    /// The session can call the `handoff_recall` agent tool: a fresh start's line names it.
+    pub tool: bool,
 }
 
 /// The recall for a session: the latest handoff on the branch, as `store::handoff` finds it.
@@ -90,7 +93,7 @@ pub fn for_session(
         skipped = latest.warnings;
         if let Some(found) = &record {
             lines = match source {
-                SessionSource::Startup => vec![startup(found, limits.prefix)],
+                SessionSource::Startup => vec![startup(found, limits.prefix, asked.tool)],
                 _ => full(found, &limits, &pointers(repo, config, found)),
             };
         }
@@ -131,8 +134,9 @@ fn pointers(repo: &Repo, config: &Config, record: &Record) -> Vec<String> {
     vec![format!("{} · details: `git handoff show`", parts.join(" · "))]
 }
 
-/// When the attempt of this worktree has no handoff yet and the work tree is dirty, the next
-/// session must know: Stop and SessionEnd often never fire.
+/// When the attempt of this worktree has no handoff yet, an agent worked in it and the work tree
+/// holds work, the next session must know: Stop and SessionEnd often never fire. A fresh attempt
+/// (no tool call in its log) and the files `hooks install` wrote are no unsealed work.
 fn unsealed_work(
     repo: &Repo,
     resolved: &Resolved,
@@ -145,14 +149,15 @@ fn unsealed_work(
     let handed_off = record.is_some_and(|r| {
         r.issue == Some(issue) && r.started_at.as_deref() == Some(started.as_str())
     });
-    if handed_off || repo.top().is_err() {
+    let Ok(top) = repo.top() else { return Ok(None) };
+    if handed_off || !unsealed::agent_worked(repo) {
         return Ok(None);
     }
     let status = repo.git().output(["status", "--porcelain", "--untracked-files=normal"])?;
-    if status.is_empty() {
+    let count = unsealed::work_count(top, &status);
+    if count == 0 {
         return Ok(None);
     }
-    let count = status.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
     Ok(Some(format!(
         "Unsealed: the previous attempt (issue #{issue}, started {started}) left {count} \
          uncommitted paths and no handoff note; run `git handoff seal` then \

@@ -25,12 +25,17 @@ use super::print::print;
 /// overwrite the block. The snippet for its configuration is printed instead.
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
-/// that make handoffs automatic: tool starts (PreToolUse, Claude Code, so a call still running at
-/// a limit is known), tool results and Stop → `record`, SessionStart → `recall`,
-/// SessionEnd → `note --digest-only` (Claude Code), each run as `git-handoff <command>` (the binary
-/// itself: a git start less on every tool call); entries in the older `git handoff <command>`
-/// form are rewritten where they are. --claude also adds the handoff skill as
-/// `.claude/skills/handoff/SKILL.md` when there is none. Each also registers the handoff tools
+/// that make handoffs automatic: tool starts (PreToolUse, so a call still running at a limit is
+/// known), tool results, prompts and Stop → `record`, SessionStart → `recall`, SessionEnd →
+/// `note --digest-only`, each run as `git-handoff <command>` (the binary itself: a git start less
+/// on every tool call); entries in the older `git handoff <command>` form are rewritten where
+/// they are. Codex runs them only once it trusts the project and you approved them in its hook
+/// review (`hooks status` says whether it has). --gemini merges Gemini CLI's (BeforeTool,
+/// AfterTool → `record`, SessionStart → `recall`, SessionEnd → `note --digest-only`, timeouts in
+/// milliseconds, nothing but JSON on stdout) into `.gemini/settings.json`. Each adds the handoff
+/// skill where its agent reads skills, when there is none: `.claude/skills/handoff/SKILL.md`, or
+/// `.agents/skills/handoff/SKILL.md` for Codex and Gemini CLI. --claude and --codex also register
+/// the handoff tools
 /// (`git handoff mcp`) as the MCP server `git-handoff`: in `.mcp.json` (`mcpServers`) for Claude
 /// Code (approved for you in `.claude/settings.local.json`, as Claude Code asks before starting a
 /// project's server), in `.codex/config.toml` (`[mcp_servers.git-handoff]`) for Codex. Every
@@ -60,6 +65,10 @@ pub struct InstallArgs {
     #[arg(long)]
     pub codex: bool,
 
+    /// Install Gemini CLI hooks into .gemini/settings.json.
+    #[arg(long)]
+    pub gemini: bool,
+
     /// Show what would change (paths and diffs) and write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -81,6 +90,7 @@ impl From<&InstallArgs> for Request {
             pre_push: args.pre_push,
             claude: args.claude,
             codex: args.codex,
+            gemini: args.gemini,
             dry_run: args.dry_run,
             push_notes: args.push_notes,
         }

@@ -90,7 +90,7 @@ fn print_outcome(
     }
     let changed = matches!(outcome.action, Action::Created | Action::Added | Action::Updated);
     if what == "Codex" && changed && !dry_run {
-        writeln!(out, "{}", output::dim(CODEX_REVIEW))?;
+        writeln!(out, "{}", output::dim(&codex_review()))?;
     }
     Ok(())
 }
@@ -152,8 +152,13 @@ fn print_approval(
 }
 
 /// Codex 0.171 runs a new or changed hook only once the user has approved it.
-const CODEX_REVIEW: &str = "Codex runs new or changed hooks only after you approve them in its hook review: \
-    start `codex` in this repository and approve the git-handoff hooks when it lists them.";
+fn codex_review() -> String {
+    format!(
+        "Codex runs new or changed hooks only after you approve them in its hook review, and \
+         skips them silently until then: {}. `git handoff hooks status` shows whether it has.",
+        crate::install::codex_review::HOW_TO_APPROVE
+    )
+}
 
 fn print_managed(outcome: &TargetReport, path: &str, out: &mut impl Write) -> Result<()> {
     let Some(manager) = outcome.manager else { return Ok(()) };

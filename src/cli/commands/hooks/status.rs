@@ -10,6 +10,7 @@ use crate::cli::context::Ctx;
 use crate::cli::output;
 use crate::install::agent_status::SkillState;
 use crate::install::change::shown;
+use crate::install::codex_review::{HOW_TO_APPROVE, Review};
 use crate::install::hooks_status;
 use crate::install::managers::Evidence;
 
@@ -23,14 +24,19 @@ fn label(name: &str) -> String {
 /// The pre-push hook git runs and whether it holds git-handoff's block (or which hook manager owns
 /// it, and copies of the block that no longer run), `notes.rewriteRef`, the Claude Code and Codex
 /// hook entries (which of git-handoff's are in place, and which are in the older, slower
-/// `git handoff` form that installing again rewrites), and the handoff skill (as installed, or
-/// edited). Exit 0 whatever is found.
+/// `git handoff` form that installing again rewrites), the Gemini CLI ones, whether Codex will run its hooks (read from
+/// Codex's own `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`: Codex runs a
+/// project's hooks only once it trusts the project and the user approved each hook in its hook
+/// review, and skips them silently until then; the line says how to approve them), and the
+/// handoff skill where Claude Code reads it and where Codex reads it (as installed, or edited).
+/// Exit 0 whatever is found.
 ///
 /// --json prints {"pre_push": {"path", "installed", "manager", "evidence", "elsewhere": [{"path",
 /// "runs"}]}, "rewrite_ref": {"key", "value", "set"}, "claude": {"path", "exists", "installed":
-/// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {...}, "skill":
-/// {"path", "state": "absent"|"unchanged"|"modified"}, "claude_mcp": {"path", "installed",
-/// "changed"}, "codex_mcp": {...}}.
+/// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {..., "review"?:
+/// {"config", "project_trusted", "approved": [event], "unapproved": [event], "disabled"?: [event],
+/// "problem"?}}, "skill": {"path", "state": "absent"|"unchanged"|"modified"}, "codex_skill":
+/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 
@@ -65,7 +71,9 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
     let rewrite = &report.rewrite_ref;
     let verb = if rewrite.set { "includes" } else { "does not include" };
     writeln!(out, "{}{} {verb} {}", label("rewriteRef"), rewrite.key, rewrite.value)?;
-    for (name, status) in [("Claude Code", &report.claude), ("Codex", &report.codex)] {
+    let agents =
+        [("Claude Code", &report.claude), ("Codex", &report.codex), ("Gemini CLI", &report.gemini)];
+    for (name, status) in agents {
         let Some(status) = status else { continue };
         let total = status.installed.len() + status.missing.len();
         let mut what = match &status.problem {
@@ -85,6 +93,9 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
             ));
         }
         writeln!(out, "{}{} {what}", label(name), show(&status.path))?;
+        if let Some(review) = status.review.as_ref().filter(|r| !r.runs_all()) {
+            writeln!(out, "{:<14}{}", "", codex_review_line(review, &show(&review.config)))?;
+        }
     }
     for (name, status) in [("MCP (Claude)", &report.claude_mcp), ("MCP (Codex)", &report.codex_mcp)]
     {
@@ -96,13 +107,40 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
         };
         writeln!(out, "{}{} {state}", label(name), show(&status.path))?;
     }
-    if let Some(skill) = &report.skill {
+    for (name, skill) in [("skill", &report.skill), ("skill (Codex)", &report.codex_skill)] {
+        let Some(skill) = skill else { continue };
         let state = match skill.state {
             SkillState::Absent => "absent",
             SkillState::Unchanged => "as installed",
             SkillState::Modified => "edited (uninstall keeps it)",
         };
-        writeln!(out, "{}{} {state}", label("skill"), show(&skill.path))?;
+        writeln!(out, "{}{} {state}", label(name), show(&skill.path))?;
     }
     Ok(())
+}
+
+/// Why Codex will not run (all of) the installed hooks, and how to let it.
+fn codex_review_line(review: &Review, config: &str) -> String {
+    if let Some(problem) = &review.problem {
+        return format!("cannot tell whether Codex runs them: {config}: {problem}");
+    }
+    let mut why = Vec::new();
+    if !review.project_trusted {
+        why.push(format!(
+            "Codex does not trust this project yet ({config}), so it loads nothing from .codex/"
+        ));
+    }
+    if !review.unapproved.is_empty() {
+        let total = review.approved.len() + review.unapproved.len() + review.disabled.len();
+        why.push(format!(
+            "Codex has not approved {} of {total} in its hook review ({}) and skips them \
+             silently",
+            review.unapproved.len(),
+            review.unapproved.join(", ")
+        ));
+    }
+    if !review.disabled.is_empty() {
+        why.push(format!("turned off in Codex: {}", review.disabled.join(", ")));
+    }
+    format!("NOT RUNNING: {}; to approve them, {HOW_TO_APPROVE}.", why.join("; "))
 }

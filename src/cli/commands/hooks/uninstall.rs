@@ -18,13 +18,14 @@ use super::print::print;
 /// was; a hook that held nothing but the block is removed. It also takes the notes ref out of
 /// `notes.rewriteRef` (other values stay).
 ///
-/// --claude and --codex remove git-handoff's hook entries from `.claude/settings.json` and
-/// `.codex/hooks.json`: only entries whose command is one git-handoff installs; the user's hooks,
-/// keys and formatting stay, and a file left empty is removed. --claude also removes
-/// `.claude/skills/handoff/SKILL.md` if it is still the skill as installed (an edited skill is
-/// kept). Each also takes the `git-handoff` MCP server out of `.mcp.json` / `.codex/config.toml`
-/// when it is as installed (a changed entry is kept), and its approval out of
-/// `.claude/settings.local.json`.
+/// --claude, --codex and --gemini remove git-handoff's hook entries from `.claude/settings.json`,
+/// `.codex/hooks.json` and `.gemini/settings.json`: only entries whose command is one git-handoff
+/// installs; the user's hooks, keys and formatting stay, and a file left empty is removed. Each
+/// also removes the handoff skill it installed (`.claude/skills/handoff/SKILL.md`, or
+/// `.agents/skills/handoff/SKILL.md` for Codex and Gemini CLI) if it is still the skill as
+/// installed (an edited skill is kept). --claude and --codex also take the `git-handoff` MCP
+/// server out of `.mcp.json` / `.codex/config.toml` when it is as installed (a changed entry is
+/// kept), and its approval out of `.claude/settings.local.json`.
 ///
 /// With no flag, removes everything. --dry-run shows the changes and writes nothing.
 #[derive(Debug, clap::Args)]
@@ -33,13 +34,17 @@ pub struct UninstallArgs {
     #[arg(long)]
     pub pre_push: bool,
 
-    /// Remove the Claude Code hooks and the unchanged handoff skill.
+    /// Remove the Claude Code hooks, MCP server and the unchanged handoff skill.
     #[arg(long)]
     pub claude: bool,
 
-    /// Remove the Codex hooks.
+    /// Remove the Codex hooks, MCP server and the unchanged handoff skill.
     #[arg(long)]
     pub codex: bool,
+
+    /// Remove the Gemini CLI hooks and the unchanged handoff skill.
+    #[arg(long)]
+    pub gemini: bool,
 
     /// Show what would change and write nothing.
     #[arg(long)]
@@ -58,6 +63,7 @@ impl From<&UninstallArgs> for Request {
             pre_push: args.pre_push,
             claude: args.claude,
             codex: args.codex,
+            gemini: args.gemini,
             dry_run: args.dry_run,
         }
     }

@@ -1,0 +1,126 @@
+//! Gemini CLI (0.61): `hooks install --gemini` and its payloads, in the shapes its bundle builds
+//! them (`createBaseInput`: session_id, transcript_path, cwd, hook_event_name, timestamp; AfterTool
+//! adds tool_response `{llmContent, returnDisplay, error?}`, the shell tool writing `Exit Code: N`
+//! into llmContent only when it is not 0).
+
+use std::io::Write;
+use std::process::Stdio;
+
+use crate::common;
+
+use common::{Env, Repo, stdout_ok};
+use serde_json::{Value, json};
+
+fn gemini(repo: &Repo, event: &str, extra: Value) -> Value {
+    let mut value = json!({"session_id": "8c1e-g", "transcript_path": "/home/u/.gemini/tmp/p/chats/session.json",
+                           "cwd": repo.path.to_str().unwrap(), "hook_event_name": event,
+                           "timestamp": "2026-12-05T12:00:00.000Z"});
+    for (k, v) in extra.as_object().unwrap() {
+        value[k] = v.clone();
+    }
+    value
+}
+
+/// Runs `command` (as installed) with `payload` on stdin; returns its stdout.
+fn hook(repo: &Repo, command: &str, payload: &Value) -> String {
+    let file = repo.home().join("payload.json");
+    std::fs::write(&file, payload.to_string()).unwrap();
+    stdout_ok(repo.shell(&format!("({command}) < '{}'", file.display())))
+}
+
+fn installed(settings: &Value, event: &str) -> String {
+    settings["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
+    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    let events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
+    assert_eq!(events, ["BeforeTool", "AfterTool", "SessionStart", "SessionEnd"]);
+    assert_eq!(settings["hooks"]["AfterTool"][0]["matcher"], ".*", "a regular expression");
+    assert_eq!(settings["hooks"]["AfterTool"][0]["hooks"][0]["timeout"], 5000, "milliseconds");
+    assert!(repo.path.join(".agents/skills/handoff/SKILL.md").is_file());
+
+    let record = installed(&settings, "AfterTool");
+    let shell = json!({"command": "cargo test", "description": "Run the tests"});
+    let output = |text: &str| json!({"llmContent": format!("<untrusted_context>\n{text}\n</untrusted_context>"), "returnDisplay": ""});
+    let calls = [
+        gemini(&repo, "BeforeTool", json!({"tool_name": "run_shell_command", "tool_input": shell})),
+        gemini(
+            &repo,
+            "AfterTool",
+            json!({"tool_name": "run_shell_command", "tool_input": shell,
+            "tool_response": output("Output: test result: FAILED\nExit Code: 101\nProcess Group PGID: 4242")}),
+        ),
+        gemini(
+            &repo,
+            "AfterTool",
+            json!({"tool_name": "write_file",
+            "tool_input": {"file_path": repo.path.join("a.txt").to_str().unwrap(), "content": "b\n"},
+            "tool_response": {"llmContent": "Successfully overwrote file", "returnDisplay": ""}}),
+        ),
+        gemini(
+            &repo,
+            "AfterTool",
+            json!({"tool_name": "run_shell_command", "tool_input": shell,
+            "tool_response": output("Output: test result: ok\nProcess Group PGID: 4243")}),
+        ),
+    ];
+    for call in &calls {
+        assert_eq!(hook(&repo, &record, call), "", "stdout stays empty (JSON or nothing)");
+    }
+    let log = String::from_utf8(repo.read(".git/handoff/events.jsonl")).unwrap();
+    let lines: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let seen: Vec<(Value, Value, Value)> = lines
+        .iter()
+        .map(|l| (l["kind"].clone(), l["ok"].clone(), l["exit_code"].clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (json!("tool_start"), Value::Null, Value::Null),
+            (json!("tool_result"), json!(false), json!(101)),
+            (json!("tool_result"), json!(true), Value::Null),
+            (json!("tool_result"), json!(true), json!(0)),
+        ]
+    );
+    assert_eq!(lines[2]["paths"], json!(["a.txt"]));
+    assert!(lines.iter().all(|l| l["agent"] == "gemini" && l["session"] == "8c1e-g"));
+
+    // Detected without --agent too.
+    let mut child = repo.handoff().arg("record").stdin(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(calls[0].to_string().as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+    let last: Value = serde_json::from_str(
+        String::from_utf8(repo.read(".git/handoff/events.jsonl")).unwrap().lines().last().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(last["agent"], "gemini");
+
+    // SessionStart: JSON only on stdout. The agent changed a.txt: that is work, the files the
+    // install wrote are not.
+    repo.write("a.txt", "b\n");
+    let start = gemini(&repo, "SessionStart", json!({"source": "startup"}));
+    let answer: Value =
+        serde_json::from_str(&hook(&repo, &installed(&settings, "SessionStart"), &start)).unwrap();
+    let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(context.contains("left 1 uncommitted paths"), "{context}");
+
+    // SessionEnd stores the digest-only record and prints nothing.
+    let end = gemini(&repo, "SessionEnd", json!({"reason": "exit"}));
+    assert_eq!(hook(&repo, &installed(&settings, "SessionEnd"), &end), "");
+    let notes = repo.git_text(["notes", "--ref", "refs/notes/handoff", "list"]);
+    assert!(!notes.is_empty(), "a digest-only record");
+
+    let out = stdout_ok(repo.handoff().args(["hooks", "status"]).output().unwrap());
+    assert!(out.contains("Gemini CLI    .gemini/settings.json all 4 git-handoff hooks"), "{out}");
+    stdout_ok(repo.handoff().args(["hooks", "uninstall", "--gemini"]).output().unwrap());
+    assert!(!repo.path.join(".gemini").exists());
+    assert!(!repo.path.join(".agents").exists());
+}
