@@ -86,11 +86,11 @@ pub fn review(top: &Path, settings: &Value, events: &[&'static str], config: &Pa
         disabled: Vec::new(),
         problem: None,
     };
-    let text = match std::fs::read_to_string(config) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
+    let max = crate::install::change::MAX_BYTES;
+    let text = match crate::util::fs::read_regular_if_any(config, max, "Codex's configuration") {
+        Ok(bytes) => String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned(),
         Err(err) => {
-            review.problem = Some(format!("cannot read it: {err}"));
+            review.problem = Some(format!("cannot read it: {err:#}"));
             return review;
         }
     };

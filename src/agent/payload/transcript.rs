@@ -32,9 +32,10 @@ pub const WIDE_TAIL: u64 = 512 << 10;
 /// The exit code the transcript at `path` records for the call `call_id` (or, without an id, for
 /// the last call it records finished); `None` when the tail holds none, or the file cannot be read.
 pub fn exit_code(path: &Path, call_id: Option<&str>) -> Option<i64> {
-    // Only a regular file: a FIFO or device named by a payload must not stall the hook.
-    let len = std::fs::metadata(path).ok().filter(|m| m.is_file())?.len();
-    let mut file = std::fs::File::open(path).ok()?;
+    // Only a regular file, checked on the opened descriptor: a FIFO or device named by a
+    // payload must not stall the hook.
+    let mut file = crate::util::fs::open_regular(path, "the transcript").ok()?;
+    let len = file.metadata().ok()?.len();
     let start = len.saturating_sub(TAIL);
     let tail = read_range(&mut file, start, len)?;
     if start == 0 {
