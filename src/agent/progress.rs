@@ -221,7 +221,8 @@ impl Plan {
         match self.mode {
             Mode::Tasks => {
                 let done = total - deferred.len();
-                let mut line = format!("Complete — {done} of {total} tasks done");
+                let tasks = if total == 1 { "task" } else { "tasks" };
+                let mut line = format!("Complete — {done} of {total} {tasks} done");
                 if !deferred.is_empty() {
                     let tasks = if deferred.len() == 1 { "task" } else { "tasks" };
                     line.push_str(&format!(" ({tasks} {} abandoned)", deferred.join(", ")));
@@ -229,7 +230,8 @@ impl Plan {
                 line
             }
             Mode::Findings => {
-                let mut line = format!("Complete — {total} of {total} findings addressed");
+                let findings = if total == 1 { "finding" } else { "findings" };
+                let mut line = format!("Complete — {total} of {total} {findings} addressed");
                 if !deferred.is_empty() {
                     line.push_str(&format!(" ({} not fixed)", deferred.join(", ")));
                 }

@@ -132,7 +132,7 @@ fn unsealed_work_of_the_previous_attempt_is_named_with_the_command_to_seal_it() 
     stdout_ok(repo.handoff().args(["start", "--issue", "5"]).output().unwrap());
     repo.write("a.txt", "changed but never committed\n");
     let text = stdout_ok(repo.handoff().args(["recall", "--source", "startup"]).output().unwrap());
-    assert!(text.contains("left 1 uncommitted paths and no handoff note"), "{text}");
+    assert!(text.contains("left 1 uncommitted path and no handoff note"), "{text}");
     assert!(text.contains("git handoff seal"), "{text}");
 }
 

@@ -153,9 +153,11 @@ fn unsealed_work(
         return Ok(None);
     }
     let count = status.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();
+    let paths =
+        crate::model::markdown::count(count as u64, "uncommitted path", "uncommitted paths");
     Ok(Some(format!(
-        "Unsealed: the previous attempt (issue #{issue}, started {started}) left {count} \
-         uncommitted paths and no handoff note; run `git handoff seal` then \
+        "Unsealed: the previous attempt (issue #{issue}, started {started}) left {paths} and no \
+         handoff note; run `git handoff seal` then \
          `git handoff note --emergency --reason time_limit` (or commit the work yourself)."
     )))
 }
