@@ -119,20 +119,7 @@ fn note(args: NoteArgs) -> Result<Reply> {
     let reason = args.reason.as_deref();
     let outcome =
         note::agent_note(&mut repo, &config, &attempt, reason, NoteSource::Given(summary))?;
-    let mut text = format!(
-        "Handoff saved for the next session. From the log: {}.\nNote: {} in commit {}.",
-        outcome.digest_line,
-        outcome.path.as_deref().unwrap_or(""),
-        outcome.commit.as_deref().unwrap_or("")
-    );
-    if !outcome.tags.is_empty() {
-        let tags: Vec<String> =
-            outcome.tags.iter().map(|t| format!("\"{}\" ({})", t.item, t.why)).collect();
-        text.push_str(&format!(
-            "\nTagged [unverified]: {}. Correct it if the log is right.",
-            tags.join("; ")
-        ));
-    }
+    let mut text = outcome.saved_reply("[unverified]").join("\n");
     if !outcome.problems.is_empty() {
         text.push_str("\nThe note was committed, but its layout check failed:");
         for problem in &outcome.problems {

@@ -189,10 +189,11 @@ fn one_call_hands_off_tags_commits_and_keeps_answering() {
         text(&answers[0]),
         format!(
             "Handoff saved for the next session. From the log: 1 file edited · last `cargo test` \
-             failed · 2 tool calls, 1 error.\nNote: .agent/handoff/42.md in commit {}.\n\
-             Tagged [unverified]: \"All tests pass now\" (last `cargo test` failed); \
-             \"src/other.rs\" (no edit to src/other.rs in the event log). Correct it if the log \
-             is right.",
+             failed · 2 tool calls, 1 error.\n\
+             Tagged [unverified]: \"All tests pass now\" (last `cargo test` failed). Correct it \
+             if the log is right.\n\
+             Tagged [unverified]: \"src/other.rs\" (no edit to src/other.rs in the event log). \
+             Correct it if the log is right.\nNote: .agent/handoff/42.md in commit {}.",
             repo.head()
         )
     );

@@ -26,8 +26,8 @@ use crate::util::time;
 /// Claims are the list items and prose lines of Summary (outside In progress, Files touched,
 /// Decisions, Goal and Next) and the lines of Evidence that claim success; each is judged by the
 /// last run of its own kind (tests by the last test run, a build by the last build, a lint by the
-/// last lint). Tags are printed as `Tagged [unverified]: "<claim>" (<why>)`: correct the note if
-/// the log is right.
+/// last lint). The reply reads `Handoff saved for the next session. From the log: <digest>.`, then
+/// for each tag `Tagged [unverified]: "<claim>" (<why>). Correct it if the log is right.`
 ///
 /// Run again in the same attempt with the note commit at HEAD, it replaces that commit (same
 /// parent, the new text checked again, the record replaced). With a seal above the note, or the
@@ -132,25 +132,13 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
             outcome.path.as_deref().unwrap_or(""),
             outcome.digest_line
         )?,
-        _ => writeln!(
-            out,
-            "{} From the log: {}.",
-            output::heading("Handoff saved."),
-            outcome.digest_line
-        )?,
-    }
-    // In the words of seed 002, so the agent knows what to do with a tag.
-    for tag in &outcome.tags {
-        writeln!(
-            out,
-            "Tagged {}: \"{}\" ({}).",
-            output::paint("[unverified]").yellow().bold(),
-            tag.item,
-            tag.why
-        )?;
-    }
-    if !outcome.tags.is_empty() {
-        writeln!(out, "Correct it if the log is right.")?;
+        // In the words of seed 002, so the agent knows what to do with a tag.
+        _ => {
+            let unverified = output::paint("[unverified]").yellow().bold().to_string();
+            for line in outcome.saved_reply(&unverified) {
+                writeln!(out, "{line}")?;
+            }
+        }
     }
     for problem in &outcome.problems {
         eprintln!("{problem}");
