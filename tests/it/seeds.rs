@@ -58,3 +58,95 @@ fn a_one_task_plan_completes_in_the_singular() {
     let out = json(&repo, &["progress", "set", "F1", "fixed"]);
     assert_eq!(out["status_line"], "Complete — 1 of 1 finding addressed");
 }
+
+fn prompt(repo: &Repo, extra: &[&str]) -> String {
+    stdout_ok(repo.handoff().args(["snapshot", "--prompt"]).args(extra).output().unwrap())
+}
+
+/// The step `n.` of a prompt, up to the next step.
+fn step(text: &str, n: u32) -> &str {
+    let at = text.find(&format!("\n{n}. ")).unwrap_or_else(|| panic!("no step {n}: {text}"));
+    let rest = &text[at + 1..];
+    let end = rest.find(&format!("\n{}. ", n + 1)).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[test]
+fn operator_turn_and_time_limits_keep_the_commit_first_flow() {
+    let env = Env::new();
+    let repo = started(&env, "r", 21);
+    repo.write("a.rs", "a2\n");
+    for reason in ["turn_limit", "time_limit", "operator_request"] {
+        for form in [&[][..], &["--followup"][..]] {
+            let text = prompt(&repo, &[&["--reason", reason][..], form].concat());
+            assert!(!text.contains("token soft threshold"), "{reason}: {text}");
+            assert!(!text.to_lowercase().contains("do not commit"), "{reason}: {text}");
+            assert!(step(&text, 2).contains("Commit your work first"), "{reason}: {text}");
+            assert!(text.contains(&format!("reason: {reason}\n")), "{text}");
+        }
+    }
+    // The token soft threshold keeps its own flow.
+    let text = prompt(&repo, &[]);
+    assert!(text.contains("The token soft threshold is crossed"), "{text}");
+    assert!(step(&text, 2).starts_with("2. Do not commit your work yourself"), "{text}");
+}
+
+#[test]
+fn the_commit_first_flow_walked_with_plain_git_validates() {
+    let env = Env::new();
+    let repo = started(&env, "r", 22);
+    repo.write("a.rs", "a2\n");
+    let text = prompt(&repo, &["--reason", "turn_limit", "--plain-git"]);
+    assert!(!text.contains("git handoff note"), "{text}");
+    // Step 2's one Bash call, the placeholder filled in as an agent would.
+    let work = step(&text, 2).split('`').nth(1).unwrap().replace("<what the work does>", "Edit a");
+    let printed = stdout_ok(repo.shell(&work));
+    let id = printed.lines().last().unwrap().trim().to_string();
+    assert_eq!(id, repo.head());
+    let header = &text[text.find("# Handoff note: issue #22\n").unwrap()..];
+    let header = &header[..header.find("last_work_commit: ").unwrap()];
+    let note = format!(
+        "{header}last_work_commit: {id}\n\n## Summary\n\n- Edited a\n\n## Remaining work\n\n\
+         - More\n\n## Evidence\n\n- no check run\n"
+    );
+    repo.write(".agent/handoff/22.md", note);
+    let commit = step(&text, 4).split('`').nth(1).unwrap().to_string();
+    stdout_ok(repo.shell(&commit));
+    stdout_ok(repo.handoff().args(["validate"]).output().unwrap());
+}
+
+#[test]
+fn a_plain_git_prompt_promises_no_tags() {
+    let env = Env::new();
+    let repo = started(&env, "r", 23);
+    for reason in ["token_soft_threshold", "time_limit"] {
+        let text = prompt(&repo, &["--plain-git", "--reason", reason]);
+        assert!(!step(&text, 3).contains("tagged"), "{text}");
+        assert!(!step(&text, 3).contains("unverified"), "{text}");
+        let with_tool = prompt(&repo, &["--reason", reason]);
+        assert!(step(&with_tool, 3).contains("tagged `[unverified: …]`"), "{with_tool}");
+    }
+}
+
+#[test]
+fn the_reply_is_orstrums_from_the_command() {
+    let env = Env::new();
+    let repo = started(&env, "r", 24);
+    repo.write("a.rs", "a2\n");
+    record(&repo, &edit(&repo, "a.rs"));
+    record(&repo, &common::payloads::bash_failed(&repo, "npm test", 1));
+    repo.write("s.toml", "done = [\"All tests pass now\"]\n");
+    let out = repo.handoff().args(["note", "--summary", "s.toml"]).output().unwrap();
+    let text = stdout_ok(out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Handoff saved for the next session. From the log: 1 file edited · last `npm test` \
+         failed · 2 tool calls, 1 error."
+    );
+    assert_eq!(
+        lines[1],
+        "Tagged [unverified]: \"All tests pass now\" (last `npm test` failed). Correct it if the \
+         log is right."
+    );
+}
