@@ -141,7 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;progress;set' {
-            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A short note: the outcome (the action, for a finding), why it was abandoned ...')
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A short note: the outcome (the action, for a finding), why it was abandoned ... A finding set without one reads `Action: none given`')
             [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Files the item changed')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -153,7 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;progress;show' {
-            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also (over)write the summary to this file (any path, relative to the current directory)')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also (over)write the summary to this file (any path, relative to the current directory, outside the repository too); later changes, edits and checks rewrite it')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')

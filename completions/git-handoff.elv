@@ -131,7 +131,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;progress;set'= {
-            cand --note 'A short note: the outcome (the action, for a finding), why it was abandoned ...'
+            cand --note 'A short note: the outcome (the action, for a finding), why it was abandoned ... A finding set without one reads `Action: none given`'
             cand --files 'Files the item changed'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
@@ -142,7 +142,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;progress;show'= {
-            cand --write 'Also (over)write the summary to this file (any path, relative to the current directory)'
+            cand --write 'Also (over)write the summary to this file (any path, relative to the current directory, outside the repository too); later changes, edits and checks rewrite it'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'

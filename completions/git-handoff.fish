@@ -134,7 +134,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l note -d 'A short note: the outcome (the action, for a finding), why it was abandoned ...' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l note -d 'A short note: the outcome (the action, for a finding), why it was abandoned ... A finding set without one reads `Action: none given`' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l files -d 'Files the item changed' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
@@ -143,7 +143,7 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l write -d 'Also (over)write the summary to this file (any path, relative to the current directory)' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l write -d 'Also (over)write the summary to this file (any path, relative to the current directory, outside the repository too); later changes, edits and checks rewrite it' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r

@@ -150,3 +150,107 @@ fn the_reply_is_orstrums_from_the_command() {
          log is right."
     );
 }
+
+/// The change summary at `path` (relative to the repository, or absolute).
+fn read_summary(repo: &Repo, path: &str) -> String {
+    String::from_utf8(repo.read(path)).unwrap()
+}
+
+#[test]
+fn the_summary_on_disk_follows_the_log_after_a_cut_off() {
+    let env = Env::new();
+    let repo = started(&env, "r", 245);
+    repo.write(".handoff.toml", "[progress]\nwrite = \".agent/progress.md\"\n");
+    stdout_ok(repo.handoff().args(["progress", "plan", "Parse", "Check"]).output().unwrap());
+    let outside = env.home().join("artifacts/07_coder_change-summary.md");
+    std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+    let outside = outside.to_str().unwrap().to_string();
+    stdout_ok(repo.handoff().args(["progress", "show", "--write", &outside]).output().unwrap());
+
+    repo.write("a.rs", "a2\n");
+    record(&repo, &edit(&repo, "a.rs"));
+    record(&repo, &common::payloads::bash_ok(&repo, "cargo test"));
+    stdout_ok(repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap());
+    for path in [".agent/progress.md", outside.as_str()] {
+        let text = read_summary(&repo, path);
+        assert!(text.contains("- `cargo test` — passed\n"), "{text}");
+        assert!(text.contains("- a.rs\n") && !text.contains("- b.rs\n"), "{text}");
+    }
+    // Cut off: an edit and a failing check, and no further progress command.
+    repo.write("b.rs", "b2\n");
+    record(&repo, &edit(&repo, "b.rs"));
+    record(&repo, &common::payloads::bash_failed(&repo, "cargo test", 101));
+    let shown = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
+    for path in [".agent/progress.md", outside.as_str()] {
+        let text = read_summary(&repo, path);
+        assert!(!text.contains("passed"), "{path} claims more than the log: {text}");
+        assert!(text.contains("- `cargo test` — failed"), "{text}");
+        assert!(text.contains("- b.rs\n"), "{text}");
+        assert_eq!(text, shown, "{path}");
+    }
+}
+
+#[test]
+fn a_refresh_writes_only_summaries_and_nothing_without_a_plan() {
+    let env = Env::new();
+    let repo = started(&env, "r", 246);
+    repo.write(".handoff.toml", "[progress]\nwrite = \".agent/progress.md\"\n");
+    repo.write("a.rs", "a2\n");
+    record(&repo, &edit(&repo, "a.rs"));
+    assert!(!repo.path.join(".agent/progress.md").exists(), "no plan, no summary");
+
+    stdout_ok(repo.handoff().args(["progress", "plan", "Parse"]).output().unwrap());
+    let mine = env.home().join("mine.md");
+    let named = mine.to_str().unwrap();
+    stdout_ok(repo.handoff().args(["progress", "show", "--write", named]).output().unwrap());
+    std::fs::write(&mine, "my own notes\n").unwrap();
+    record(&repo, &common::payloads::bash_failed(&repo, "cargo test", 101));
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "my own notes\n");
+    let text = read_summary(&repo, ".agent/progress.md");
+    assert!(text.contains("- `cargo test` — failed"), "{text}");
+}
+
+#[test]
+fn a_finding_set_without_a_note_gets_its_status_and_action() {
+    let env = Env::new();
+    let repo = started(&env, "r", 247);
+    let plan = ["progress", "plan", "--findings", "F1: off by one", "W1: noisy log"];
+    stdout_ok(repo.handoff().args(plan).output().unwrap());
+    let said = stdout_ok(repo.handoff().args(["progress", "set", "F1", "fixed"]).output().unwrap());
+    assert!(
+        said.starts_with("Set F1 to FIXED. Action: none given (add one with --note TEXT).\n"),
+        "{said}"
+    );
+    let text = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
+    assert!(text.contains("### F1: off by one — FIXED\nAction: none given\n"), "{text}");
+    assert!(text.contains("### W1: noisy log — pending\n"), "{text}");
+    let set = ["progress", "set", "W1", "not_fixed", "--note", "upstream's log"];
+    let said = stdout_ok(repo.handoff().args(set).output().unwrap());
+    assert!(said.starts_with("Set W1 to NOT_FIXED. Action: upstream's log.\n"), "{said}");
+}
+
+#[test]
+fn the_skill_shows_both_scaffolds_as_the_plan_writes_them() {
+    let skill =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/skills/handoff/SKILL.md"))
+            .unwrap();
+    let blocks: Vec<&str> = skill
+        .split("```markdown\n")
+        .skip(1)
+        .map(|b| &b[..b.find("\n```").unwrap() + 1])
+        .filter(|b| b.starts_with("# Change summary"))
+        .collect();
+    assert_eq!(blocks.len(), 2, "a task scaffold and a finding scaffold");
+    let env = Env::new();
+    let repo = started(&env, "r", 245);
+    let tasks = ["progress", "plan", "Parse input", "Validate fields", "Write tests"];
+    stdout_ok(repo.handoff().args(tasks).output().unwrap());
+    let shown = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
+    assert_eq!(shown, blocks[0]);
+    let findings = ["progress", "plan", "--force", "--findings", "F1: off by one", "W1: noisy log"];
+    stdout_ok(repo.handoff().args(findings).output().unwrap());
+    let shown = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
+    assert_eq!(shown, blocks[1]);
+    // Seed 001: without the tools, the soft-threshold handoff takes at most two tool calls.
+    assert!(skill.contains("the handoff takes at most two tool calls"), "{skill}");
+}

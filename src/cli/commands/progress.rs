@@ -5,6 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Subcommand;
 
+use crate::agent::change_summary;
 use crate::agent::progress::{Item, Mode, Status};
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
@@ -22,7 +23,9 @@ use crate::ops::progress::{self, Change, Report};
 /// task 1 of 3`, counted by id), `## Per-task summary` (`### Task 0: Parse input — done` with
 /// `Files:` and `Outcome:` lines; findings `### F1: off by one — FIXED` with `Action:`), `## Files
 /// changed`, `## Quality gates` (the checks the event log saw, the last run of each) and
-/// `## Deferred items`. With `[progress] write` it is rewritten to that file after every change.
+/// `## Deferred items`. With `[progress] write`, and at any path named with `show --write`, it is
+/// rewritten after every change and whenever `record` takes an edit or a check's result, so the
+/// file never claims more than the log.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -49,7 +52,8 @@ pub enum Action {
         id: String,
         /// The new status.
         status: String,
-        /// A short note: the outcome (the action, for a finding), why it was abandoned ...
+        /// A short note: the outcome (the action, for a finding), why it was abandoned ... A
+        /// finding set without one reads `Action: none given`.
         #[arg(long, value_name = "TEXT")]
         note: Option<String>,
         /// Files the item changed.
@@ -58,7 +62,8 @@ pub enum Action {
     },
     /// Show the change summary: status, each item, files changed, quality gates, deferred items.
     Show {
-        /// Also (over)write the summary to this file (any path, relative to the current directory).
+        /// Also (over)write the summary to this file (any path, relative to the current
+        /// directory, outside the repository too); later changes, edits and checks rewrite it.
         #[arg(long, value_name = "PATH")]
         write: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -68,17 +73,21 @@ pub enum Action {
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let (repo, config) = ctx.open()?;
+    let mut set_id = None;
     let change = match args.action {
         Action::Plan { findings, force, items } => {
             let mode = if findings { Mode::Findings } else { Mode::Tasks };
             Change::Plan { mode, items, force }
         }
-        Action::Set { id, status, note, files } => Change::Set { id, status, note, files },
+        Action::Set { id, status, note, files } => {
+            set_id = Some(id.clone());
+            Change::Set { id, status, note, files }
+        }
         Action::Show { write, attempt } => {
             let plan = progress::load(&repo)?;
             let (summary, files) = progress::summary(&repo, &config, &plan, &(&attempt).into())?;
             if let Some(path) = write {
-                progress::write_summary(&path, &summary)?;
+                progress::write_summary(&repo, &path, &summary)?;
             }
             if ctx.json {
                 return Ok(output::write_json(out, &Report::of(&plan, files))?);
@@ -91,6 +100,12 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     if ctx.json {
         return Ok(output::write_json(out, &Report::of(&plan, Vec::new()))?);
     }
+    // Say what the set did, Action included: a finding set without --note gets one too.
+    if let Some(item) =
+        set_id.and_then(|id| plan.items.iter().find(|i| i.id.eq_ignore_ascii_case(&id)))
+    {
+        writeln!(out, "{}", set_line(plan.mode, item))?;
+    }
     let heading = format!("{} ({})", plan.status_line(), plan.counts());
     writeln!(out, "{}", output::heading(&heading))?;
     for item in &plan.items {
@@ -98,6 +113,26 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         writeln!(out, "  {} {status:<16} {}", mark(item.status), item_label(item))?;
     }
     Ok(())
+}
+
+/// `Set F1 to FIXED. Action: none given (add one with --note TEXT).`
+fn set_line(mode: Mode, item: &Item) -> String {
+    match mode {
+        Mode::Tasks => {
+            let outcome = item.note.as_ref().map(|n| format!(" Outcome: {n}.")).unwrap_or_default();
+            format!("Set task {} to {}.{outcome}", item.id, item.status.words())
+        }
+        Mode::Findings => {
+            let status = item.status.as_str().to_ascii_uppercase();
+            let action = change_summary::action(item.status, item.note.as_deref())
+                .map(|a| match item.note {
+                    Some(_) => format!(" {a}."),
+                    None => format!(" {a} (add one with --note TEXT)."),
+                })
+                .unwrap_or_default();
+            format!("Set {} to {status}.{action}", item.id)
+        }
+    }
 }
 
 fn item_label(item: &Item) -> String {
