@@ -254,3 +254,35 @@ fn the_skill_shows_both_scaffolds_as_the_plan_writes_them() {
     // Seed 001: without the tools, the soft-threshold handoff takes at most two tool calls.
     assert!(skill.contains("the handoff takes at most two tool calls"), "{skill}");
 }
+
+#[test]
+fn at_the_hard_limit_a_failing_draft_is_a_warning_and_the_work_is_sealed() {
+    let env = Env::new();
+    let repo = started(&env, "r", 31);
+    repo.write("a.rs", "a2\n");
+    record(&repo, &edit(&repo, "a.rs"));
+    let draft = "# Handoff note: issue #31\n\nissue: 31\n\n## Summary\n\n- half written\n";
+    repo.write(".agent/handoff/31.md", draft);
+    let out = repo.handoff().args(["seal", "--json"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "the work is sealed: {err}");
+    assert!(err.contains("warning: left .agent/handoff/31.md out of the seal"), "{err}");
+    assert!(err.contains("kept for `git handoff note --emergency`"), "{err}");
+    let sealed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(sealed["files"], serde_json::json!(["a.rs"]));
+    assert_eq!(repo.read(".agent/handoff/31.md"), draft.as_bytes());
+    // The emergency note keeps the draft verbatim; the layout validates.
+    let args = ["note", "--emergency", "--reason", "token_hard_limit"];
+    let out = stdout_ok(repo.handoff().args(args).output().unwrap());
+    assert!(out.starts_with("Emergency handoff note saved"), "{out}");
+    let note = String::from_utf8(repo.read(".agent/handoff/31.md")).unwrap();
+    assert!(note.contains("- half written"), "{note}");
+    stdout_ok(repo.handoff().args(["validate"]).output().unwrap());
+
+    // A secret left out is work left unsealed: exit 1.
+    let repo = started(&env, "s", 32);
+    repo.write(".env", "API_KEY=abcdef0123456789abcdef\n");
+    repo.write(".agent/handoff/32.md", "# Handoff note: issue #32\n\nissue: 32\n");
+    let out = repo.handoff().args(["seal"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -1,7 +1,10 @@
 //! `seal` for an attempt: every note change is kept out of the seal commit. With the note file
 //! changed, the change is first committed as the note (replacing the note commit when it is not
 //! on any remote-tracking ref yet), then the rest is sealed on top; when it cannot be, the note
-//! change stays in the work tree, left out of the seal like a secret, and seal exits 1.
+//! change stays in the work tree, left out of the seal like a secret, and seal exits 1. A draft
+//! (the attempt has no note commit yet) that does not pass its check is the exception: it stays
+//! in the work tree for the emergency note, which keeps it verbatim, and the work is sealed, so
+//! it is a warning, not a failure.
 
 use anyhow::{Context, Result};
 
@@ -20,6 +23,9 @@ pub struct SealOutcome {
     pub sealed: Sealed,
     /// The note commit written (or replaced) with the edited note before sealing.
     pub note: Option<NoteOutcome>,
+    /// The attempt's uncommitted draft note, held out of the seal because it does not pass its
+    /// check: kept for the emergency note, a warning rather than a failure.
+    pub draft: Option<String>,
 }
 
 /// Seals the attempt's leftover work, keeping every note change out of the seal commit.
@@ -35,14 +41,17 @@ pub fn seal_attempt(
             return Err(sealed_refusal(attempt, note, seal, "a second seal").into());
         }
         let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
-        return Ok(SealOutcome { sealed, note: None });
+        return Ok(SealOutcome { sealed, note: None, draft: None });
     }
     let rel = config.note_path(attempt.issue);
     let mut note = None;
+    let mut draft = None;
     if let Some(why) = note_change(repo, &rel)? {
         // Whatever would stop the seal stops it before the note commit moves HEAD.
         preflight(repo, &req)?;
         let hold = |why: String| Skipped { path: rel.clone().into_bytes(), why };
+        // No note commit for the attempt yet: the work-tree note is its draft.
+        let is_draft = matches!(place, Place::OnTop { buried: None });
         match place {
             Place::Replace { published: Some(remote), note, .. } => req.hold.push(hold(format!(
                 "the note changed since its commit {}, which {remote} already holds; the change \
@@ -61,6 +70,21 @@ pub fn seal_attempt(
             )),
             _ => match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
                 Ok(outcome) => note = Some(outcome),
+                Err(err) if err.is::<NotPassed>() && is_draft => {
+                    let report = crate::util::error::not_passed_report(&err);
+                    let problems: Vec<&str> = report
+                        .iter()
+                        .flat_map(|r| r.lines())
+                        .filter(|l| *l != note::NOT_COMMITTED)
+                        .collect();
+                    req.hold.push(hold(format!(
+                        "the draft note does not pass its check ({}); it stays in the work tree, \
+                         kept for `git handoff note --emergency` (or mend it and run `git \
+                         handoff note`)",
+                        problems.join("; ")
+                    )));
+                    draft = Some(rel.clone());
+                }
                 Err(err) if err.is::<NotPassed>() => req.hold.push(hold(
                     "the edited note does not pass its check (see above); it stays in the work \
                      tree: mend it and run `git handoff note`"
@@ -71,7 +95,7 @@ pub fn seal_attempt(
         }
     }
     let sealed = seal(repo, config, &req)?;
-    Ok(SealOutcome { sealed, note })
+    Ok(SealOutcome { sealed, note, draft })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
