@@ -286,3 +286,77 @@ fn at_the_hard_limit_a_failing_draft_is_a_warning_and_the_work_is_sealed() {
     let out = repo.handoff().args(["seal"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+fn emergency_note(repo: &Repo, issue: u64, extra: &[&str]) -> (String, String) {
+    let args = ["note", "--emergency", "--reason", "turn_limit"];
+    let out = repo.handoff().args(args).args(extra).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let text = String::from_utf8(repo.read(format!(".agent/handoff/{issue}.md"))).unwrap();
+    (text, err)
+}
+
+#[test]
+fn a_wrongly_typed_fact_costs_only_itself() {
+    let env = Env::new();
+    let repo = started(&env, "r", 41);
+    repo.write(
+        "facts.json",
+        r#"{"budget": {"turns": "57", "budget_tokens": 800000, "cache_hit_rate": [1]},
+            "session_id": 49257167, "handoff_skill_invoked": "maybe", "baseline_check": 3}"#,
+    );
+    let (text, err) = emergency_note(&repo, 41, &["--facts", "facts.json"]);
+    assert!(text.contains("- turns: 57\n"), "{text}");
+    assert!(text.contains("- budget_tokens: 800000\n"), "{text}");
+    assert!(text.contains("- cache hit rate: not available\n"), "{text}");
+    assert!(text.contains("- Session id: 49257167\n"), "{text}");
+    assert!(text.contains("Handoff skill: maybe\n"), "{text}");
+    assert!(text.contains("Baseline check (before the model): 3\n"), "{text}");
+    assert!(err.contains("warning: facts: `budget.turns` is a string"), "{err}");
+    assert!(err.contains("`budget.cache_hit_rate` is an array"), "{err}");
+    stdout_ok(repo.handoff().args(["validate"]).output().unwrap());
+
+    // Not even JSON: a warning, and the note from the log alone.
+    let repo = started(&env, "s", 42);
+    repo.write("facts.json", "{not json");
+    let (text, err) = emergency_note(&repo, 42, &["--facts", "facts.json"]);
+    assert!(err.contains("facts.json:1:"), "{err}");
+    assert!(text.contains("## Budget facts"), "{text}");
+}
+
+#[test]
+fn the_note_says_what_is_sealed_what_is_not_and_where_the_log_stays() {
+    let env = Env::new();
+    // Before the seal: the dirty files are not sealed yet.
+    let repo = started(&env, "r", 43);
+    repo.write("a.rs", "a2\n");
+    repo.write("new.rs", "n\n");
+    let (text, _) = emergency_note(&repo, 43, &[]);
+    assert!(!text.contains("Sealed files: none"), "{text}");
+    assert!(text.contains("Not sealed yet: 2 uncommitted files"), "{text}");
+    assert!(text.contains("- a.rs\n- new.rs\n"), "{text}");
+    // Nothing was recorded: the skill is not available rather than "not invoked", and the
+    // elapsed time is counted from started_at.
+    assert!(text.contains("Handoff skill: not available\n"), "{text}");
+    assert!(text.contains(" (since started_at)\n"), "{text}");
+    let stays = repo.path.join(".git/handoff/archive/2026-11-30T034852Z");
+    let line = format!("- Attempt log directory: {} (where the next", stays.display());
+    assert!(text.contains(&line), "{text}");
+    // The next start archives the log exactly there.
+    stdout_ok(repo.handoff().args(["start", "--issue", "44"]).output().unwrap());
+    assert!(stays.join("events.jsonl").is_file());
+
+    // After a seal that left a secret out: the file is named, with why.
+    let repo = started(&env, "s", 45);
+    repo.write("a.rs", "a2\n");
+    repo.write(".env", "API_KEY=abcdef0123456789abcdef\n");
+    record(&repo, &edit(&repo, "a.rs"));
+    let out = repo.handoff().args(["seal"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let (text, _) = emergency_note(&repo, 45, &[]);
+    assert!(text.contains("\nSealed in "), "{text}");
+    let left = text.split("Left out of the seal, uncommitted in the work tree:\n").nth(1);
+    let left = left.unwrap_or_else(|| panic!("{text}"));
+    assert!(left.starts_with("- .env — looks like a secret"), "{text}");
+    assert!(text.contains("Handoff skill: not invoked\n"), "{text}");
+}

@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 
 use crate::agent::attempt::Attempt as State;
 use crate::cli::context::{AttemptArgs, Ctx};
@@ -59,7 +59,9 @@ pub struct Args {
     /// Facts from the runtime for the emergency note (JSON: last_assistant_text,
     /// handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed
     /// (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens,
-    /// cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check).
+    /// cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check). Each
+    /// fact stands alone: one of the wrong type is shown as given (or as not available) with a
+    /// warning, and a file that cannot be read is a warning; the note is always written.
     #[arg(long, value_name = "FILE", requires = "emergency")]
     pub facts: Option<PathBuf>,
 
@@ -86,8 +88,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         let attempt = NoteAttempt::from_resolved(&resolved)?;
         if args.emergency {
+            // Facts degrade per field: the note is written whatever the file holds.
             let facts = match &args.facts {
-                Some(path) => read_facts(path)?,
+                Some(path) => read_facts(ctx, path),
                 None => Facts::default(),
             };
             let reason = args.reason.as_deref().unwrap_or("agent_request");
@@ -149,18 +152,17 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
 /// The most a facts file may hold: facts are a few fields, not logs.
 const FACTS_LIMIT: u64 = 1 << 20;
 
-fn read_facts(path: &std::path::Path) -> Result<Facts> {
-    let bytes = crate::util::paths::read_bounded(path, FACTS_LIMIT, "the facts file")?;
-    serde_json::from_slice(&bytes).map_err(|err| {
-        anyhow!(
-            "{}:{}:{}: {err}; the facts are a JSON object with optional keys \
-             last_assistant_text, handoff_skill_invoked, budget, archive_dir, session_id, \
-             baseline_check",
-            path.display(),
-            err.line(),
-            err.column()
-        )
-    })
+fn read_facts(ctx: &Ctx, path: &std::path::Path) -> Facts {
+    let origin = path.display().to_string();
+    let (facts, warnings) =
+        match crate::util::paths::read_bounded(path, FACTS_LIMIT, "the facts file") {
+            Ok(bytes) => Facts::lenient(&bytes, &origin),
+            Err(err) => (Facts::default(), vec![format!("{err:#}; no facts were used")]),
+        };
+    for warning in &warnings {
+        ctx.warn(warning);
+    }
+    facts
 }
 
 /// A session-end hook sends its payload on stdin; read it (bounded) so the sender never blocks.

@@ -95,6 +95,12 @@ pub fn seal_attempt(
         }
     }
     let sealed = seal(repo, config, &req)?;
+    // What was left out, for the emergency note to name; a seal that left nothing out says so.
+    let left_out = repo.handoff_dir().join(crate::model::seal_message::LEFT_OUT_FILE);
+    let listed = serde_json::to_vec(&sealed.skipped).context("listing the files left out")?;
+    if std::fs::create_dir_all(repo.handoff_dir()).is_ok() {
+        crate::util::fs::write_atomic(&left_out, &listed)?;
+    }
     Ok(SealOutcome { sealed, note, draft })
 }
 
