@@ -360,3 +360,47 @@ fn the_note_says_what_is_sealed_what_is_not_and_where_the_log_stays() {
     assert!(left.starts_with("- .env — looks like a secret"), "{text}");
     assert!(text.contains("Handoff skill: not invoked\n"), "{text}");
 }
+
+#[test]
+fn recall_names_the_session_keeps_the_spec_title_and_gives_a_fresh_session_its_line() {
+    let env = Env::new();
+    let repo = started(&env, "r", 51);
+    repo.write(".orstrum/spec.md", "# Money formatter\n\nRound to cents.\n");
+    repo.write(".handoff.toml", "[recall]\nspec_file = \".orstrum/spec.md\"\n");
+    let mut payload = edit(&repo, "a.rs");
+    payload["session_id"] = "49257167-1c2d-4e5f-8a9b-0c1d2e3f4a5b".into();
+    repo.write("a.rs", "a2\n");
+    record(&repo, &payload);
+    repo.write("s.toml", "goal = \"Make the formatter tests pass\"\ndone = [\"Read the spec\"]\n");
+    json(&repo, &["note", "--summary", "s.toml"]);
+    let text = stdout_ok(repo.handoff().args(["recall", "--source", "compact"]).output().unwrap());
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("Handoff recall: Last handoff ("), "{text}");
+    assert!(first.contains(", session 49257167): issue #51 · "), "{text}");
+    assert!(first.ends_with("1 file edited · no check run · 1 tool call, 0 errors"), "{text}");
+    assert!(text.contains("Spec: .orstrum/spec.md (Money formatter)"), "{text}");
+    let fresh = stdout_ok(repo.handoff().args(["recall", "--source", "startup"]).output().unwrap());
+    assert!(fresh.starts_with(first), "the fresh session gets the line itself: {fresh}");
+    assert_eq!(fresh.lines().count(), 1, "{fresh}");
+}
+
+#[test]
+fn after_an_emergency_note_with_a_plan_recall_lists_the_pending_tasks_in_progress() {
+    let env = Env::new();
+    let repo = started(&env, "r", 52);
+    stdout_ok(
+        repo.handoff().args(["progress", "plan", "Parse", "Check", "Emit"]).output().unwrap(),
+    );
+    stdout_ok(repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["progress", "set", "1", "in_progress"]).output().unwrap());
+    record(&repo, &edit(&repo, "a.rs"));
+    emergency_note(&repo, 52, &[]);
+    let expected = "In progress: 1 Check (in_progress); 2 Emit (pending)";
+    let text = stdout_ok(repo.handoff().args(["recall", "--source", "resume"]).output().unwrap());
+    assert!(text.contains(expected), "{text}");
+    // Read back from the note file alone (the records not fetched), the same.
+    repo.git(["update-ref", "-d", "refs/notes/handoff"]);
+    let text = stdout_ok(repo.handoff().args(["recall", "--source", "resume"]).output().unwrap());
+    assert!(text.contains(expected), "{text}");
+    assert!(!text.contains("Parse"), "a finished task is neither in progress nor next: {text}");
+}
