@@ -144,3 +144,24 @@ fn list(out: &mut String, items: &[String], empty: &str) {
         out.push_str(&format!("- {item}\n"));
     }
 }
+
+/// What `set` did, for its reply: `Set F1 to FIXED. Action: none given (add one with --note
+/// TEXT).`, `Set task 0 to done. Outcome: parser handles quotes.`; `note_hint` names the way to
+/// give a note.
+pub fn set_line(mode: Mode, item: &Item, note_hint: &str) -> String {
+    match mode {
+        Mode::Tasks => {
+            let outcome = item.note.as_ref().map(|n| format!(" Outcome: {n}.")).unwrap_or_default();
+            format!("Set task {} to {}.{outcome}", item.id, item.status.words())
+        }
+        Mode::Findings => {
+            let status = item.status.as_str().to_ascii_uppercase();
+            let action = match (action(item.status, item.note.as_deref()), &item.note) {
+                (Some(action), Some(_)) => format!(" {action}."),
+                (Some(action), None) => format!(" {action} (add one with {note_hint})."),
+                (None, _) => String::new(),
+            };
+            format!("Set {} to {status}.{action}", item.id)
+        }
+    }
+}

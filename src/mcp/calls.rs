@@ -201,6 +201,7 @@ struct SetArgs {
 fn progress(args: ProgressArgs) -> Result<Reply> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
+    let mut set_id = None;
     let change = match (args.plan, args.set) {
         (Some(_), Some(_)) => bail!("give the argument `plan` or `set`, not both"),
         (Some(items), None) => {
@@ -211,6 +212,7 @@ fn progress(args: ProgressArgs) -> Result<Reply> {
             bail!("the arguments `findings` and `force` go with `plan`")
         }
         (None, Some(set)) => {
+            set_id = Some(set.id.clone());
             Change::Set { id: set.id, status: set.status, note: set.note, files: set.files }
         }
         (None, None) => {
@@ -222,6 +224,12 @@ fn progress(args: ProgressArgs) -> Result<Reply> {
     };
     let plan = progress::change(&repo, &config, change)?;
     let mut text = plan.status_line();
+    // What the set did, its Action included, comes first.
+    let set = set_id.and_then(|id| plan.items.iter().find(|i| i.id.eq_ignore_ascii_case(&id)));
+    if let Some(item) = set {
+        let said = crate::agent::change_summary::set_line(plan.mode, item, "`set.note`");
+        text = format!("{said}\n{text}");
+    }
     for item in &plan.items {
         text.push_str(&format!("\n{}: {} — {}", item.id, item.title, item.status.as_str()));
     }

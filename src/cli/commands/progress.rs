@@ -104,7 +104,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(item) =
         set_id.and_then(|id| plan.items.iter().find(|i| i.id.eq_ignore_ascii_case(&id)))
     {
-        writeln!(out, "{}", set_line(plan.mode, item))?;
+        writeln!(out, "{}", change_summary::set_line(plan.mode, item, "--note TEXT"))?;
     }
     let heading = format!("{} ({})", plan.status_line(), plan.counts());
     writeln!(out, "{}", output::heading(&heading))?;
@@ -113,26 +113,6 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         writeln!(out, "  {} {status:<16} {}", mark(item.status), item_label(item))?;
     }
     Ok(())
-}
-
-/// `Set F1 to FIXED. Action: none given (add one with --note TEXT).`
-fn set_line(mode: Mode, item: &Item) -> String {
-    match mode {
-        Mode::Tasks => {
-            let outcome = item.note.as_ref().map(|n| format!(" Outcome: {n}.")).unwrap_or_default();
-            format!("Set task {} to {}.{outcome}", item.id, item.status.words())
-        }
-        Mode::Findings => {
-            let status = item.status.as_str().to_ascii_uppercase();
-            let action = change_summary::action(item.status, item.note.as_deref())
-                .map(|a| match item.note {
-                    Some(_) => format!(" {a}."),
-                    None => format!(" {a} (add one with --note TEXT)."),
-                })
-                .unwrap_or_default();
-            format!("Set {} to {status}.{action}", item.id)
-        }
-    }
 }
 
 fn item_label(item: &Item) -> String {
