@@ -98,7 +98,8 @@ pub fn seal_attempt(
     // What was left out, for the emergency note to name; a seal that left nothing out says so.
     let left_out = repo.handoff_dir().join(crate::model::seal_message::LEFT_OUT_FILE);
     let listed = serde_json::to_vec(&sealed.skipped).context("listing the files left out")?;
-    if std::fs::create_dir_all(repo.handoff_dir()).is_ok() {
+    // Only beside an attempt's state: a stateless seal (`--issue`) leaves the git dir as it was.
+    if repo.handoff_dir().is_dir() {
         crate::util::fs::write_atomic(&left_out, &listed)?;
     }
     Ok(SealOutcome { sealed, note, draft })
