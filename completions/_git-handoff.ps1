@@ -98,7 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;note' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Take the note from this Markdown file instead of the note path')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Render the note from this TOML summary')
-            [CompletionResult]::new('--facts', '--facts', [CompletionResultType]::ParameterName, 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check)')
+            [CompletionResult]::new('--facts', '--facts', [CompletionResultType]::ParameterName, 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check). Each fact stands alone: one of the wrong type is shown as given (or as not available) with a warning, and a file that cannot be read is a warning; the note is always written')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')
@@ -141,7 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;progress;set' {
-            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A short note: the outcome (the action, for a finding), why it was abandoned ...')
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'A short note: the outcome (the action, for a finding), why it was abandoned ... A finding set without one reads `Action: none given`')
             [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Files the item changed')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -153,7 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             break
         }
         'git-handoff;progress;show' {
-            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also (over)write the summary to this file (any path, relative to the current directory)')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also (over)write the summary to this file (any path, relative to the current directory, outside the repository too); later changes, edits and checks rewrite it')
             [CompletionResult]::new('--issue', '--issue', [CompletionResultType]::ParameterName, 'The issue number this attempt works on (overrides the attempt state)')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The base revision of the attempt (overrides the attempt state)')
             [CompletionResult]::new('--started-at', '--started-at', [CompletionResultType]::ParameterName, 'When the attempt began, RFC 3339 (overrides the attempt state)')

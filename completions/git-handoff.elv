@@ -91,7 +91,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;note'= {
             cand --from 'Take the note from this Markdown file instead of the note path'
             cand --summary 'Render the note from this TOML summary'
-            cand --facts 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check)'
+            cand --facts 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check). Each fact stands alone: one of the wrong type is shown as given (or as not available) with a warning, and a file that cannot be read is a warning; the note is always written'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'
@@ -131,7 +131,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;progress;set'= {
-            cand --note 'A short note: the outcome (the action, for a finding), why it was abandoned ...'
+            cand --note 'A short note: the outcome (the action, for a finding), why it was abandoned ... A finding set without one reads `Action: none given`'
             cand --files 'Files the item changed'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
@@ -142,7 +142,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --version 'Print version'
         }
         &'git-handoff;progress;show'= {
-            cand --write 'Also (over)write the summary to this file (any path, relative to the current directory)'
+            cand --write 'Also (over)write the summary to this file (any path, relative to the current directory, outside the repository too); later changes, edits and checks rewrite it'
             cand --issue 'The issue number this attempt works on (overrides the attempt state)'
             cand --base 'The base revision of the attempt (overrides the attempt state)'
             cand --started-at 'When the attempt began, RFC 3339 (overrides the attempt state)'

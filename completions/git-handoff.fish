@@ -94,7 +94,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s h -l he
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand seal" -s V -l version -d 'Print version'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l from -d 'Take the note from this Markdown file instead of the note path' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l summary -d 'Render the note from this TOML summary' -r -F
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l facts -d 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check)' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l facts -d 'Facts from the runtime for the emergency note (JSON: last_assistant_text, handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens, cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check). Each fact stands alone: one of the wrong type is shown as given (or as not available) with a warning, and a file that cannot be read is a warning; the note is always written' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
@@ -134,7 +134,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from plan" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l note -d 'A short note: the outcome (the action, for a finding), why it was abandoned ...' -r
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l note -d 'A short note: the outcome (the action, for a finding), why it was abandoned ... A finding set without one reads `Action: none given`' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l files -d 'Files the item changed' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
@@ -143,7 +143,7 @@ never\t'Never colour'"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l write -d 'Also (over)write the summary to this file (any path, relative to the current directory)' -r -F
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l write -d 'Also (over)write the summary to this file (any path, relative to the current directory, outside the repository too); later changes, edits and checks rewrite it' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __fish_seen_subcommand_from show" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r

@@ -169,7 +169,23 @@ impl Attempt {
     }
 }
 
-/// Moves everything in the handoff dir but the archive into `archive/<time>-<n>/`.
+/// Where the next `start` archives the attempt begun at `started_at`: `archive/<started_at>` in
+/// the handoff dir (colons left out), or `-2`, `-3` ... after it when that is taken. Named ahead
+/// of time, so the emergency note can say where the attempt's log will stay.
+pub fn archive_target(dir: &Path, started_at: Timestamp) -> PathBuf {
+    let stamp = time::format(started_at).replace(':', "");
+    let root = dir.join(ARCHIVE_DIR);
+    let mut target = root.join(&stamp);
+    let mut n = 1;
+    while target.exists() {
+        n += 1;
+        target = root.join(format!("{stamp}-{n}"));
+    }
+    target
+}
+
+/// Moves everything in the handoff dir but the archive into `archive/<started_at>/` (the archived
+/// attempt's, else now; see [`archive_target`]).
 fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -181,14 +197,11 @@ fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
     if entries.is_empty() {
         return Ok(None);
     }
-    let stamp = time::format(time::now()).replace(':', "");
-    let root = dir.join(ARCHIVE_DIR);
-    let mut target = root.join(&stamp);
-    let mut n = 1;
-    while target.exists() {
-        n += 1;
-        target = root.join(format!("{stamp}-{n}"));
-    }
+    let started_at = std::fs::read_to_string(dir.join(STATE_FILE))
+        .ok()
+        .and_then(|text| toml::from_str::<Stored>(&text).ok())
+        .and_then(|stored| time::parse(&stored.started_at).ok());
+    let target = archive_target(dir, started_at.unwrap_or_else(time::now));
     std::fs::create_dir_all(&target).with_context(|| format!("creating {}", target.display()))?;
     // The event log moves under its writers' lock, so no hook appends to it mid-move.
     let events = dir.join(EVENTS_FILE);

@@ -24,7 +24,8 @@
 //! ## Deferred items
 //! ```
 //!
-//! Review mode names findings (`### F1: off by one — FIXED` with an `Action:` line). Sections with
+//! Review mode names findings (`### F1: off by one — FIXED` with an `Action:` line, `none given`
+//! when the finding was set without a note). Sections with
 //! nothing to say yet read `(pending)` until the plan is complete, as the seed's scaffold does.
 
 use crate::agent::digest::Digest;
@@ -113,15 +114,26 @@ fn details(mode: Mode, item: &Item) -> Vec<String> {
     if !item.files.is_empty() {
         lines.push(format!("Files: {}", item.files.join(", ")));
     }
-    if let Some(note) = &item.note {
-        let label = match mode {
-            Mode::Tasks => "Outcome",
-            Mode::Findings => "Action",
-        };
-        lines.push(format!("{label}: {note}"));
+    match (mode, &item.note) {
+        (Mode::Tasks, Some(note)) => lines.push(format!("Outcome: {note}")),
+        (Mode::Tasks, None) => {}
+        (Mode::Findings, note) => lines.extend(action(item.status, note.as_deref())),
     }
     lines
 }
+
+/// A finding's `Action:` line: the note, or, once the finding is addressed without one, that
+/// none was given (the seed overwrites "that finding's Status and Action" together).
+pub fn action(status: Status, note: Option<&str>) -> Option<String> {
+    match (status, note) {
+        (_, Some(note)) => Some(format!("Action: {note}")),
+        (Status::Pending, None) => None,
+        (_, None) => Some(format!("Action: {NO_ACTION}")),
+    }
+}
+
+/// The Action of a finding set without `--note`.
+pub const NO_ACTION: &str = "none given";
 
 fn list(out: &mut String, items: &[String], empty: &str) {
     if items.is_empty() {
@@ -130,5 +142,26 @@ fn list(out: &mut String, items: &[String], empty: &str) {
     }
     for item in items {
         out.push_str(&format!("- {item}\n"));
+    }
+}
+
+/// What `set` did, for its reply: `Set F1 to FIXED. Action: none given (add one with --note
+/// TEXT).`, `Set task 0 to done. Outcome: parser handles quotes.`; `note_hint` names the way to
+/// give a note.
+pub fn set_line(mode: Mode, item: &Item, note_hint: &str) -> String {
+    match mode {
+        Mode::Tasks => {
+            let outcome = item.note.as_ref().map(|n| format!(" Outcome: {n}.")).unwrap_or_default();
+            format!("Set task {} to {}.{outcome}", item.id, item.status.words())
+        }
+        Mode::Findings => {
+            let status = item.status.as_str().to_ascii_uppercase();
+            let action = match (action(item.status, item.note.as_deref()), &item.note) {
+                (Some(action), Some(_)) => format!(" {action}."),
+                (Some(action), None) => format!(" {action} (add one with {note_hint})."),
+                (None, _) => String::new(),
+            };
+            format!("Set {} to {status}.{action}", item.id)
+        }
     }
 }

@@ -223,7 +223,8 @@ impl Plan {
         match self.mode {
             Mode::Tasks => {
                 let done = total - deferred.len();
-                let mut line = format!("Complete — {done} of {total} tasks done");
+                let tasks = if total == 1 { "task" } else { "tasks" };
+                let mut line = format!("Complete — {done} of {total} {tasks} done");
                 if !deferred.is_empty() {
                     let tasks = if deferred.len() == 1 { "task" } else { "tasks" };
                     line.push_str(&format!(" ({tasks} {} abandoned)", deferred.join(", ")));
@@ -231,7 +232,8 @@ impl Plan {
                 line
             }
             Mode::Findings => {
-                let mut line = format!("Complete — {total} of {total} findings addressed");
+                let findings = if total == 1 { "finding" } else { "findings" };
+                let mut line = format!("Complete — {total} of {total} {findings} addressed");
                 if !deferred.is_empty() {
                     line.push_str(&format!(" ({} not fixed)", deferred.join(", ")));
                 }
@@ -357,6 +359,17 @@ impl Store {
 
     /// Runs `change` on the plan under an exclusive lock and writes the result atomically.
     pub fn update(&self, change: impl FnOnce(Option<Plan>) -> Result<Plan>) -> Result<Plan> {
+        self.locked(|old| {
+            let plan = change(old)?;
+            let text = toml::to_string(&plan).context("serialising the plan")?;
+            write_atomic(&self.path(), text.as_bytes())?;
+            Ok(plan)
+        })
+    }
+
+    /// Runs `read` on the plan under the same lock, so what it writes from the plan (the change
+    /// summary files) is never older than a change that finished before it.
+    pub fn locked<T>(&self, read: impl FnOnce(Option<Plan>) -> Result<T>) -> Result<T> {
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
         let lock_path = self.dir.join(LOCK_FILE);
@@ -367,9 +380,6 @@ impl Store {
             .open(&lock_path)
             .with_context(|| format!("opening {}", lock_path.display()))?;
         lock.lock().with_context(|| format!("locking {}", lock_path.display()))?;
-        let plan = change(self.load()?)?;
-        let text = toml::to_string(&plan).context("serialising the plan")?;
-        write_atomic(&self.path(), text.as_bytes())?;
-        Ok(plan)
+        read(self.load()?)
     }
 }

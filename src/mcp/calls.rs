@@ -122,20 +122,7 @@ fn note(args: NoteArgs) -> Result<Reply> {
     let reason = args.reason.as_deref();
     let outcome =
         note::agent_note(&mut repo, &config, &attempt, reason, NoteSource::Given(summary))?;
-    let mut text = format!(
-        "Handoff saved for the next session. From the log: {}.\nNote: {} in commit {}.",
-        outcome.digest_line,
-        outcome.path.as_deref().unwrap_or(""),
-        outcome.commit.as_deref().unwrap_or("")
-    );
-    if !outcome.tags.is_empty() {
-        let tags: Vec<String> =
-            outcome.tags.iter().map(|t| format!("\"{}\" ({})", t.item, t.why)).collect();
-        text.push_str(&format!(
-            "\nTagged [unverified]: {}. Correct it if the log is right.",
-            tags.join("; ")
-        ));
-    }
+    let mut text = outcome.saved_reply("[unverified]").join("\n");
     if !outcome.problems.is_empty() {
         text.push_str("\nThe note was committed, but its layout check failed:");
         for problem in &outcome.problems {
@@ -217,6 +204,7 @@ struct SetArgs {
 fn progress(args: ProgressArgs) -> Result<Reply> {
     let repo = Repo::discover()?;
     let config = Config::load(repo.top().ok())?;
+    let mut set_id = None;
     let change = match (args.plan, args.set) {
         (Some(_), Some(_)) => bail!("give the argument `plan` or `set`, not both"),
         (Some(items), None) => {
@@ -227,6 +215,7 @@ fn progress(args: ProgressArgs) -> Result<Reply> {
             bail!("the arguments `findings` and `force` go with `plan`")
         }
         (None, Some(set)) => {
+            set_id = Some(set.id.clone());
             Change::Set { id: set.id, status: set.status, note: set.note, files: set.files }
         }
         (None, None) => {
@@ -238,6 +227,12 @@ fn progress(args: ProgressArgs) -> Result<Reply> {
     };
     let plan = progress::change(&repo, &config, change)?;
     let mut text = plan.status_line();
+    // What the set did, its Action included, comes first.
+    let set = set_id.and_then(|id| plan.items.iter().find(|i| i.id.eq_ignore_ascii_case(&id)));
+    if let Some(item) = set {
+        let said = crate::agent::change_summary::set_line(plan.mode, item, "`set.note`");
+        text = format!("{said}\n{text}");
+    }
     for item in &plan.items {
         text.push_str(&format!("\n{}: {} — {}", item.id, item.title, item.status.as_str()));
     }

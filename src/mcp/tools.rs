@@ -61,7 +61,7 @@ const RECALL_FIELDS: &[Field] = &[
         "source",
         Kind::Choice(&["startup", "resume", "clear", "compact", "fork"]),
         "How this session began. resume (the default), clear, compact and fork give the whole \
-         recall; startup gives one line saying whether a handoff exists.",
+         recall; startup gives its first line (when, which session, the digest) and where the rest is.",
     ),
     field("max_lines", Kind::Count, "Lines of recall at most (default 10)."),
 ];

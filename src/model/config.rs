@@ -31,7 +31,7 @@
 //! spec_file = "SPEC.md"
 //!
 //! [progress]
-//! write = ".agent/progress.md"       # rewrite this summary on every progress change
+//! write = ".agent/progress.md"       # the change summary, rewritten on every change, edit and check
 //! ```
 
 use std::path::Path;

@@ -52,20 +52,22 @@ pub fn render(input: &Input) -> String {
     out.push_str("Final check: not run\n");
     let baseline = match &input.facts.baseline_check {
         Some(b) => check_line(&b.command, if b.ok { CallEnd::Ok } else { CallEnd::Error }, None),
-        None => NOT_AVAILABLE.to_string(),
+        None => given(input, "baseline_check").unwrap_or_else(|| NOT_AVAILABLE.to_string()),
     };
     out.push_str(&format!("Baseline check (before the model): {baseline}\n"));
 
     budget(&mut out, input);
 
     section(&mut out, "Pointers");
-    let session = input.facts.session_id.as_ref().or(input.session_id.as_ref());
+    let facts = &input.facts;
+    let session = facts.session_id.clone().or_else(|| given(input, "session_id"));
+    let archive = facts.archive_dir.clone().or_else(|| given(input, "archive_dir"));
     for (name, value) in [
-        ("Attempt log directory", input.log_dir.as_ref()),
-        ("Archive", input.facts.archive_dir.as_ref()),
-        ("Session id", session),
+        ("Attempt log directory", input.log_dir.clone()),
+        ("Archive", archive),
+        ("Session id", session.or(input.session_id.clone())),
     ] {
-        let value = value.map_or_else(|| NOT_AVAILABLE.to_string(), |v| one_line(v, 300));
+        let value = value.map_or_else(|| NOT_AVAILABLE.to_string(), |v| one_line(&v, 300));
         out.push_str(&format!("- {name}: {value}\n"));
     }
 
@@ -103,7 +105,20 @@ fn changes(out: &mut String, input: &Input) {
             out.push_str(&format!("\nSealed in {commit}:\n"));
             list(out, files, "none");
         }
-        None => out.push_str("\nSealed files: none\n"),
+        None if !input.not_sealed.is_empty() => {
+            let files =
+                count(input.not_sealed.len() as u64, "uncommitted file", "uncommitted files");
+            out.push_str(&format!(
+                "\nNot sealed yet: {files} (`git handoff seal` commits them, leaving out files \
+                 that look like secrets):\n"
+            ));
+            list(out, &input.not_sealed, "none");
+        }
+        None => out.push_str("\nSealed files: none (nothing was uncommitted)\n"),
+    }
+    if !input.left_out.is_empty() {
+        out.push_str("\nLeft out of the seal, uncommitted in the work tree:\n");
+        list(out, &input.left_out, "none");
     }
 }
 
@@ -121,10 +136,11 @@ fn intent(out: &mut String, input: &Input) {
         out.push_str("\nThe agent's unfinished note, kept as it was:\n\n");
         markdown::fenced_block(out, draft, "(empty)");
     }
-    let skill = match input.handoff_skill {
-        Some(true) => "invoked",
-        Some(false) => "not invoked",
-        None => NOT_AVAILABLE,
+    let skill = match (input.handoff_skill, given(input, "handoff_skill_invoked")) {
+        (Some(true), _) => "invoked".to_string(),
+        (Some(false), _) => "not invoked".to_string(),
+        (None, Some(text)) => text,
+        (None, None) => NOT_AVAILABLE.to_string(),
     };
     out.push_str(&format!("\nHandoff skill: {skill}\n"));
 }
@@ -172,22 +188,45 @@ fn budget(out: &mut String, input: &Input) {
         }
         _ => NOT_AVAILABLE.to_string(),
     };
+    let soft = match (soft.as_str(), given(input, "budget.soft_threshold_crossed")) {
+        (NOT_AVAILABLE, Some(text)) => text,
+        _ => soft,
+    };
     let rate = b
         .cache_hit_rate
         .map(|r| if r <= 1.0 { format!("{:.1}%", r * 100.0) } else { format!("{r:.1}%") });
-    let elapsed = b.elapsed_seconds.map(format_duration);
+    // Without the runtime's figure, the time since the attempt's started_at.
+    let elapsed = b.elapsed_seconds.map(format_duration).or_else(|| {
+        input.elapsed_seconds.map(|s| format!("{} (since started_at)", format_duration(s)))
+    });
     let turns = b.turns.or(input.turns);
-    for (name, value) in [
-        ("budget_tokens", b.budget_tokens.map(|v| v.to_string())),
-        ("max_budget_tokens", b.max_budget_tokens.map(|v| v.to_string())),
-        ("soft threshold", Some(soft)),
-        ("peak_main_context_tokens", b.peak_main_context_tokens.map(|v| v.to_string())),
-        ("cache hit rate", rate),
-        ("turns", turns.map(|v| v.to_string())),
-        ("elapsed", elapsed),
+    let given_first = |key: &str, value: Option<String>| value.or_else(|| given(input, key));
+    for (name, key, value) in [
+        ("budget_tokens", "budget_tokens", b.budget_tokens.map(|v| v.to_string())),
+        ("max_budget_tokens", "max_budget_tokens", b.max_budget_tokens.map(|v| v.to_string())),
+        ("soft threshold", "", Some(soft)),
+        (
+            "peak_main_context_tokens",
+            "peak_main_context_tokens",
+            b.peak_main_context_tokens.map(|v| v.to_string()),
+        ),
+        ("cache hit rate", "cache_hit_rate", rate),
+        ("turns", "turns", b.turns.map(|v| v.to_string())),
+        ("elapsed", "elapsed_seconds", b.elapsed_seconds.map(format_duration)),
     ] {
+        // A typed fact first, then one given with the wrong type, then what the log knows.
+        let value = given_first(&format!("budget.{key}"), value).or(match key {
+            "turns" => turns.map(|v| v.to_string()),
+            "elapsed_seconds" => elapsed.clone(),
+            _ => None,
+        });
         out.push_str(&format!("- {name}: {}\n", value.as_deref().unwrap_or(NOT_AVAILABLE)));
     }
+}
+
+/// A fact the runtime gave with the wrong type, as given (`budget.turns`: `57`).
+fn given(input: &Input, path: &str) -> Option<String> {
+    input.facts.as_given.get(path).map(|text| one_line(text, 200))
 }
 
 /// A human phrase for a reason.

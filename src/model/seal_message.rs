@@ -4,6 +4,11 @@
 /// The trailer every seal commit carries in its last paragraph.
 pub const TRAILER: &str = "Handoff-Seal";
 
+/// The file in the handoff dir where `seal` lists what it left out (`[{"path", "why"}]`, as
+/// `seal --json` gives `skipped`), so the emergency note can say which files were not sealed
+/// and why.
+pub const LEFT_OUT_FILE: &str = "seal-left-out.json";
+
 /// The value of the `Handoff-Seal:` trailer in the message's last paragraph, if it has one.
 pub fn seal_started_at(message: &str) -> Option<String> {
     let trimmed = message.trim_end();

@@ -133,7 +133,22 @@ impl Summary {
                 .map(|g| g.trim().to_string());
         }
         if let Some(section) = note.section("Remaining work").cloned() {
-            summary.next.extend(note.items(&section).into_iter().map(|i| i.text));
+            let emergency = note.kind() == crate::model::note::Kind::Emergency;
+            for item in note.items(&section) {
+                // An emergency note lists the progress plan there (`0 Parse input: pending`):
+                // what is unfinished is in progress, as its record says; what is finished is no
+                // next step.
+                match item.text.rsplit_once(": ").filter(|_| emergency) {
+                    Some((task, status @ ("pending" | "in_progress"))) => {
+                        summary.in_progress.push(format!("{task} ({status})"))
+                    }
+                    Some((
+                        _,
+                        "done" | "abandoned" | "fixed" | "not_fixed" | "already_resolved",
+                    )) => {}
+                    _ => summary.next.push(item.text),
+                }
+            }
         }
         summary
     }

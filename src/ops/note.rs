@@ -17,4 +17,4 @@ mod outcome;
 pub use agent::{agent_note, tag_note};
 pub use digest_only::digest_only;
 pub use emergency_note::emergency_note;
-pub use outcome::{NoteOutcome, NoteSource};
+pub use outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};

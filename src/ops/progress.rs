@@ -4,7 +4,9 @@
 //! configured summary file (`[progress] write`) is rewritten whole, so an orchestrator always
 //! finds a complete one.
 
-use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use crate::agent::attempt::{Attempt, Overrides};
@@ -50,16 +52,15 @@ impl Report<'_> {
 const NO_PLAN: &str =
     "there is no progress plan yet; write one with `git handoff progress plan ITEM...`";
 
-/// Applies `change` under the plan's lock, then rewrites the configured summary file.
+/// Applies `change` under the plan's lock, then rewrites the change summary files.
 pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
     let store = Store::new(&repo.handoff_dir());
     // Item titles and notes go to the plan, the progress file and records: secrets never do.
     let redactor = Redactor::new(config)?;
     // The summary's path is checked before the plan changes, so a refusal changes nothing.
-    let target = match &config.progress.write {
-        Some(path) => Some(summary_target(repo, path)?),
-        None => None,
-    };
+    if let Some(path) = &config.progress.write {
+        summary_target(repo, path)?;
+    }
     let plan = match change {
         Change::Plan { mode, items, force } => store.update(|old| {
             let items: Vec<String> = items.into_iter().map(|i| redactor.redact_string(i)).collect();
@@ -82,12 +83,63 @@ pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
             Ok(plan)
         })?,
     };
-    if let Some(target) = target {
+    write_summaries(repo, config, Write::Always)?;
+    Ok(plan)
+}
+
+/// Rewrites the change summary files after the event log recorded something that changes what
+/// they say (an edit, a check's result): only files that exist and are change summaries, and
+/// only when their text changes. Returns a warning for a file it could not rewrite.
+pub fn refresh(repo: &Repo, config: &Config) -> Result<Vec<String>> {
+    write_summaries(repo, config, Write::WhenChanged)
+}
+
+/// When the summary files are written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Write {
+    /// After a change of the plan: the configured file is (re)created.
+    Always,
+    /// After a recorded event: existing summaries whose text changes.
+    WhenChanged,
+}
+
+/// Writes the summary to the configured file (`[progress] write`) and to the files callers named
+/// with `progress show --write`, under the plan's lock so a slower writer never puts back an
+/// older plan. A named file that is no longer a change summary is left alone.
+fn write_summaries(repo: &Repo, config: &Config, when: Write) -> Result<Vec<String>> {
+    let store = Store::new(&repo.handoff_dir());
+    let mut warnings = Vec::new();
+    let mut targets = Vec::new();
+    if let Some(path) = &config.progress.write {
+        match summary_target(repo, path) {
+            Ok(target) => targets.push((target, when == Write::Always)),
+            Err(err) => warnings.push(format!("{err:#}; the change summary was not refreshed")),
+        }
+    }
+    targets.extend(named_files(repo).into_iter().map(|path| (path, false)));
+    if targets.is_empty() {
+        return Ok(warnings);
+    }
+    store.locked(|plan| {
+        let Some(plan) = plan else { return Ok(()) };
         // The stored attempt, with no overrides: a change names no attempt.
         let (summary, _) = summary(repo, config, &plan, &Overrides::default())?;
-        write_atomic(&target, summary.as_bytes())?;
-    }
-    Ok(plan)
+        for (target, create) in targets {
+            let current = std::fs::read(&target).ok();
+            let is_summary = current.as_ref().is_some_and(|t| t.starts_with(HEADING));
+            if current.as_deref() == Some(summary.as_bytes()) || !(create || is_summary) {
+                continue;
+            }
+            match write_atomic(&target, summary.as_bytes()) {
+                // After a change of the plan, a summary that cannot be written is an error.
+                Err(err) if create => return Err(err),
+                Err(err) => warnings.push(format!("{err:#}; the change summary there is stale")),
+                Ok(()) => {}
+            }
+        }
+        Ok(())
+    })?;
+    Ok(warnings)
 }
 
 /// The plan, or the error that says how to write one.
@@ -159,7 +211,7 @@ fn files_changed(
 /// Where the summary goes for `path` (relative to the work tree top). A file already there is
 /// replaced only when it is a change summary, one git-handoff wrote: the path comes from a
 /// committed `.handoff.toml`, which must not be able to overwrite the user's own files.
-fn summary_target(repo: &Repo, path: &str) -> Result<std::path::PathBuf> {
+fn summary_target(repo: &Repo, path: &str) -> Result<PathBuf> {
     let target = repo.inside_work_tree(path, "the progress file")?;
     match std::fs::symlink_metadata(&target) {
         Ok(meta) if !meta.is_file() || !is_change_summary(&target) => bail!(
@@ -173,15 +225,43 @@ fn summary_target(repo: &Repo, path: &str) -> Result<std::path::PathBuf> {
 }
 
 /// Writes the summary to a file the caller named on the command line: any path they choose (an
-/// orchestrator's artifact store), relative to the current directory.
-pub fn write_summary(path: &std::path::Path, summary: &str) -> Result<()> {
-    write_atomic(path, summary.as_bytes())
+/// orchestrator's artifact store), relative to the current directory. The path is remembered
+/// with the attempt, so every later change of the plan and every recorded edit or check result
+/// rewrites it too: the file never claims more than the log.
+pub fn write_summary(repo: &Repo, path: &Path, summary: &str) -> Result<()> {
+    write_atomic(path, summary.as_bytes())?;
+    let absolute = std::path::absolute(path)
+        .with_context(|| format!("{}: cannot make the path absolute", path.display()))?;
+    let mut named = named_files(repo);
+    if named.contains(&absolute) {
+        return Ok(());
+    }
+    let Some(line) = absolute.to_str().filter(|p| !p.contains('\n')) else {
+        // A name the list cannot hold is written this once.
+        return Ok(());
+    };
+    named.push(PathBuf::from(line));
+    let text: String = named.iter().filter_map(|p| p.to_str()).map(|p| format!("{p}\n")).collect();
+    write_atomic(&repo.handoff_dir().join(NAMED_FILES), text.as_bytes())
 }
 
+/// The files callers named with `progress show --write` in this attempt, one absolute path a line.
+fn named_files(repo: &Repo) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(repo.handoff_dir().join(NAMED_FILES)).unwrap_or_default();
+    text.lines().filter(|l| !l.is_empty()).map(PathBuf::from).collect()
+}
+
+/// Where the attempt remembers the summary files named on the command line; `start` archives it
+/// with the plan.
+const NAMED_FILES: &str = "summary-files";
+
+/// How a change summary opens.
+const HEADING: &[u8] = b"# Change summary";
+
 /// True when the file opens as a change summary does (`# Change summary`).
-fn is_change_summary(path: &std::path::Path) -> bool {
+fn is_change_summary(path: &Path) -> bool {
     use std::io::Read;
-    let mut head = [0u8; 16];
+    let mut head = [0u8; HEADING.len()];
     crate::util::fs::open_regular(path, "the progress file")
-        .is_ok_and(|mut file| file.read_exact(&mut head).is_ok() && head == *b"# Change summary")
+        .is_ok_and(|mut file| file.read_exact(&mut head).is_ok() && head == *HEADING)
 }

@@ -71,6 +71,7 @@ pub fn size(bytes: u64) -> String {
     match bytes {
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        1 => "1 byte".to_string(),
         b => format!("{b} bytes"),
     }
 }

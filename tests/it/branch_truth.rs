@@ -90,7 +90,10 @@ fn a_plain_git_note_is_shown_and_recalled_from_its_file() {
     assert!(text.contains("All tests pass now — last `npm test` failed"), "{text}");
 
     let recall = stdout_ok(repo.handoff().args(["recall"]).output().unwrap());
-    assert!(recall.starts_with("Handoff recall: issue #51"), "{recall}");
+    assert!(
+        recall.starts_with("Handoff recall: Last handoff (") && recall.contains("): issue #51"),
+        "{recall}"
+    );
     assert!(recall.contains("All tests pass now [unverified: last `npm test` failed]"), "{recall}");
     assert!(recall.contains("Next: Finish it"), "{recall}");
 }

@@ -97,7 +97,8 @@ fn review_findings_in_any_letter_case_with_their_actions() {
     assert!(
         text.contains(
             "\n### F1: off by one — FIXED\nAction: bounds checked\n\n\
-             ### W1: noisy log — ALREADY_RESOLVED\n### F2: no test — pending\n"
+             ### W1: noisy log — ALREADY_RESOLVED\nAction: none given\n\n\
+             ### F2: no test — pending\n"
         ),
         "{text}"
     );

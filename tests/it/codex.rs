@@ -275,7 +275,7 @@ fn session_start_tells_the_truth() {
     record_as_installed(&repo, &edit);
     let answer: Value = serde_json::from_str(&session_start(&repo, "codex")).unwrap();
     let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-    assert!(context.contains("left 1 uncommitted paths and no handoff note"), "{context}");
+    assert!(context.contains("left 1 uncommitted path and no handoff note"), "{context}");
 
     // Handed off: the fresh start's line names the agent tool where the server is registered.
     let mut cmd = repo.handoff();

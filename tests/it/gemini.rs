@@ -110,7 +110,7 @@ fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
     let answer: Value =
         serde_json::from_str(&hook(&repo, &installed(&settings, "SessionStart"), &start)).unwrap();
     let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-    assert!(context.contains("left 1 uncommitted paths"), "{context}");
+    assert!(context.contains("left 1 uncommitted path "), "{context}");
 
     // SessionEnd stores the digest-only record and prints nothing.
     let end = gemini(&repo, "SessionEnd", json!({"reason": "exit"}));

@@ -33,6 +33,7 @@ mod recall;
 mod record;
 mod seal;
 mod secrets;
+mod seeds;
 mod skill;
 mod snapshot;
 mod snapshot_diff;

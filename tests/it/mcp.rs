@@ -189,10 +189,11 @@ fn one_call_hands_off_tags_commits_and_keeps_answering() {
         text(&answers[0]),
         format!(
             "Handoff saved for the next session. From the log: 1 file edited · last `cargo test` \
-             failed · 2 tool calls, 1 error.\nNote: .agent/handoff/42.md in commit {}.\n\
-             Tagged [unverified]: \"All tests pass now\" (last `cargo test` failed); \
-             \"src/other.rs\" (no edit to src/other.rs in the event log). Correct it if the log \
-             is right.",
+             failed · 2 tool calls, 1 error.\n\
+             Tagged [unverified]: \"All tests pass now\" (last `cargo test` failed). Correct it \
+             if the log is right.\n\
+             Tagged [unverified]: \"src/other.rs\" (no edit to src/other.rs in the event log). \
+             Correct it if the log is right.\nNote: .agent/handoff/42.md in commit {}.",
             repo.head()
         )
     );
@@ -222,6 +223,7 @@ fn one_call_hands_off_tags_commits_and_keeps_answering() {
         "In progress — task 0 of 2\n0: Parse — pending\n1: Check — pending"
     );
     assert_eq!(answers[5]["result"]["structuredContent"]["items"][0]["status"], "done");
+    assert!(text(&answers[5]).starts_with("Set task 0 to done.\nIn progress — task 1 of 2\n"));
     assert!(text(&answers[6]).starts_with("# Change summary"), "{}", text(&answers[6]));
     let snapshot = &answers[7]["result"]["structuredContent"];
     assert_eq!(snapshot["head"].as_str(), Some(repo.head().as_str()));

@@ -126,7 +126,7 @@ fn markdown_route_tags_in_place_and_fills_a_missing_header() {
     let stdout = stdout_ok(out);
     assert!(
         stdout
-            .starts_with("Handoff saved. From the log: 1 file edited · last `npm test` unreadable"),
+            .starts_with("Handoff saved for the next session. From the log: 1 file edited · last `npm test` unreadable"),
         "{stdout}"
     );
     let text = String::from_utf8(repo.read(".agent/handoff/7.md")).unwrap();

@@ -52,7 +52,11 @@ fn recall_after_a_checked_note_is_short_and_carries_goal_tags_and_digest() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() <= 10, "{text}");
     assert!(text.chars().count() <= 1200, "{} chars: {text}", text.chars().count());
-    assert!(lines[0].starts_with("Handoff recall: issue #179 · "), "{text}");
+    assert!(
+        lines[0].starts_with("Handoff recall: Last handoff (")
+            && lines[0].contains("): issue #179 · "),
+        "{text}"
+    );
     assert!(lines[0].contains("token_soft_threshold"));
     assert!(lines[0].contains("1 file edited · last `npm test` failed · 2 tool calls, 1 error"));
     assert!(text.contains("Goal: Fix the parser"));
@@ -71,7 +75,10 @@ fn startup_is_one_line_and_the_claude_hook_answers_in_json() {
     let text =
         stdout_ok(repo.git_handoff().args(["recall", "--source", "startup"]).output().unwrap());
     assert_eq!(text.lines().count(), 1, "{text}");
-    assert!(text.contains("a handoff exists") && text.contains("git handoff show"), "{text}");
+    assert!(
+        text.contains("): issue #179 · ") && text.contains("git handoff recall --source resume"),
+        "{text}"
+    );
 
     for (source, max_lines) in [("startup", 1), ("compact", 10)] {
         let mut child = repo
@@ -133,7 +140,7 @@ fn unsealed_work_of_the_previous_attempt_is_named_with_the_command_to_seal_it() 
     repo.write("a.txt", "changed but never committed\n");
     record(&repo, &edit(&repo, "a.txt"));
     let text = stdout_ok(repo.handoff().args(["recall", "--source", "startup"]).output().unwrap());
-    assert!(text.contains("left 1 uncommitted paths and no handoff note"), "{text}");
+    assert!(text.contains("left 1 uncommitted path and no handoff note"), "{text}");
     assert!(text.contains("git handoff seal"), "{text}");
 }
 
@@ -191,7 +198,7 @@ fn demo_plays_the_whole_story() {
     );
     assert!(text.contains("ok: 1 note commit checked"), "{text}");
     assert!(text.contains("Emergency handoff note saved"), "{text}");
-    assert!(text.contains("Handoff recall: issue #43"), "{text}");
+    assert!(text.contains("): issue #43"), "{text}");
 }
 
 /// A branch found to hold no note is remembered, and the next lookup reads only the commits made

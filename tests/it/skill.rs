@@ -62,7 +62,7 @@ fn the_two_call_path_ends_in_a_layout_that_validates() {
 
     // Call 2: the skill's one Bash call, through a shell, as the agent runs it.
     let text = stdout_ok(repo.shell(note_call));
-    assert!(text.starts_with("Handoff saved."), "{text}");
+    assert!(text.starts_with("Handoff saved for the next session. From the log: "), "{text}");
     assert!(!text.contains("[unverified]"), "an honest note gets no tags: {text}");
 
     // The runtime seals what is left; the layout validates.

@@ -81,7 +81,10 @@ fn every_reader_warns_once_about_a_note_that_is_not_a_record() {
     assert_eq!(stderr(&out), "");
     let answer: Value = serde_json::from_str(stdout_ok(out).trim()).unwrap();
     let text = answer["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.starts_with("Handoff recall: issue #5"), "{text}");
+    assert!(
+        text.starts_with("Handoff recall: Last handoff (") && text.contains("): issue #5"),
+        "{text}"
+    );
     assert!(text.ends_with(&format!("\n{}", line.trim_end())), "{text}");
     assert_eq!(text.matches("warning: ").count(), 1, "{text}");
     assert_eq!(answer["result"]["isError"], false);

@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 
 use crate::agent::attempt::Attempt as State;
 use crate::cli::context::{AttemptArgs, Ctx};
@@ -29,8 +29,9 @@ use crate::util::time;
 /// by the last run of its own kind (tests by the last test run, a build by the last build, a lint
 /// by the last lint), a claim naming no kind by the last check; a claim that admits a failure or
 /// hedges ("could not get the tests to pass", "should pass") claims no success. The handoff's own
-/// calls are not counted as tool calls. Tags are printed as `Tagged [unverified]: "<claim>"
-/// (<why>)`: correct the note if the log is right.
+/// calls are not counted as tool calls. The reply reads `Handoff saved for the next session. From
+/// the log: <digest>.`, then for each tag `Tagged [unverified]: "<claim>" (<why>). Correct it if
+/// the log is right.`
 ///
 /// Run again in the same attempt with the note commit at HEAD, it replaces that commit (same
 /// parent, the new text checked again, the record replaced). With a seal above the note, or the
@@ -62,7 +63,9 @@ pub struct Args {
     /// Facts from the runtime for the emergency note (JSON: last_assistant_text,
     /// handoff_skill_invoked, budget {budget_tokens, max_budget_tokens, soft_threshold_crossed
     /// (true, false or where: "turn 41 at 750,112 tokens"), peak_main_context_tokens,
-    /// cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check).
+    /// cache_hit_rate, turns, elapsed_seconds}, archive_dir, session_id, baseline_check). Each
+    /// fact stands alone: one of the wrong type is shown as given (or as not available) with a
+    /// warning, and a file that cannot be read is a warning; the note is always written.
     #[arg(long, value_name = "FILE", requires = "emergency")]
     pub facts: Option<PathBuf>,
 
@@ -89,8 +92,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         let attempt = NoteAttempt::from_resolved(&resolved)?;
         if args.emergency {
+            // Facts degrade per field: the note is written whatever the file holds.
             let facts = match &args.facts {
-                Some(path) => read_facts(path)?,
+                Some(path) => read_facts(ctx, path),
                 None => Facts::default(),
             };
             let reason = args.reason.as_deref().unwrap_or("agent_request");
@@ -136,20 +140,13 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
             "Emergency handoff note saved in {commit} ({}). From the log: {digest_line}.",
             outcome.path.as_deref().unwrap_or(""),
         )?,
-        _ => writeln!(out, "{} From the log: {digest_line}.", output::heading("Handoff saved."),)?,
-    }
-    // In the words of seed 002, so the agent knows what to do with a tag.
-    for tag in &outcome.tags {
-        writeln!(
-            out,
-            "Tagged {}: \"{}\" ({}).",
-            output::paint("[unverified]").yellow().bold(),
-            safe(&tag.item),
-            safe(&tag.why)
-        )?;
-    }
-    if !outcome.tags.is_empty() {
-        writeln!(out, "Correct it if the log is right.")?;
+        // In the words of seed 002, so the agent knows what to do with a tag.
+        _ => {
+            let unverified = output::paint("[unverified]").yellow().bold().to_string();
+            for line in outcome.saved_reply(&unverified) {
+                writeln!(out, "{}", safe(&line))?;
+            }
+        }
     }
     for problem in &outcome.problems {
         eprintln!("{}", crate::util::text::escape_controls(problem, true));
@@ -160,29 +157,19 @@ fn render(outcome: &NoteOutcome, out: &mut impl Write) -> Result<()> {
 /// The most a facts file may hold: facts are a few fields, not logs.
 const FACTS_LIMIT: u64 = 1 << 20;
 
-/// A facts path that is there but is no regular file (a FIFO, a device) is left out with a
-/// warning: at the hard limit the emergency note is written from the log alone. A missing file
-/// or facts that are not JSON stay errors.
-fn read_facts(path: &std::path::Path) -> Result<Facts> {
-    let special = std::fs::metadata(path).is_ok_and(|meta| !meta.is_file());
-    let bytes = match crate::util::fs::read_regular(path, FACTS_LIMIT, "the facts file") {
-        Ok(bytes) => bytes,
-        Err(err) if special => {
-            output::warn(&format!("{err:#}; the emergency note is written without the facts"));
-            return Ok(Facts::default());
-        }
-        Err(err) => return Err(err),
+/// Each field degrades on its own; a facts file that cannot be read (missing, a FIFO, not JSON)
+/// is a warning: at the hard limit the emergency note is written from the log alone.
+fn read_facts(ctx: &Ctx, path: &std::path::Path) -> Facts {
+    let origin = path.display().to_string();
+    let (facts, warnings) = match crate::util::fs::read_regular(path, FACTS_LIMIT, "the facts file")
+    {
+        Ok(bytes) => Facts::lenient(&bytes, &origin),
+        Err(err) => (Facts::default(), vec![format!("{err:#}; no facts were used")]),
     };
-    serde_json::from_slice(&bytes).map_err(|err| {
-        anyhow!(
-            "{}:{}:{}: {err}; the facts are a JSON object with optional keys \
-             last_assistant_text, handoff_skill_invoked, budget, archive_dir, session_id, \
-             baseline_check",
-            path.display(),
-            err.line(),
-            err.column()
-        )
-    })
+    for warning in &warnings {
+        ctx.warn(warning);
+    }
+    facts
 }
 
 /// A session-end hook sends its payload on stdin; read it (bounded) so the sender never blocks.

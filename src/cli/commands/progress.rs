@@ -5,6 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Subcommand;
 
+use crate::agent::change_summary;
 use crate::agent::progress::{Item, Mode, Status};
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
@@ -22,7 +23,9 @@ use crate::ops::progress::{self, Change, Report};
 /// task 1 of 3`, counted by id), `## Per-task summary` (`### Task 0: Parse input — done` with
 /// `Files:` and `Outcome:` lines; findings `### F1: off by one — FIXED` with `Action:`), `## Files
 /// changed`, `## Quality gates` (the checks the event log saw, the last run of each) and
-/// `## Deferred items`. With `[progress] write` it is rewritten to that file after every change.
+/// `## Deferred items`. With `[progress] write`, and at any path named with `show --write`, it is
+/// rewritten after every change and whenever `record` takes an edit or a check's result, so the
+/// file never claims more than the log.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -49,7 +52,8 @@ pub enum Action {
         id: String,
         /// The new status.
         status: String,
-        /// A short note: the outcome (the action, for a finding), why it was abandoned ...
+        /// A short note: the outcome (the action, for a finding), why it was abandoned ... A
+        /// finding set without one reads `Action: none given`.
         #[arg(long, value_name = "TEXT")]
         note: Option<String>,
         /// Files the item changed.
@@ -58,7 +62,8 @@ pub enum Action {
     },
     /// Show the change summary: status, each item, files changed, quality gates, deferred items.
     Show {
-        /// Also (over)write the summary to this file (any path, relative to the current directory).
+        /// Also (over)write the summary to this file (any path, relative to the current
+        /// directory, outside the repository too); later changes, edits and checks rewrite it.
         #[arg(long, value_name = "PATH")]
         write: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -68,17 +73,21 @@ pub enum Action {
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let (repo, config) = ctx.open()?;
+    let mut set_id = None;
     let change = match args.action {
         Action::Plan { findings, force, items } => {
             let mode = if findings { Mode::Findings } else { Mode::Tasks };
             Change::Plan { mode, items, force }
         }
-        Action::Set { id, status, note, files } => Change::Set { id, status, note, files },
+        Action::Set { id, status, note, files } => {
+            set_id = Some(id.clone());
+            Change::Set { id, status, note, files }
+        }
         Action::Show { write, attempt } => {
             let plan = progress::load(&repo)?;
             let (summary, files) = progress::summary(&repo, &config, &plan, &(&attempt).into())?;
             if let Some(path) = write {
-                progress::write_summary(&path, &summary)?;
+                progress::write_summary(&repo, &path, &summary)?;
             }
             if ctx.json {
                 return Ok(output::write_json(out, &Report::of(&plan, files))?);
@@ -92,6 +101,12 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let plan = progress::change(&repo, &config, change)?;
     if ctx.json {
         return Ok(output::write_json(out, &Report::of(&plan, Vec::new()))?);
+    }
+    // Say what the set did, Action included: a finding set without --note gets one too.
+    if let Some(item) =
+        set_id.and_then(|id| plan.items.iter().find(|i| i.id.eq_ignore_ascii_case(&id)))
+    {
+        writeln!(out, "{}", change_summary::set_line(plan.mode, item, "--note TEXT"))?;
     }
     let heading = format!("{} ({})", plan.status_line(), plan.counts());
     let heading = crate::util::text::escape_controls(&heading, false);

@@ -12,8 +12,10 @@ use crate::ops::recall;
 
 /// Print the last handoff for the next session, before its first turn.
 ///
-/// At most ten lines after compact, resume, clear or fork; one line on a fresh start; then the
-/// project rules as their own block.
+/// At most ten lines after compact, resume, clear or fork; on a fresh start, the first of them
+/// (`Last handoff (Nov 30, 4:10 AM UTC, session 49257167): issue #179 · ... · <digest>`) and where
+/// the rest is; then the project rules as their own block. The spec pointer keeps the spec's
+/// title (`Spec: SPEC.md (Money formatter)`).
 ///
 /// The handoff is the latest note commit on the branch (of --issue N when given) with its record;
 /// a note committed with plain git is recalled from its file, its tags as written. Recall says

@@ -11,10 +11,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 
 use crate::agent::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
-use crate::agent::events;
+use crate::agent::events::{self, Event, Kind};
 use crate::agent::payload::{self, Place, Runtime};
+use crate::agent::progress::PLAN_FILE;
 use crate::cli::context::Ctx;
 use crate::git::repo::{Location, Repo};
+use crate::model::checks::Checks;
 use crate::model::config::Config;
 use crate::model::redact::Redactor;
 use crate::util::time;
@@ -107,6 +109,7 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let log = dir.join(EVENTS_FILE);
     if dir.join(STATE_FILE).is_file() {
         events::append(&log, &line)?;
+        refresh_summary(&dir, &event, &config);
         return Ok((line, log));
     }
     // No attempt yet: begin an implicit one, under the log's lock so concurrent hooks agree.
@@ -117,6 +120,29 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     }
     events::append_locked(&file, &log, &line)?;
     Ok((line, log))
+}
+
+/// After an edit or a check's result, rewrites the change summary files of a progress plan, so
+/// the file an orchestrator reads never claims more than the log. Any other event, or no plan,
+/// costs one comparison or one `stat`. The event is recorded whatever happens here: a summary
+/// that cannot be rewritten is a warning.
+fn refresh_summary(dir: &Path, event: &Event<'_>, config: &Config) {
+    if event.kind != Kind::ToolResult || !dir.join(PLAN_FILE).is_file() {
+        return;
+    }
+    let edit = !event.paths.is_empty();
+    let check = || {
+        event.tool.as_deref().is_some_and(payload::is_shell)
+            && event.target.as_deref().is_some_and(|c| Checks::new(config).find(c).is_some())
+    };
+    if !edit && !check() {
+        return;
+    }
+    let warnings = Repo::discover().and_then(|repo| crate::ops::progress::refresh(&repo, config));
+    match warnings {
+        Ok(warnings) => warnings.iter().for_each(|w| crate::cli::output::warn(w)),
+        Err(err) => crate::cli::output::warn(&format!("{err:#}; the change summary is stale")),
+    }
 }
 
 /// The git dir and the top of the work tree, cheaply when git's environment does not steer.

@@ -35,7 +35,9 @@ use crate::util::time;
 /// committed as the note first (replacing the note commit, as `git handoff note` again would),
 /// then the rest is sealed on top; when the note commit is on a remote-tracking ref already, or
 /// the edited note does not pass its check, the change stays in the work tree, reported like a
-/// skipped file (exit 1). In an attempt that is sealed already (a seal above its note), seal
+/// skipped file (exit 1). A draft note (no note commit yet) that does not pass its check is kept
+/// in the work tree for `note --emergency` and reported as a warning: the exit status says
+/// whether the work is sealed, so it is 0 when everything else was. In an attempt that is sealed already (a seal above its note), seal
 /// refuses while there is work to seal (exit 1, nothing changed): `start` begins a new attempt.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -96,9 +98,6 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     for problem in note.iter().flat_map(|n| &n.problems) {
         eprintln!("{problem}");
     }
-    if sealed.skipped.is_empty() {
-        return if note_problems { Err(NotPassed.into()) } else { Ok(()) };
-    }
     for skipped in &sealed.skipped {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
     }
@@ -108,7 +107,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
              --allow-secrets` to seal them anyway"
         );
     }
-    Err(NotPassed.into())
+    // The exit status says whether the work is sealed: a draft note kept for the emergency note
+    // is not work left behind.
+    let draft = done.draft.as_deref().map(str::as_bytes);
+    let unsealed = sealed.skipped.iter().any(|s| Some(s.path.as_slice()) != draft);
+    if unsealed || note_problems { Err(NotPassed.into()) } else { Ok(()) }
 }
 
 /// The note commit that took the edited note before the seal.

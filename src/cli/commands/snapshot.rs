@@ -21,8 +21,10 @@ use crate::ops::snapshot::{self, Request, Snapshot, markdown};
 /// crossed: the snapshot, the header (reason token_soft_threshold) and the five steps that finish
 /// the handoff in one Write and one Bash call (no diagnostic commands; do not commit work, sealing
 /// will; write the note with the header verbatim and Summary, Remaining work, Evidence; commit it
-/// with `git handoff note`; stop). --followup gives the shorter form for the one follow-up prompt;
-/// --json carries the block as `prompt`.
+/// with `git handoff note`; stop). With --reason operator_request, turn_limit or time_limit the
+/// steps keep the flow that commits the work first (`git add -A && git commit`), then writes and
+/// commits the note. --followup gives the shorter form for the one follow-up prompt; --json
+/// carries the block as `prompt`.
 ///
 /// Without an attempt, the base is the merge-base with the upstream, else HEAD, and no header is
 /// printed (--prompt then needs --issue).
@@ -74,8 +76,9 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         let note_path = config.note_path(issue);
         let form = if args.followup { Form::Followup } else { Form::First };
         let commit = if args.plain_git { Commit::PlainGit } else { Commit::Handoff };
-        let text =
-            prompt::render(&snap, &prompt::Request { issue, note_path: &note_path, form, commit });
+        let reason = req.reason.as_str();
+        let prompt = prompt::Request { issue, note_path: &note_path, reason, form, commit };
+        let text = prompt::render(&snap, &prompt);
         if ctx.json {
             return Ok(output::write_json(out, &WithPrompt { snapshot: &snap, prompt: &text })?);
         }

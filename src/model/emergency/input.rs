@@ -54,6 +54,12 @@ pub struct Input {
     pub log_range: String,
     /// The seal commit and the files it committed.
     pub seal: Option<(String, Vec<String>)>,
+    /// With no seal yet: the uncommitted files a seal would commit.
+    pub not_sealed: Vec<String>,
+    /// Files a seal left out (`path — why`), still uncommitted.
+    pub left_out: Vec<String>,
+    /// Seconds from started_at to the note, when the runtime gave no elapsed time.
+    pub elapsed_seconds: Option<f64>,
     pub files_edited: Vec<String>,
     pub last_assistant_text: Option<String>,
     pub handoff_skill: Option<bool>,
@@ -65,6 +71,7 @@ pub struct Input {
     /// The session id the hook payloads carried, when the facts name none.
     pub session_id: Option<String>,
     pub facts: Facts,
+    /// Where the attempt's event log will stay: the archive the next `start` moves it to.
     pub log_dir: Option<String>,
     /// The note the agent began and left uncommitted, kept verbatim.
     pub draft: Option<String>,

@@ -47,7 +47,8 @@ pub fn digest_only(
     if let Some(existing) = records::latest(on_head.records)
         && existing.kind != RecordKind::Digest
     {
-        let why = format!("HEAD already has a {} record", existing.kind);
+        let kind = crate::model::markdown::with_article(existing.kind.as_str());
+        let why = format!("HEAD already has {kind} record");
         return Ok(NoteOutcome { warnings, ..skip(why, &digest) });
     }
     if let Some(note) = handoff_at(repo, head)? {

@@ -116,23 +116,38 @@ pub fn emergency_note(
         None => (git.text(["log", "--oneline", "HEAD"])?, "HEAD".to_string()),
     };
     let plan = Store::new(&repo.handoff_dir()).load().ok().flatten();
+    let dirty: Vec<String> = uncommitted(repo)?.into_iter().filter(|p| *p != rel).collect();
+    let (not_sealed, left_out) = match &seal {
+        None => (dirty, Vec::new()),
+        Some(_) => (Vec::new(), left_out(repo, dirty)),
+    };
+    let written_at = time::now();
+    let elapsed_seconds = time::parse(&attempt.started_at)
+        .ok()
+        .map(|started| written_at.duration_since(started).as_secs_f64())
+        .filter(|s| *s >= 0.0);
+    // Something was recorded: the log can say whether the skill was invoked.
+    let logged = digest.tool_calls > 0 || digest.first_event_at.is_some();
     let input = emergency::Input {
         issue: attempt.issue,
         started_at: attempt.started_at.clone(),
         reason: reason.to_string(),
         last_work_commit: head.to_string(),
-        written_at: time::format(time::now()),
+        written_at: time::format(written_at),
         diff_stat,
         diff_range,
         log,
         log_range,
         seal,
+        not_sealed,
+        left_out,
+        elapsed_seconds,
         files_edited: digest.files_edited.clone(),
         last_assistant_text: facts
             .last_assistant_text
             .clone()
             .or(digest.last_assistant_text.clone()),
-        handoff_skill: Some(facts.handoff_skill_invoked.unwrap_or(digest.handoff_skill)),
+        handoff_skill: facts.handoff_skill_invoked.or(logged.then_some(digest.handoff_skill)),
         tool_calls: digest
             .recent_calls
             .iter()
@@ -150,7 +165,7 @@ pub fn emergency_note(
         }),
         session_id: digest.session_id.clone(),
         turns: (digest.turns > 0).then_some(digest.turns),
-        log_dir: Some(repo.handoff_dir().display().to_string()),
+        log_dir: log_dir(repo),
         draft,
         plan_status: plan.as_ref().map(|p| format!("{} ({})", p.status_line(), p.counts())),
         plan_items: plan
@@ -192,6 +207,56 @@ pub fn emergency_note(
         problems,
         warnings,
     })
+}
+
+/// Where the attempt's event log will stay: the archive the next `start` moves it to.
+fn log_dir(repo: &Repo) -> Option<String> {
+    let stored = crate::agent::attempt::Attempt::load(repo).ok().flatten()?;
+    let dir = repo.handoff_dir();
+    let target = crate::agent::attempt::archive_target(&dir, stored.started_at);
+    Some(format!(
+        "{} (where the next `git handoff start` archives this attempt's log, now {})",
+        target.display(),
+        dir.join(crate::agent::attempt::EVENTS_FILE).display()
+    ))
+}
+
+/// The paths `git status` lists as uncommitted (untracked files included, ignored ones not).
+fn uncommitted(repo: &Repo) -> Result<Vec<String>> {
+    if repo.top().is_err() {
+        return Ok(Vec::new());
+    }
+    let out = repo.git().output(["status", "--porcelain", "-z", "--untracked-files=all"])?;
+    let mut paths = Vec::new();
+    let mut entries = out.split(|&b| b == 0).filter(|e| e.len() > 3);
+    while let Some(entry) = entries.next() {
+        paths.push(String::from_utf8_lossy(&entry[3..]).into_owned());
+        // A rename or copy names its source next.
+        if matches!(entry[0], b'R' | b'C') {
+            entries.next();
+        }
+    }
+    Ok(paths)
+}
+
+/// The files still uncommitted after the seal, each with why the seal left it out (as seal
+/// listed it), or that it changed after the seal.
+fn left_out(repo: &Repo, dirty: Vec<String>) -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct Skipped {
+        path: String,
+        why: String,
+    }
+    let listed = std::fs::read(repo.handoff_dir().join(seal_message::LEFT_OUT_FILE)).ok();
+    let listed: Vec<Skipped> =
+        listed.and_then(|bytes| serde_json::from_slice(&bytes).ok()).unwrap_or_default();
+    dirty
+        .into_iter()
+        .map(|path| match listed.iter().find(|s| s.path == path) {
+            Some(skipped) => format!("{path} — {}", skipped.why),
+            None => format!("{path} — changed after the seal"),
+        })
+        .collect()
 }
 
 fn same_as_head(repo: &Repo, rel: &str, bytes: &[u8]) -> bool {

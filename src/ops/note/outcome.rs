@@ -34,6 +34,30 @@ pub struct NoteOutcome {
     pub warnings: Vec<String>,
 }
 
+impl NoteOutcome {
+    /// The reply to an agent's handoff, in the words of seed 002, the same from the command and
+    /// from the `handoff_note` tool: `Handoff saved for the next session. From the log: …`, then
+    /// one line per tag, `Tagged [unverified]: "…" (…). Correct it if the log is right.`, then
+    /// where the note is. `unverified` is the tag's word as the caller shows it (in colour on a
+    /// terminal).
+    pub fn saved_reply(&self, unverified: &str) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Handoff saved for the next session. From the log: {}.",
+            self.digest_line
+        )];
+        for tag in &self.tags {
+            lines.push(format!(
+                "Tagged {unverified}: \"{}\" ({}). Correct it if the log is right.",
+                tag.item, tag.why
+            ));
+        }
+        if let (Some(path), Some(commit)) = (&self.path, &self.commit) {
+            lines.push(format!("Note: {path} in commit {commit}."));
+        }
+        lines
+    }
+}
+
 /// The last line of a failed check's report: what happened and what to do.
 pub const NOT_COMMITTED: &str =
     "The note was not committed: mend it and run `git handoff note` again.";

@@ -12,13 +12,35 @@ pub struct Limits<'a> {
     pub max_chars: usize,
 }
 
-/// The first line: who, when, why, and the digest.
+/// Who, when, why, and the digest, as `show` heads the handoff:
+/// `issue #179 · 2026-11-30 04:10 UTC · token_soft_threshold · 1 file edited · ...`.
 pub fn headline(record: &Record) -> String {
+    let when = match crate::util::time::parse(&record.written_at) {
+        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M UTC").to_string(),
+        Err(_) => record.written_at.clone(),
+    };
+    let mut parts = what(record);
+    parts.insert(record.issue.is_some() as usize, when);
+    parts.join(" · ")
+}
+
+/// Recall's first line, in seed 002's words: `Last handoff (Nov 30, 4:10 AM UTC, session
+/// 49257167): issue #179 · token_soft_threshold · 1 file edited · last `cargo test` failed ·
+/// 12 tool calls, 3 errors`: when and in which session, then who, why, and the digest.
+pub fn first_line(record: &Record) -> String {
+    let mut when_and_who = vec![when(&record.written_at)];
+    if let Some(session) = session(record) {
+        when_and_who.push(format!("session {session}"));
+    }
+    format!("Last handoff ({}): {}", when_and_who.join(", "), what(record).join(" · "))
+}
+
+/// The issue, the reason, the kind unless an agent's, and the digest line.
+fn what(record: &Record) -> Vec<String> {
     let mut parts = Vec::new();
     if let Some(issue) = record.issue {
         parts.push(format!("issue #{issue}"));
     }
-    parts.push(when(&record.written_at));
     if let Some(reason) = &record.reason {
         parts.push(reason.clone());
     }
@@ -28,12 +50,22 @@ pub fn headline(record: &Record) -> String {
     if let Some(line) = &record.digest_line {
         parts.push(line.clone());
     }
-    parts.join(" · ")
+    parts
+}
+
+/// The session the handoff was written in, from its digest: a runtime's UUID by its first eight
+/// characters, as the seed shows it.
+fn session(record: &Record) -> Option<String> {
+    let id = record.digest.as_ref()?.get("session_id")?.as_str()?.trim();
+    let uuid = id.len() == 36 && id.bytes().filter(|&b| b == b'-').count() == 4;
+    let id: String =
+        if uuid { id.chars().take(8).collect() } else { id.chars().take(40).collect() };
+    (!id.is_empty() && !id.contains(char::is_control)).then_some(id)
 }
 
 /// The full recall (after compact, resume, clear or fork): at most `max_lines` lines.
 pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<String> {
-    let mut lines = vec![format!("{} {}", req.prefix, headline(record))];
+    let mut lines = vec![format!("{} {}", req.prefix, first_line(record))];
     if let Some(summary) = &record.summary {
         if let Some(goal) = &summary.goal {
             lines.push(format!("Goal: {goal}"));
@@ -110,22 +142,23 @@ fn sealed_line(seal: &str) -> String {
     format!("Sealed: the leftover work is committed in {short} (`git show --stat {short}`)")
 }
 
-/// The one line on a fresh start. `tool`: the session can call the `handoff_recall` agent tool
-/// (git-handoff's MCP server is registered for it), which the line names instead of the commands.
+/// The one line on a fresh start: the first line of the recall itself (seed 002: a fresh session
+/// gets that line), then where the rest is. `tool`: the session can call the `handoff_recall`
+/// agent tool (git-handoff's MCP server is registered for it), which the line names first.
 pub fn startup(record: &Record, prefix: &str, tool: bool) -> String {
     let sealed = match &record.seal_commit {
         Some(seal) => {
-            format!(", its leftover work sealed in {}", crate::util::text::short_id(seal))
+            format!(" · leftover work sealed in {}", crate::util::text::short_id(seal))
         }
         None => String::new(),
     };
     let how = if tool {
-        "call the `handoff_recall` tool (source: resume) for its summary, or see it with \
-         `git handoff show`"
+        "The whole handoff: call the `handoff_recall` tool (source: resume), or \
+         `git handoff recall --source resume`; `git handoff show` for a human."
     } else {
-        "see it with `git handoff show`, or `git handoff recall --source resume` for the summary"
+        "The whole handoff: `git handoff recall --source resume`; `git handoff show` for a human."
     };
-    format!("{prefix} a handoff exists ({}{sealed}); {how}.", headline(record))
+    format!("{prefix} {}{sealed}. {how}", first_line(record))
 }
 
 /// How many file names recall gives for a digest-only handoff.
@@ -159,10 +192,10 @@ fn progress_line(record: &Record) -> String {
     crate::agent::progress::compact_line(if tasks { "tasks" } else { "findings" }, &items)
 }
 
-/// `2026-11-30 04:10 UTC` from an RFC 3339 time, or the text as it is.
+/// `Nov 30, 4:10 AM UTC` (seed 002's form) from an RFC 3339 time, or the text as it is.
 fn when(written_at: &str) -> String {
     match crate::util::time::parse(written_at) {
-        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M UTC").to_string(),
+        Ok(ts) => ts.strftime("%b %-d, %-I:%M %p UTC").to_string(),
         Err(_) => written_at.to_string(),
     }
 }

@@ -125,13 +125,47 @@ fn pointers(repo: &Repo, config: &Config, record: &Record) -> Vec<String> {
     }
     let top = repo.top().ok();
     if let Some(spec) = &config.recall.spec_file {
-        parts.push(format!("Spec: {spec}"));
+        match spec_title(repo, config, spec) {
+            Some(title) => parts.push(format!("Spec: {spec} ({title})")),
+            None => parts.push(format!("Spec: {spec}")),
+        }
     }
     let rules = &config.recall.rules_file;
     if !rules.is_empty() && top.is_some_and(|t| t.join(rules).is_file()) {
         parts.push(format!("Rules: {rules}"));
     }
     vec![format!("{} · details: `git handoff show`", parts.join(" · "))]
+}
+
+/// How much of the spec file recall reads for its title.
+const SPEC_READ: u64 = 4 << 10;
+
+/// The spec's title, its first `# ` heading (seed 002: `Spec: .orstrum/spec.md (Money
+/// formatter)`), read from the start of the file inside the work tree, redacted, on one line.
+fn spec_title(repo: &Repo, config: &Config, spec: &str) -> Option<String> {
+    use std::io::Read;
+    let path = repo.inside_work_tree(spec, "the spec file").ok()?;
+    if !std::fs::symlink_metadata(&path).ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    crate::util::fs::open_regular(&path, "the spec file")
+        .ok()?
+        .take(SPEC_READ)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut fence = crate::model::markdown::Fence::default();
+    let title = text
+        .lines()
+        .filter(|line| !fence.feed(line))
+        .find_map(|line| line.strip_prefix("# "))?
+        .trim()
+        .trim_end_matches('#')
+        .trim();
+    let title: String = title.chars().filter(|c| !c.is_control()).take(80).collect();
+    let redactor = crate::model::redact::Redactor::new(config).ok()?;
+    (!title.is_empty()).then(|| redactor.redact(&title).into_owned())
 }
 
 /// When the attempt of this worktree has no handoff yet, an agent worked in it and the work tree
@@ -158,9 +192,11 @@ fn unsealed_work(
     if count == 0 {
         return Ok(None);
     }
+    let paths =
+        crate::model::markdown::count(count as u64, "uncommitted path", "uncommitted paths");
     Ok(Some(format!(
-        "Unsealed: the previous attempt (issue #{issue}, started {started}) left {count} \
-         uncommitted paths and no handoff note; run `git handoff seal` then \
+        "Unsealed: the previous attempt (issue #{issue}, started {started}) left {paths} and no \
+         handoff note; run `git handoff seal` then \
          `git handoff note --emergency --reason time_limit` (or commit the work yourself)."
     )))
 }

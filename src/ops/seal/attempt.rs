@@ -1,9 +1,12 @@
 //! `seal` for an attempt: every note change is kept out of the seal commit. With the note file
 //! changed, the change is first committed as the note (replacing the note commit when it is not
 //! on any remote-tracking ref yet), then the rest is sealed on top; when it cannot be, the note
-//! change stays in the work tree, left out of the seal like a secret, and seal exits 1.
+//! change stays in the work tree, left out of the seal like a secret, and seal exits 1. A draft
+//! (the attempt has no note commit yet) that does not pass its check is the exception: it stays
+//! in the work tree for the emergency note, which keeps it verbatim, and the work is sealed, so
+//! it is a warning, not a failure.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
@@ -22,6 +25,9 @@ pub struct SealOutcome {
     pub note: Option<NoteOutcome>,
     /// What seal could not read and left alone (a FIFO at the note path), for the command to say.
     pub warnings: Vec<String>,
+    /// The attempt's uncommitted draft note, held out of the seal because it does not pass its
+    /// check: kept for the emergency note, a warning rather than a failure.
+    pub draft: Option<String>,
 }
 
 /// Seals the attempt's leftover work, keeping every note change out of the seal commit.
@@ -37,15 +43,18 @@ pub fn seal_attempt(
             return Err(sealed_refusal(attempt, note, seal, "a second seal").into());
         }
         let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
-        return Ok(SealOutcome { sealed, note: None, warnings: Vec::new() });
+        return Ok(SealOutcome { sealed, note: None, warnings: Vec::new(), draft: None });
     }
     let rel = config.note_path(attempt.issue);
     let mut note = None;
     let mut warnings = Vec::new();
+    let mut draft = None;
     if let Some(why) = note_change(repo, &rel)? {
         // Whatever would stop the seal stops it before the note commit moves HEAD.
         preflight(repo, &req)?;
         let hold = |why: String| Skipped { path: rel.clone().into_bytes(), why };
+        // No note commit for the attempt yet: the work-tree note is its draft.
+        let is_draft = matches!(place, Place::OnTop { buried: None });
         match place {
             Place::Replace { published: Some(remote), note, .. } => req.hold.push(hold(format!(
                 "the note changed since its commit {}, which {remote} already holds; the change \
@@ -68,6 +77,21 @@ pub fn seal_attempt(
             )),
             _ => match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
                 Ok(outcome) => note = Some(outcome),
+                Err(err) if err.is::<NotPassed>() && is_draft => {
+                    let report = crate::util::error::not_passed_report(&err);
+                    let problems: Vec<&str> = report
+                        .iter()
+                        .flat_map(|r| r.lines())
+                        .filter(|l| *l != note::NOT_COMMITTED)
+                        .collect();
+                    req.hold.push(hold(format!(
+                        "the draft note does not pass its check ({}); it stays in the work tree, \
+                         kept for `git handoff note --emergency` (or mend it and run `git \
+                         handoff note`)",
+                        problems.join("; ")
+                    )));
+                    draft = Some(rel.clone());
+                }
                 Err(err) if err.is::<NotPassed>() => req.hold.push(hold(
                     "the edited note does not pass its check (see above); it stays in the work \
                      tree: mend it and run `git handoff note`"
@@ -78,7 +102,14 @@ pub fn seal_attempt(
         }
     }
     let sealed = seal(repo, config, &req)?;
-    Ok(SealOutcome { sealed, note, warnings })
+    // What was left out, for the emergency note to name; a seal that left nothing out says so.
+    let left_out = repo.handoff_dir().join(crate::model::seal_message::LEFT_OUT_FILE);
+    let listed = serde_json::to_vec(&sealed.skipped).context("listing the files left out")?;
+    // Only beside an attempt's state: a stateless seal (`--issue`) leaves the git dir as it was.
+    if repo.handoff_dir().is_dir() {
+        crate::util::fs::write_atomic(&left_out, &listed)?;
+    }
+    Ok(SealOutcome { sealed, note, warnings, draft })
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
