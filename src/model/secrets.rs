@@ -134,8 +134,9 @@ impl Rule {
             }
         };
         if let Kind::Word(i) = self.kind
-            && (!caps.get(i).is_some_and(|word| starts_a_word(text, word.start()))
-                || not_an_assignment(text, whole.start(), caps.get(i).map_or(0, |w| w.end())))
+            && (!caps.get(i).is_some_and(|word| {
+                starts_a_word(text, word.start()) || glued_env_name(text, whole.start(), word)
+            }) || not_an_assignment(text, whole.start(), caps.get(i).map_or(0, |w| w.end())))
         {
             return None;
         }
@@ -171,6 +172,15 @@ fn starts_a_word(text: &str, at: usize) -> bool {
     let first = text[at..].chars().next().unwrap_or(' ');
     !before.is_ascii_alphanumeric()
         || (before.is_ascii_lowercase() || before.is_ascii_digit()) && first.is_ascii_uppercase()
+}
+
+/// An environment name with the credential word glued on at its end (`PGPASSWORD`,
+/// `REDISTOKEN`): all capitals, and a word long enough not to end ordinary names (`COMPASS`).
+fn glued_env_name(text: &str, start: usize, word: regex::Match<'_>) -> bool {
+    let name = &text[start..word.end()];
+    word.len() >= 5
+        && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        && !text[word.end()..].starts_with(|c: char| c.is_ascii_alphanumeric())
 }
 
 /// A name and separator that only look like `key: value`: a path segment (`one/pass:far`), a

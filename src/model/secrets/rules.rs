@@ -3,7 +3,7 @@
 
 use super::{Check, Rule};
 
-pub(super) static RULES: [Rule; 40] = [
+pub(super) static RULES: [Rule; 43] = [
     Rule::new("url-credentials", &["://"], r"\b[A-Za-z][A-Za-z0-9+.-]*://([^\s/@:]*:([^\s/@]+))@")
         .secret(&[1], Check::ValueOf(2)),
     Rule::new("authorization", &["authorization"],
@@ -38,7 +38,8 @@ pub(super) static RULES: [Rule; 40] = [
     Rule::new("discord-token", &["."], r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b"),
     Rule::new("discord-webhook", &["discord"], r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}"),
     Rule::new("twilio-key", &["sk"], r"\bSK[0-9a-f]{32}\b"),
-    Rule::new("telegram-token", &[":aa"], r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"),
+    Rule::new("telegram-token", &[":aa"], r"(?:\bbot|\b)(\d{8,10}:AA[A-Za-z0-9_-]{33})\b").secret(&[1], Check::Always),
+    Rule::new("telegram-token", &["telegram.org"], r"(?i)\bapi\.telegram\.org/(?:file/)?bot(\d+:[A-Za-z0-9_-]{10,})").secret(&[1], Check::Always),
     Rule::new("digitalocean-token", &["_v1_"], r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
     Rule::new("shopify-token", &["shp"], r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     Rule::new("vault-token", &["hvs.", "hvb."], r"\bhv[sb]\.[A-Za-z0-9_-]{24,}"),
@@ -63,11 +64,20 @@ pub(super) static RULES: [Rule; 40] = [
     Rule::new("password", &["machine", "default"],
         r"(?:\bmachine[ \t]+\S+|\bdefault\b)(?:\s+(?:login|account|port|protocol)[ \t]+\S+)*\s+password[ \t]+(\S+)")
         .secret(&[1], Check::Value),
-    // `password=x`, `"api_key": "x"`, `secret: x`, `DB_PASSWORD=x`, `'token' => 'x'`.
-    Rule::new("credentials", &["pass", "secret", "token", "key", "credential"],
-        r#"(?i)\b[A-Za-z0-9_.-]*?(password|passwd|passphrase|pass|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key(?:[_-]?base)?|client[_-]?secret|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?)["']?[ \t]*(?:=>|:=|[:=])[ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'=,;&|)}\]][^\s"',;&|)}\]]*))"#)
-        .secret(&[2, 3, 4], Check::Value).word(1),
+    // `password=x`, `"api_key": "x"`, `secret: x`, `DB_PASSWORD=x`, `'token' => 'x'`,
+    // `$config['api_key'] = 'x'`, `\"password\":\"x\"` (JSON inside a string), `"a\"b"`.
+    Rule::new("credentials", &["pass", "pwd", "secret", "token", "key", "credential"],
+        r#"(?i)\b[A-Za-z0-9_.-]*?(password|passwd|passphrase|pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key(?:[_-]?base)?|client[_-]?secret|signing[_-]?key|encryption[_-]?key|master[_-]?key|credentials?)\\?["']?\]?[ \t]*(?:=>|:=|[:=])[ \t]*(?:\\"((?:[^"\\\r\n]|\\[^"\r\n])*)\\"|"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|([^\s"'=,;&|)}\]`][^\s"',;&|)}\]`]*))"#)
+        .secret(&[2, 3, 4, 5], Check::Value).word(1),
     Rule::new("credentials", &["pass", "secret", "token", "key"],
-        r#"(?i)--(password|passwd|pass|secret|token|auth-token|api[_-]?key|access[_-]?key|client[_-]?secret)[ \t]+(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'-][^\s"']*))"#)
+        r#"(?i)--(password|passwd|pass|secret|token|auth-token|api[_-]?key|access[_-]?key|client[_-]?secret)[ \t]+(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'`-][^\s"'`]*))"#)
         .secret(&[2, 3, 4], Check::Value).word(1),
+    // PHP's `define('DB_PASSWORD', 'x');` (WordPress keys and salts too).
+    Rule::new("credentials", &["define"],
+        r#"(?i)\bdefine\(\s*["'][A-Za-z0-9_]*?(password|passwd|secret|token|api_?key|key|salt)["']\s*,\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)')"#)
+        .secret(&[2, 3], Check::Value).word(1),
+    // XML elements: `<password>x</password>` (Maven's settings.xml, .NET configs).
+    Rule::new("credentials", &["pass", "secret", "token", "key"],
+        r#"(?i)<((?:[A-Za-z0-9_.-]*?[_.-])?(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key|client[_-]?secret))>([^<\r\n]+)</"#)
+        .secret(&[2], Check::Value).word(1),
 ];
