@@ -208,7 +208,8 @@ fn generic_event(
             paths.push(item.as_str().ok_or_else(|| wrong_type("paths[]", item, "a string"))?);
         }
     }
-    let relative: Vec<String> = paths.iter().filter_map(|p| repo_relative(p, place)).collect();
+    let relative: Vec<String> =
+        paths.iter().filter_map(|p| relative_clean(p, place, clean)).collect();
     if event.target.is_none() {
         event.target = relative.first().map(|p| clean(p, CAP_TARGET).into());
     }
@@ -233,6 +234,16 @@ fn generic_event(
         event.text = Some(clean(text, CAP_TEXT).into());
     }
     Ok(())
+}
+
+/// A payload path made repository-relative, redacted BEFORE it is normalized: normalizing
+/// collapses `//`, and `postgres://u:PW@host` would no longer read as a URL with credentials.
+fn relative_clean(
+    raw: &str,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+) -> Option<String> {
+    repo_relative(&clean(raw, usize::MAX), place)
 }
 
 /// The session id a payload carries under `key`, redacted and capped; none when empty.
@@ -265,7 +276,7 @@ fn describe_tool(
         "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" => {
             let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
             let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
-            match repo_relative(path, place) {
+            match relative_clean(path, place, clean) {
                 Some(rel) => {
                     event.target = Some(clean(&rel, CAP_TARGET).into());
                     if tool != "Read" {
@@ -285,7 +296,7 @@ fn describe_tool(
                 .map(patch_paths)
                 .unwrap_or_default()
                 .into_iter()
-                .filter_map(|p| repo_relative(&p, place))
+                .filter_map(|p| relative_clean(&p, place, clean))
                 .collect();
             if let Some(first) = files.first() {
                 let more = if files.len() > 1 {

@@ -14,7 +14,7 @@ use crate::agent::progress::{Item, Mode, Plan, Status, Store};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::redact::Redactor;
-use crate::util::fs::write_atomic;
+use crate::util::fs::{write_atomic, write_atomic_in};
 use crate::util::time;
 
 /// A change to the plan.
@@ -77,6 +77,7 @@ pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
         })?,
         Change::Set { id, status, note, files } => store.update(|old| {
             let note = note.map(|n| redactor.redact_string(n));
+            let files = files.into_iter().map(|f| redactor.redact_string(f)).collect();
             let Some(mut plan) = old else { bail!(NO_PLAN) };
             plan.set(&id, &status, note, files, time::format(time::now()))?;
             Ok(plan)
@@ -85,7 +86,8 @@ pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
     if let Some(target) = target {
         // The stored attempt, with no overrides: a change names no attempt.
         let (summary, _) = summary(repo, config, &plan, &Overrides::default())?;
-        write_atomic(&target, summary.as_bytes())?;
+        // The temporary copy goes to the git dir: a kill must not leave it in the work tree.
+        write_atomic_in(&target, summary.as_bytes(), &repo.handoff_dir())?;
     }
     Ok(plan)
 }
@@ -98,7 +100,7 @@ pub fn load(repo: &Repo) -> Result<Plan> {
     }
 }
 
-/// The change summary of `plan` for the attempt, and the files it lists as changed.
+/// The change summary of `plan` for the attempt, and the files it lists as changed, redacted.
 pub fn summary(
     repo: &Repo,
     config: &Config,
@@ -106,7 +108,12 @@ pub fn summary(
     overrides: &Overrides,
 ) -> Result<(String, Vec<String>)> {
     let facts = summary_facts(repo, config, plan, overrides)?;
-    Ok((change_summary::render(plan, &facts), facts.files_changed))
+    // One pass over the final text: file names (a file may be named after a token), the plan
+    // written before redaction covered it, the quality gates.
+    let redactor = Redactor::new(config)?;
+    let text = redactor.redact_string(change_summary::render(plan, &facts));
+    let files = facts.files_changed.into_iter().map(|f| redactor.redact_string(f)).collect();
+    Ok((text, files))
 }
 
 /// What the change summary says besides the plan: the ticket, the files, the quality gates.

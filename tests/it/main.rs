@@ -27,6 +27,7 @@ mod prompt;
 mod recall;
 mod record;
 mod seal;
+mod secret_channels;
 mod secrets;
 mod skill;
 mod snapshot;

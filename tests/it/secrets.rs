@@ -13,7 +13,7 @@ fn pem(kind: &str) -> String {
 }
 
 /// `(form, text, secret)`: after redaction `secret` must be gone from `text`.
-fn secret_forms() -> Vec<(&'static str, String, String)> {
+pub(crate) fn secret_forms() -> Vec<(&'static str, String, String)> {
     let s = |form: &'static str, text: String, secret: &str| (form, text, secret.to_string());
     let ghp = format!("ghp_{}", &"a1B2c3D4e5".repeat(4)[..36]);
     let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
@@ -109,7 +109,7 @@ fn secret_forms() -> Vec<(&'static str, String, String)> {
 }
 
 /// Ordinary lines that only look like credentials: both users of the rules keep them verbatim.
-const LOOK_ALIKES: &[&str] = &[
+pub(crate) const LOOK_ALIKES: &[&str] = &[
     "const token = getToken();",
     "max_token=4096",
     "use_api_key: true",
@@ -152,7 +152,7 @@ const LOOK_ALIKES: &[&str] = &[
     "                self.push_token(Token::ZeroOrMore)?;",
     "    eqnice!(\"one/pass:far\\n\", cmd.stdout());",
     "  id-token: write # for build provenance signing",
-    "  function testreduce(v) { return v == 3 ? \"PASS\" : \"FAIL\"; }",    // Inline code in a note keeps its backticks (issue 48).
+    "  function testreduce(v) { return v == 3 ? \"PASS\" : \"FAIL\"; }", // Inline code in a note keeps its backticks (issue 48).
     "`max_token=4096`",
     "`use_api_key: true`",
     "Set `max_token=4096` and `use_api_key: true` in the config.",

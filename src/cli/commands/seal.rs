@@ -155,10 +155,11 @@ fn render(sealed: &Sealed, cap: usize, out: &mut impl Write) -> Result<()> {
 }
 
 /// A path as people read it: as is when it is printable UTF-8, else C-quoted as `git status`
-/// quotes it (the one C-quoter of the crate, `git::quote`).
+/// quotes it (the one C-quoter of the crate, `git::quote`); a secret in the name redacted.
 fn display(path: &[u8]) -> String {
-    match path.to_str() {
+    let shown = match path.to_str() {
         Ok(text) if !text.chars().any(char::is_control) && !text.starts_with('"') => text.into(),
         _ => String::from_utf8_lossy(&quote_status_path(path, true)).into_owned(),
-    }
+    };
+    crate::ops::seal::redact_path(&shown)
 }

@@ -1,7 +1,7 @@
 //! The rule table of [`super`]: one entry a form of secret, each with the literals (lower case)
 //! any of its matches holds, the groups that hold the secret, and the check a match must pass.
 
-use super::{Check, Rule};
+use super::rule::{Check, Rule};
 
 pub(super) static RULES: [Rule; 43] = [
     Rule::new("url-credentials", &["://"], r"\b[A-Za-z][A-Za-z0-9+.-]*://([^\s/@:]*:([^\s/@]+))@")

@@ -89,6 +89,15 @@ pub fn agent_note(
                     (read_bounded(&note_file, note::MAX_BYTES, "the note")?, rel.clone())
                 }
             };
+            // Redacted before anything is added to it: a tag appended to each line of a key
+            // pasted as prose would break the block apart, and the key would pass.
+            let bytes = match String::from_utf8(bytes) {
+                Ok(text) => match redactor.hide_secrets(&text) {
+                    std::borrow::Cow::Owned(clean) => clean.into_bytes(),
+                    std::borrow::Cow::Borrowed(_) => text.into_bytes(),
+                },
+                Err(err) => err.into_bytes(),
+            };
             let mut note = match Note::parse(&bytes) {
                 Ok(note) => note,
                 Err(problem) => return Err(check_failure(&origin, vec![problem.to_string()])),
@@ -104,6 +113,7 @@ pub fn agent_note(
             (text, tags, None, fixes)
         }
     };
+    // And once more on the final text, headers and tags included.
     let text = redactor.redact(&text).into_owned();
     // Tags quote the claims as the agent wrote them; they go to `note --json`, `show` and the
     // record that `sync` pushes, so they are redacted like the note itself.
