@@ -100,6 +100,17 @@ pub fn sweep(dir: &Path, prefix: &str) -> usize {
 /// Whether the lock at `path` is a dead process's: written by git-handoff on this host for a
 /// process that is gone, or (anyone's) unchanged for [`OPEN_LOCK_AGE`] and open in no process.
 pub fn stale_lock(path: &Path) -> bool {
+    stale_after(path, OPEN_LOCK_AGE)
+}
+
+/// Removes the lock at `path` when nobody holds it open and it has not changed for `age` (a ref
+/// lock, which a live writer holds for microseconds), or its recorded owner is gone. True when
+/// it was removed.
+pub fn clear_lock_older_than(path: &Path, age: Duration) -> bool {
+    clear_if(path, |p| stale_after(p, age))
+}
+
+fn stale_after(path: &Path, open_age: Duration) -> bool {
     use std::io::Read;
     let Ok(meta) = path.symlink_metadata() else { return false };
     if !meta.is_file() {
@@ -117,7 +128,7 @@ pub fn stale_lock(path: &Path) -> bool {
             return !is_alive(pid);
         }
     }
-    age(&meta) >= OPEN_LOCK_AGE && !held_open(path)
+    age(&meta) >= open_age && !held_open(path)
 }
 
 /// Whether any process we can see has `path` open (Linux: `/proc/*/fd`). Unknown counts as open.
@@ -140,9 +151,13 @@ fn held_open(path: &Path) -> bool {
 /// Removes the lock at `path` if it is [`stale_lock`], moving it aside first so that a lock
 /// another process took meanwhile is never the one removed. True when it was removed.
 pub fn clear_stale_lock(path: &Path) -> bool {
+    clear_if(path, stale_lock)
+}
+
+fn clear_if(path: &Path, stale: impl Fn(&Path) -> bool) -> bool {
     use std::os::unix::fs::MetadataExt;
     let Ok(before) = path.symlink_metadata() else { return false };
-    if !stale_lock(path) {
+    if !stale(path) {
         return false;
     }
     let mut aside = path.as_os_str().to_owned();

@@ -18,6 +18,7 @@ mod hooks;
 mod hostile;
 mod integrity;
 mod json;
+mod kills;
 mod lifecycle;
 mod mcp;
 mod note;

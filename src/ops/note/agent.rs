@@ -35,7 +35,13 @@ pub fn agent_note(
     head_commit(repo)?;
     // The last work commit: HEAD, or the parent of this attempt's note commit that the new note
     // replaces. A sealed attempt takes no new note.
-    let head = match place::place(repo, config, attempt)? {
+    let place = place::place(repo, config, attempt)?;
+    // The note commit this one replaces: its record goes when the new one is stored.
+    let replaced = match &place {
+        Place::Replace { note, .. } => Some(*note),
+        _ => None,
+    };
+    let head = match place {
         Place::Sealed { note, seal } => {
             return Err(place::sealed_refusal(attempt, note, seal, "a new note commit").into());
         }
@@ -132,7 +138,15 @@ pub fn agent_note(
         tags: tags.clone(),
         ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
     };
-    records::store(repo, &config.notes_ref, commit, &record)?;
+    records::store_replacing(repo, &config.notes_ref, commit, &record, replaced).with_context(
+        || {
+            format!(
+                "the note is committed as {} (HEAD moved to it), but its record could not be \
+                 stored; run `git handoff note` again to store it",
+                &commit.to_string()[..12]
+            )
+        },
+    )?;
     Ok(NoteOutcome {
         commit: Some(commit.to_string()),
         path: Some(rel),

@@ -70,7 +70,21 @@ pub fn seal_attempt(
             },
         }
     }
-    let sealed = seal(repo, config, &req)?;
+    let sealed = match seal(repo, config, &req) {
+        Ok(sealed) => sealed,
+        // The note commit stands: the error must not read as if nothing had changed.
+        Err(err) => match note.as_ref().and_then(|n| n.commit.as_deref()) {
+            Some(commit) => {
+                return Err(err.context(format!(
+                    "the edited note was committed first, as {} (HEAD moved to it); sealing the \
+                     rest of the work then failed, and that step changed nothing; run `git \
+                     handoff seal` again to seal the rest",
+                    &commit[..commit.len().min(12)]
+                )));
+            }
+            None => return Err(err),
+        },
+    };
     Ok(SealOutcome { sealed, note })
 }
 
