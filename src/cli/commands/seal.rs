@@ -97,7 +97,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
     }
     let held_note = config.note_path(issue);
-    if sealed.skipped.iter().any(|s| s.path != held_note.as_bytes()) {
+    if sealed
+        .skipped
+        .iter()
+        .any(|s| s.path != held_note.as_bytes() && s.why.starts_with("looks like a secret"))
+    {
         eprintln!(
             "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \
              --allow-secrets` to seal them anyway"
