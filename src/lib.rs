@@ -98,14 +98,17 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     };
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(err) => return cli::output::parse_failure(err, json),
+        Err(err) => return cli::output::parse_failure(err, json, &args),
     };
     match cli::commands::run(cli) {
         Ok(()) => 0,
         Err(err) if err.is::<util::error::NotPassed>() => {
             // A report carried by the error means the command printed nothing of its own: under
             // `--json`, stdout still gets its one document.
-            let report = util::error::not_passed_report(&err);
+            let report: Vec<String> = util::error::not_passed_report(&err)
+                .iter()
+                .map(|line| cli::output::redacted(line, &args))
+                .collect();
             if json && !report.is_empty() {
                 cli::output::json_error(&report.join("\n"), 1);
             }
@@ -115,20 +118,21 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             1
         }
         Err(err) if err.is::<util::error::Refused>() => {
+            let message = cli::output::redacted(&format!("{err}"), &args);
             if json {
-                cli::output::json_error(&format!("{err}"), 1);
+                cli::output::json_error(&message, 1);
             }
-            let text = format!("error: {err}");
+            let text = format!("error: {message}");
             eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&text, true)));
             1
         }
         Err(err) if util::error::is_broken_pipe(&err) => 0,
         Err(err) => {
             if json {
-                cli::output::json_error(&format!("{err:#}"), 2);
+                cli::output::json_error(&cli::output::redacted(&format!("{err:#}"), &args), 2);
             }
-            let text = util::error::render(&err);
-            eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&text, true)));
+            let message = cli::output::redacted(&util::error::render(&err), &args);
+            eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&message, true)));
             2
         }
     }

@@ -39,7 +39,7 @@ mod tools;
 mod transcript;
 
 pub use fields::{capped, exit_code_in, parse_payload};
-pub use paths::{Place, repo_relative};
+pub use paths::{Place, relative_clean};
 pub use runtime::Runtime;
 use tools::describe_tool;
 pub use tools::is_shell;
@@ -227,7 +227,8 @@ fn generic_event(
             paths.push(item.as_str().ok_or_else(|| wrong_type("paths[]", item, "a string"))?);
         }
     }
-    let relative: Vec<String> = paths.iter().filter_map(|p| repo_relative(p, place)).collect();
+    let relative: Vec<String> =
+        paths.iter().filter_map(|p| relative_clean(p, place, clean)).collect();
     if event.target.is_none() {
         event.target = relative.first().map(|p| clean(p, CAP_TARGET).into());
     }

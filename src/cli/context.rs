@@ -27,6 +27,8 @@ impl Ctx {
     /// styled as git would style it.
     pub fn open(&self) -> Result<(Repo, Config)> {
         let repo = Repo::discover()?;
+        // What a killed seal or note left (a quarantine may hold a secret's blob) goes first.
+        crate::ops::seal::clear_leftovers(&repo.git_dir, repo.gix.objects.store_ref().path());
         output::settle_color_from(&repo.gix.config_snapshot());
         let config = Config::load(repo.top().ok())?;
         Ok((repo, config))

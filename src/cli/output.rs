@@ -224,7 +224,7 @@ pub fn json_error(message: &str, code: u8) {
 /// What a command line clap could not parse becomes: help and version on stdout (exit 0; with
 /// `--json`, the version as `{"name", "version"}`), usage errors on stderr (exit 2; with `--json`,
 /// also as a JSON error on stdout).
-pub fn parse_failure(err: clap::Error, json: bool) -> u8 {
+pub fn parse_failure(err: clap::Error, json: bool, args: &[std::ffi::OsString]) -> u8 {
     use clap::error::ErrorKind;
     if json && err.kind() == ErrorKind::DisplayVersion {
         let doc = serde_json::json!({"name": "git-handoff", "version": env!("CARGO_PKG_VERSION")});
@@ -233,13 +233,31 @@ pub fn parse_failure(err: clap::Error, json: bool) -> u8 {
     }
     let code = if err.use_stderr() { 2 } else { 0 };
     if json && code == 2 {
-        let text = err.render().to_string();
+        let text = redacted(&err.render().to_string(), args);
         let message = text.lines().next().unwrap_or("").trim_start_matches("error: ");
         json_error(message, code);
+    }
+    // An error quotes the argument it refuses, which may be a secret given in the wrong place.
+    if code == 2 {
+        let text = err.render().to_string();
+        let clean = redacted(&text, args);
+        if clean != text {
+            eprint!("{clean}");
+            return code;
+        }
     }
     // Printing help to a closed pipe is not worth a second error.
     let _ = err.print();
     code
+}
+
+/// `text` (an error message, which may quote the secret the user passed as an argument) with
+/// every secret the built-in rules know redacted, those in `args` however the message quoted them
+/// (see [`Redactor::redact_quoting`](crate::model::redact::Redactor::redact_quoting)). Built-in
+/// rules only: the configuration may be what failed to load.
+pub fn redacted(text: &str, args: &[std::ffi::OsString]) -> String {
+    let args = args.iter().filter_map(|a| a.to_str());
+    crate::model::redact::Redactor::default().redact_quoting(text, args)
 }
 
 #[cfg(test)]

@@ -16,6 +16,9 @@ use crate::git::plumbing::{commit_tree, move_head};
 use crate::git::repo::Repo;
 use crate::util::interrupt::Interrupt;
 
+/// The private index of a note commit is `<git dir>/<this><pid>-<random>`.
+pub const NOTE_INDEX_PREFIX: &str = "handoff-note-index-";
+
 /// Commits `content` as the file `rel` alone on top of HEAD with `message`, then writes the same
 /// bytes to the work tree. Returns the new commit.
 ///
@@ -39,7 +42,7 @@ pub fn commit_file_on(
     let git = repo.git();
     let old = repo.head()?.id;
     let lock = repo.git_dir.join("index.lock");
-    if lock.exists() {
+    if lock.exists() && !crate::util::leftovers::clear_stale_lock(&lock) {
         bail!(
             "{} exists: another git process is running in this repository; wait for it to \
              finish (or remove the lock if no git process is running) and run the command again",
@@ -50,7 +53,7 @@ pub fn commit_file_on(
     let blob = hash_blob(&git, rel, content)?;
     let cacheinfo = format!("100644,{blob},{rel}");
     let tmp = tempfile::Builder::new()
-        .prefix("handoff-note-index")
+        .prefix(&crate::util::leftovers::tagged(NOTE_INDEX_PREFIX))
         .tempfile_in(&repo.git_dir)
         .context("creating a private index in the git dir")?;
     let tmp_path = tmp.path().to_path_buf();
@@ -82,7 +85,8 @@ pub fn commit_file_on(
     drop(tmp);
 
     // HEAD has the note; the work tree and the index follow.
-    crate::util::fs::write_atomic(&path, content).with_context(|| {
+    // The temporary copy is made in the git dir: a kill must not leave it in the work tree.
+    crate::util::fs::write_atomic_in(&path, content, &repo.handoff_dir()).with_context(|| {
         format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {rel}`")
     })?;
     git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {

@@ -9,6 +9,9 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::model::config::Config;
+use crate::model::redact::{Quoted, Redactor};
+
 use super::rpc_error::{
     INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError,
     UNSUPPORTED_PROTOCOL_VERSION,
@@ -67,10 +70,59 @@ pub fn handle(line: &[u8]) -> Option<Value> {
             return Some(error(id, RpcError::new(INVALID_PARAMS, "params must be an object")));
         }
     };
+    // One redaction pass over the final answer (a tool's text and JSON, an error quoting the
+    // arguments it refuses); the id is echoed as sent, the client matches answers by it.
+    let redactor = if method == "tools/call" { redactor() } else { Redactor::default() };
+    let mut sources = Vec::new();
+    strings_in(&Value::Object(params.clone()), &mut sources);
+    let sources = Quoted::of(sources.iter().map(String::as_str));
     Some(match answer(method, &params) {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err(err) => error(id, err),
+        Ok(mut result) => {
+            redact_json(&redactor, &mut result, &sources);
+            json!({"jsonrpc": "2.0", "id": id, "result": result})
+        }
+        Err(mut err) => {
+            err.message = redactor.redact_quoted(&err.message, &sources);
+            if let Some(data) = &mut err.data {
+                redact_json(&redactor, data, &sources);
+            }
+            error(id, err)
+        }
     })
+}
+
+/// The redactor of the repository the server runs in (its configured patterns too), or the
+/// built-in rules alone when there is none or its configuration does not load.
+fn redactor() -> Redactor {
+    let config =
+        crate::git::repo::Repo::discover().ok().and_then(|repo| Config::load(repo.top().ok()).ok());
+    config.and_then(|config| Redactor::new(&config).ok()).unwrap_or_default()
+}
+
+/// Every string in `value`: what an error message may quote.
+fn strings_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => out.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings_in(v, out)),
+        _ => {}
+    }
+}
+
+/// Redacts every string in `value`, in place (object keys are the server's own), the secrets
+/// of `sources` (the request's strings) however a message quoted them.
+fn redact_json(redactor: &Redactor, value: &mut Value, sources: &Quoted) {
+    match value {
+        Value::String(text) => {
+            let clean = redactor.redact_quoted(text, sources);
+            if clean != *text {
+                *text = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_json(redactor, v, sources)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_json(redactor, v, sources)),
+        _ => {}
+    }
 }
 
 /// The result of one request, shaped for the revision it speaks.

@@ -267,6 +267,15 @@ impl Config {
                 self.notes_ref
             ));
         }
+        // Checked here, before any command changes anything: a name git refuses would otherwise
+        // fail only when the record is written, after the note commit moved HEAD.
+        if let Some(why) = bad_ref_name(&self.notes_ref) {
+            return Err(anyhow!(
+                "{origin}: notes_ref {:?} is not a name git accepts for a ref ({why}); use letters, \
+                 digits, `-`, `_` and `/`, like \"refs/notes/handoff\"",
+                self.notes_ref
+            ));
+        }
         Ok(())
     }
 
@@ -314,4 +323,24 @@ impl Config {
             ))
         }
     }
+}
+
+/// Why git would refuse `name` as a ref name (`git check-ref-format`'s rules), if it would.
+fn bad_ref_name(name: &str) -> Option<&'static str> {
+    if name.bytes().any(|b| b < 0x20 || b == 0x7f || b" ~^:?*[\\".contains(&b)) {
+        return Some("a space, a control character or one of ~^:?*[\\");
+    }
+    if name.contains("..") || name.contains("@{") || name.contains("//") {
+        return Some("`..`, `@{` or `//`");
+    }
+    if name.ends_with(['/', '.']) || name == "@" {
+        return Some("it ends with `/` or `.`");
+    }
+    if name
+        .split('/')
+        .any(|part| part.is_empty() || part.starts_with('.') || part.ends_with(".lock"))
+    {
+        return Some("a part that is empty, starts with `.` or ends with `.lock`");
+    }
+    None
 }

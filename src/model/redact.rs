@@ -40,7 +40,16 @@ impl Redactor {
     /// Returns `text` with control characters replaced and every secret replaced by
     /// `[redacted:<kind>]`. No copy when there is nothing to change.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let text = scrub_controls(text);
+        match scrub_controls(text) {
+            Cow::Borrowed(text) => self.hide_secrets(text),
+            Cow::Owned(text) => Cow::Owned(self.hide_secrets(&text).into_owned()),
+        }
+    }
+
+    /// Returns `text` with every secret replaced, control characters left as they are: for a
+    /// source whose own check must still see them (a note with a NUL is refused as binary).
+    pub fn hide_secrets<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let text = Cow::Borrowed(text);
         let found = secrets::find_all(&text);
         let mut text = match found.is_empty() {
             true => text,
@@ -65,12 +74,60 @@ impl Redactor {
         text
     }
 
+    /// Redacts `text`, a message that may quote `sources` (the arguments a command or a tool
+    /// call was given) escaped as `{:?}` does, which can hide a secret from the rules (`"a\"b"`
+    /// becomes `"a\\\"b"`): see [`Quoted`].
+    pub fn redact_quoting<'a>(
+        &self,
+        text: &str,
+        sources: impl IntoIterator<Item = &'a str>,
+    ) -> String {
+        self.redact_quoted(text, &Quoted::of(sources))
+    }
+
+    /// Redacts `text`, replacing the secrets of `quoted` first however they are escaped.
+    pub fn redact_quoted(&self, text: &str, quoted: &Quoted) -> String {
+        let mut text = text.to_string();
+        for (form, kind) in &quoted.0 {
+            if text.contains(form.as_str()) {
+                text = text.replace(form.as_str(), &marker(kind));
+            }
+        }
+        self.redact_string(text)
+    }
+
     /// Redacts an owned string in place (no copy when nothing matches).
     pub fn redact_string(&self, text: String) -> String {
         match self.redact(&text) {
             Cow::Borrowed(_) => text,
             Cow::Owned(changed) => changed,
         }
+    }
+}
+
+/// The secrets found in some sources (a command's arguments), each as it is and escaped once,
+/// twice and three times as `{:?}` escapes: the forms a message quoting them may hold.
+#[derive(Debug, Default)]
+pub struct Quoted(Vec<(String, &'static str)>);
+
+impl Quoted {
+    pub fn of<'a>(sources: impl IntoIterator<Item = &'a str>) -> Quoted {
+        let mut forms = Vec::new();
+        for source in sources {
+            for found in secrets::find_all(source) {
+                let mut form = source[found.range].to_string();
+                for _ in 0..4 {
+                    let next = form.escape_debug().to_string();
+                    if form.len() >= 3 && !forms.iter().any(|(f, _)| *f == form) {
+                        forms.push((form, found.kind));
+                    }
+                    form = next;
+                }
+            }
+        }
+        // The longest first: an escaped form holds the plain one.
+        forms.sort_by_key(|(f, _)| std::cmp::Reverse(f.len()));
+        Quoted(forms)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::agent::progress::{Item, Mode, Plan, Status, Store};
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::redact::Redactor;
-use crate::util::fs::write_atomic;
+use crate::util::fs::{write_atomic, write_atomic_in};
 use crate::util::time;
 
 /// A change to the plan.
@@ -78,6 +78,7 @@ pub fn change(repo: &Repo, config: &Config, change: Change) -> Result<Plan> {
         })?,
         Change::Set { id, status, note, files } => store.update(|old| {
             let note = note.map(|n| redactor.redact_string(n));
+            let files = files.into_iter().map(|f| redactor.redact_string(f)).collect();
             let Some(mut plan) = old else { bail!(NO_PLAN) };
             plan.set(&id, &status, note, files, time::format(time::now()))?;
             Ok(plan)
@@ -130,7 +131,8 @@ fn write_summaries(repo: &Repo, config: &Config, when: Write) -> Result<Vec<Stri
             if current.as_deref() == Some(summary.as_bytes()) || !(create || is_summary) {
                 continue;
             }
-            match write_atomic(&target, summary.as_bytes()) {
+            // The temporary copy goes to the git dir: a kill must not leave it in the work tree.
+            match write_atomic_in(&target, summary.as_bytes(), &repo.handoff_dir()) {
                 // After a change of the plan, a summary that cannot be written is an error.
                 Err(err) if create => return Err(err),
                 Err(err) => warnings.push(format!("{err:#}; the change summary there is stale")),
@@ -150,7 +152,7 @@ pub fn load(repo: &Repo) -> Result<Plan> {
     }
 }
 
-/// The change summary of `plan` for the attempt, and the files it lists as changed.
+/// The change summary of `plan` for the attempt, and the files it lists as changed, redacted.
 pub fn summary(
     repo: &Repo,
     config: &Config,
@@ -158,7 +160,12 @@ pub fn summary(
     overrides: &Overrides,
 ) -> Result<(String, Vec<String>)> {
     let facts = summary_facts(repo, config, plan, overrides)?;
-    Ok((change_summary::render(plan, &facts), facts.files_changed))
+    // One pass over the final text: file names (a file may be named after a token), the plan
+    // written before redaction covered it, the quality gates.
+    let redactor = Redactor::new(config)?;
+    let text = redactor.redact_string(change_summary::render(plan, &facts));
+    let files = facts.files_changed.into_iter().map(|f| redactor.redact_string(f)).collect();
+    Ok((text, files))
 }
 
 /// What the change summary says besides the plan: the ticket, the files, the quality gates.

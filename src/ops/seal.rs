@@ -31,7 +31,7 @@
 //!
 //! `attempt` is where `git handoff seal` starts (note changes kept out), `commit` the seal itself,
 //! `request` what it is asked and what it answers; `stage`, `changes`, `tree`, `lock` and
-//! `quarantine` are its git steps, `guard`, `prescan` and `scan` the secrets guard.
+//! `quarantine` are its git steps, `guard`, `prescan`, `scan` and `utf16` the secrets guard.
 
 mod attempt;
 mod changes;
@@ -44,9 +44,28 @@ mod request;
 mod scan;
 mod stage;
 mod tree;
+mod utf16;
 
 pub use attempt::seal_attempt;
-pub use request::{Request, Sealed};
+pub use quarantine::PREFIX as QUARANTINE_PREFIX;
+pub use request::{Request, Sealed, redact_path};
+pub use stage::PREFIX as STAGE_PREFIX;
+
+/// Removes what killed seals and notes left in the repository at `git_dir` (object store
+/// `objects`): their quarantines (which may hold the blob of a secret they were leaving out),
+/// private indexes and temporary files. Cheap: a few directory listings; `record` never calls it.
+pub fn clear_leftovers(git_dir: &std::path::Path, objects: &std::path::Path) {
+    use crate::util::leftovers::sweep;
+    sweep(objects, QUARANTINE_PREFIX);
+    sweep(git_dir, STAGE_PREFIX);
+    sweep(git_dir, crate::git::note_commit::NOTE_INDEX_PREFIX);
+    // Old builds named them `handoff-note-index<random>`.
+    sweep(git_dir, "handoff-note-index");
+    let handoff = git_dir.join("handoff");
+    sweep(&handoff, crate::util::fs::TMP_PREFIX);
+    // tempfile's own names (`.tmpXXXXXX`), from builds before the process id was in the name.
+    sweep(&handoff, ".tmp");
+}
 
 #[cfg(test)]
 mod tests {

@@ -27,8 +27,12 @@ use crate::store::records;
 use remote::{fetch, push, ref_id};
 
 /// How many fetch–merge–push rounds a sync tries before it gives up on a busy remote. Each round
-/// some racing writer wins, so this many syncs started at the same moment all get through.
-pub const MAX_TRIES: u32 = 10;
+/// some racing writer wins; with the backoff below, 32 syncs started at the same moment all got
+/// through in at most 14 rounds (issue 48), so this leaves room for slower remotes.
+pub const MAX_TRIES: u32 = 40;
+
+/// A sync also gives up once it has tried this long, however many rounds that was.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(120);
 
 /// What a sync did.
 #[derive(Debug, Clone, Serialize)]
@@ -111,7 +115,10 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Report> {
     }
     records::ensure_identity(repo);
     let mut last_race = String::new();
-    for tries in 1..=MAX_TRIES {
+    let started = std::time::Instant::now();
+    let mut tries = 0;
+    while tries < MAX_TRIES && (tries == 0 || started.elapsed() < GIVE_UP_AFTER) {
+        tries += 1;
         match round(repo, notes_ref, remote, &tracking)? {
             Round::Done(mut report) => {
                 report.tries = tries;
@@ -126,9 +133,10 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Report> {
         }
     }
     bail!(
-        "gave up after {MAX_TRIES} tries: each time another writer moved {notes_ref} first or held \
+        "gave up after {tries} tries in {}s: each time another writer moved {notes_ref} first or held \
          a ref lock (the last: {last_race}); nothing was lost and the local notes are whole; run \
-         `git handoff sync {remote}` again, and look for a stale `.lock` file if this persists"
+         `git handoff sync {remote}` again, and look for a stale `.lock` file if this persists",
+        started.elapsed().as_secs()
     )
 }
 
@@ -266,14 +274,18 @@ fn merge_base(repo: &Repo, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>>
         .map_err(|_| anyhow!("`git merge-base {a} {b}` printed {text:?}, not a commit id"))
 }
 
-/// About 100 ms, 200 ms, 400 ms, then 800 ms each time, drawn from 50–150 % of that, so racing
-/// syncs fall out of step instead of colliding again (about 6 s in all at most).
+/// Exponential backoff with full jitter: a random wait in 0–100 ms, then 0–200, 0–400 ... up to
+/// 0–3.2 s, so racing syncs spread out over a growing window instead of colliding again in
+/// lockstep (a fixed floor kept 32 syncs in step: 5 gave up after 10 rounds).
 fn backoff(tries: u32) -> Duration {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    let base = 100u64 << (tries.saturating_sub(1)).min(3);
-    let spread = u64::from(nanos ^ std::process::id().wrapping_mul(2_654_435_761)) % (base + 1);
-    Duration::from_millis(base / 2 + spread)
+    let cap = 100u64 << tries.saturating_sub(1).min(5);
+    let mixed = (u64::from(nanos)
+        ^ u64::from(std::process::id()).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    .wrapping_mul(0x2545_F491_4F6C_DD1D)
+        >> 33;
+    Duration::from_millis(10 + mixed % cap)
 }

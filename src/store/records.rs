@@ -32,4 +32,4 @@ pub use crate::model::summary::Summary;
 pub use key::Key;
 pub use read::{latest, read_lenient, readable_refs, tracking_ref};
 pub use record::{Record, RecordKind, merge, parse, render};
-pub use write::{ensure_identity, store};
+pub use write::{ensure_identity, store, store_replacing};

@@ -26,7 +26,7 @@ impl Interrupt {
     /// An error when a signal came: `what` (`seal`, `the note commit`) was interrupted.
     pub fn check(&self, what: &str) -> Result<()> {
         if self.0.load(std::sync::atomic::Ordering::SeqCst) {
-            bail!("{what} was interrupted by a signal; nothing was changed");
+            bail!("{what} was interrupted by a signal before it changed anything");
         }
         Ok(())
     }

@@ -488,3 +488,36 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
     assert_eq!(repo.head(), head);
     assert!(!repo.path.join(".agent/handoff/12.md").exists(), "nothing written");
 }
+
+/// Issue 48: a re-note of the same attempt replaces its note commit, and the record of the
+/// replaced commit goes with it (from its own note and from the issue and branch keys): after many
+/// re-notes there are as many records as after one.
+#[test]
+fn re_notes_replace_their_record_instead_of_piling_up() {
+    let env = Env::new();
+    let repo = started(&env, "r", 12);
+    let mut counts = Vec::new();
+    for step in 0..6 {
+        repo.write(
+            ".agent/handoff/12.md",
+            format!(
+                "# Handoff note: issue #12\n\n## Summary\n\n- step {step}\n\n## Remaining work\n\n\
+                 - rest\n\n## Evidence\n\n- none\n"
+            ),
+        );
+        stdout_ok(repo.handoff().arg("note").output().unwrap());
+        let notes = repo.git_text(["notes", "--ref=handoff", "list"]);
+        let blobs = repo.git_text(["ls-tree", "-r", "-l", "refs/notes/handoff"]);
+        let biggest =
+            blobs.lines().filter_map(|l| l.split_whitespace().nth(3)?.parse::<u64>().ok()).max();
+        counts.push((notes.lines().count(), biggest.unwrap_or(0)));
+    }
+    assert!(counts.windows(2).all(|w| w[0].0 == w[1].0), "notes grew: {counts:?}");
+    let sizes: Vec<u64> = counts.iter().map(|c| c.1).collect();
+    assert!(
+        sizes.iter().max().unwrap() - sizes.iter().min().unwrap() < 64,
+        "records grew: {sizes:?}"
+    );
+    let recall = stdout_ok(repo.handoff().arg("recall").output().unwrap());
+    assert!(recall.contains("step 5"), "{recall}");
+}

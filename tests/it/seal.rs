@@ -1233,3 +1233,40 @@ fn clean_filters_run_in_the_callers_locale() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(repo.git_text(["rev-parse", "HEAD:a.txt"]), want);
 }
+
+/// Issue 48: in a cone-mode sparse checkout a new file outside the cone does not fail the seal:
+/// it commits what `git add -A` stages (git exits 1 there, having staged the rest) and names
+/// what it left out; the tree is git's own.
+#[test]
+fn a_sparse_checkout_seals_what_git_add_stages_and_names_the_rest() {
+    let env = Env::new();
+    let mut trees = Vec::new();
+    for name in ["ours", "git"] {
+        let repo = env.repo(name);
+        repo.write("in/a.txt", "a\n");
+        repo.write("out/b.txt", "b\n");
+        repo.write("top.txt", "t\n");
+        repo.commit_all("base");
+        repo.git(["sparse-checkout", "set", "--cone", "in"]);
+        repo.write("in/new.txt", "new inside\n");
+        repo.write("out/new.txt", "new outside\n");
+        repo.write("top.txt", "t2\n");
+        if name == "ours" {
+            stdout_ok(repo.handoff().args(["start", "--issue", "5"]).output().unwrap());
+            let out = repo.handoff().args(["seal", "--json"]).output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(report["skipped"][0]["path"], "out/new.txt", "{report}");
+            assert!(report["skipped"][0]["why"].as_str().unwrap().contains("sparse-checkout"));
+        } else {
+            let add = repo.git_cmd(["add", "-A"]).output().unwrap();
+            assert_eq!(add.status.code(), Some(1), "git's own behaviour changed");
+            repo.git(["commit", "-q", "-m", "x"]);
+        }
+        assert_eq!(repo.read("out/new.txt"), b"new outside\n");
+        let status = repo.git_text(["status", "--porcelain"]);
+        assert_eq!(status.trim_end(), "?? out/new.txt", "{name}");
+        trees.push(repo.git_text(["rev-parse", "HEAD^{tree}"]));
+    }
+    assert_eq!(trees[0], trees[1], "the seal's tree is not git add -A's");
+}

@@ -693,3 +693,38 @@ fn notes_trees_with_any_fanout_and_entries_that_are_no_notes_merge_whole() {
         );
     }
 }
+
+/// Issue 48: 32 clones syncing at the same moment all get through (5 of 32 gave up after 10
+/// rounds before). Bounded by default; `HANDOFF_SYNC_CLONES=32` races as many as the issue.
+#[test]
+fn many_racing_clones_all_converge() {
+    let count: usize =
+        std::env::var("HANDOFF_SYNC_CLONES").ok().and_then(|n| n.parse().ok()).unwrap_or(12);
+    let env = Env::new();
+    let names: Vec<String> = (0..count).map(|i| format!("c{i:02}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (remote, repos) = clones(&env, &names);
+    let commits: Vec<String> = repos
+        .iter()
+        .enumerate()
+        .map(|(i, repo)| hand_off(repo, &format!("b{i}"), 500 + i as u64, "g"))
+        .collect();
+    let began = std::time::Instant::now();
+    let children: Vec<Child> = repos.iter().map(spawn_sync).collect();
+    let mut tries = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "a racing sync gave up: {}", stderr(&out));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        tries.push(report["tries"].as_u64().unwrap());
+    }
+    eprintln!(
+        "{count} racing syncs in {:.1}s; most rounds {}, tries {tries:?}",
+        began.elapsed().as_secs_f64(),
+        tries.iter().max().unwrap()
+    );
+    for repo in &repos {
+        sync_json(repo, &[]);
+    }
+    all_agree(&env, &remote, &repos, &commits);
+}

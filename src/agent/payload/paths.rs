@@ -27,6 +27,16 @@ pub(super) fn patch_paths(patch: &str) -> Vec<String> {
     out
 }
 
+/// A payload path made repository-relative, redacted BEFORE it is normalized: normalizing
+/// collapses `//`, and `postgres://u:PW@host` would no longer read as a URL with credentials.
+pub fn relative_clean(
+    raw: &str,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+) -> Option<String> {
+    repo_relative(&clean(raw, usize::MAX), place)
+}
+
 /// `raw` (absolute, or relative to the session's directory) relative to the top of the work tree;
 /// `None` for paths outside it or inside `.git`.
 pub fn repo_relative(raw: &str, place: &Place<'_>) -> Option<String> {

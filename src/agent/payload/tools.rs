@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::agent::events::Event;
 
 use super::fields::{CAP_COMMAND, CAP_PATH, CAP_TARGET, MAX_PATHS, str_field, wrong_type};
-use super::paths::{Place, patch_paths, repo_relative};
+use super::paths::{Place, patch_paths, relative_clean};
 
 /// Fills the target and edited paths of a tool call from its input.
 pub(super) fn describe_tool(
@@ -30,7 +30,7 @@ pub(super) fn describe_tool(
         | "read_file" => {
             let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
             let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
-            match repo_relative(path, place) {
+            match relative_clean(path, place, clean) {
                 Some(rel) => {
                     event.target = Some(clean(&rel, CAP_TARGET).into());
                     if tool != "Read" && tool != "read_file" {
@@ -50,7 +50,7 @@ pub(super) fn describe_tool(
                 .map(patch_paths)
                 .unwrap_or_default()
                 .into_iter()
-                .filter_map(|p| repo_relative(&p, place))
+                .filter_map(|p| relative_clean(&p, place, clean))
                 .collect();
             if let Some(first) = files.first() {
                 let more = if files.len() > 1 {

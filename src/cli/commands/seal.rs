@@ -101,7 +101,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     for skipped in &sealed.skipped {
         output::warn(&format!("left {} out of the seal: {}", display(&skipped.path), skipped.why));
     }
-    if sealed.skipped.iter().any(|s| s.path != held_note.as_bytes()) {
+    if sealed
+        .skipped
+        .iter()
+        .any(|s| s.path != held_note.as_bytes() && s.why.starts_with("looks like a secret"))
+    {
         eprintln!(
             "hint: skipped files stay in the work tree, uncommitted; run `git handoff seal \
              --allow-secrets` to seal them anyway"
@@ -163,10 +167,11 @@ fn render(sealed: &Sealed, cap: usize, out: &mut impl Write) -> Result<()> {
 }
 
 /// A path as people read it: as is when it is printable UTF-8, else C-quoted as `git status`
-/// quotes it (the one C-quoter of the crate, `git::quote`).
+/// quotes it (the one C-quoter of the crate, `git::quote`); a secret in the name redacted.
 fn display(path: &[u8]) -> String {
-    match path.to_str() {
+    let shown = match path.to_str() {
         Ok(text) if !text.chars().any(char::is_control) && !text.starts_with('"') => text.into(),
         _ => String::from_utf8_lossy(&quote_status_path(path, true)).into_owned(),
-    }
+    };
+    crate::ops::seal::redact_path(&shown)
 }

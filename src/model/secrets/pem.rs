@@ -83,13 +83,15 @@ fn block_end(text: &str, mut pos: usize) -> Option<usize> {
     (to_the_end || longest >= KEY_LINE).then_some(end)
 }
 
-/// Skips spaces, tabs, line breaks and escaped line breaks (`\n` in JSON or a shell string).
+/// Skips spaces, tabs, line breaks and escaped line breaks (`\n` in JSON or a shell string), and
+/// a Markdown list or quote marker opening a line (`- `, `* `, `> `: a key pasted as list items).
 /// Returns the new position, whether a line break was crossed, and whether a space was.
 fn skip_separators(bytes: &[u8], mut pos: usize) -> (usize, bool, bool) {
     let (mut newline, mut space) = (false, false);
     while pos < bytes.len() {
         match bytes[pos] {
             b'\n' | b'\r' => newline = true,
+            b'-' | b'*' | b'>' if newline && matches!(bytes.get(pos + 1), Some(b' ' | b'\t')) => {}
             b' ' | b'\t' => space = true,
             b'\\' if matches!(bytes.get(pos + 1), Some(b'n' | b'r')) => {
                 newline = true;

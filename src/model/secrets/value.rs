@@ -112,15 +112,40 @@ pub fn plausible(value: &str, form: Form) -> bool {
     true
 }
 
-/// A name as code writes it: snake_case with an underscore, or camelCase (a capital after a
-/// lower-case letter), or a capitalised type name (`String`, `Token`).
+/// A name as code writes it: snake_case with an underscore, a capitalised type name (`String`,
+/// `Token`), or camelCase words (`authToken`, `userId`, `parseHTTPResponse`). A generated password
+/// has capitals too (`aBcD3fGh1J`, `kT9xLmQ2pR`), but not words: a digit inside, or a capital
+/// followed by one lower-case letter and another capital, is not how code names things.
 fn is_code_name(value: &str) -> bool {
     let bytes = value.as_bytes();
     let digits = bytes.iter().any(u8::is_ascii_digit);
-    let camel = bytes.windows(2).any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
     let type_name =
         bytes[0].is_ascii_uppercase() && bytes[1..].iter().all(u8::is_ascii_lowercase) && !digits;
-    value.contains('_') || camel || type_name
+    value.contains('_') || type_name || camel_words(bytes)
+}
+
+/// camelCase made of words: a lower-case letter then a capital somewhere, no digit before a
+/// letter, and each capital after a lower-case letter starts a word of two or more lower-case
+/// letters, an acronym (capitals), or a short last word (`userId`, `getX`).
+fn camel_words(bytes: &[u8]) -> bool {
+    let hump =
+        |i: usize| i > 0 && bytes[i - 1].is_ascii_lowercase() && bytes[i].is_ascii_uppercase();
+    if !(1..bytes.len()).any(hump) {
+        return false;
+    }
+    let digit_inside =
+        bytes.windows(2).any(|w| w[0].is_ascii_digit() && w[1].is_ascii_alphabetic());
+    if digit_inside {
+        return false;
+    }
+    (1..bytes.len()).filter(|&i| hump(i)).all(|i| {
+        let lower = bytes[i + 1..].iter().take_while(|b| b.is_ascii_lowercase()).count();
+        let next = bytes.get(i + 1 + lower);
+        lower >= 2
+            || next.is_none()
+            || lower == 0 && next.is_some_and(u8::is_ascii_uppercase)
+            || lower == 1 && next.is_some_and(u8::is_ascii_digit)
+    })
 }
 
 #[cfg(test)]
@@ -138,6 +163,9 @@ mod tests {
             ("wJalrXUtnFEMI/K7MDENG", Form::Bare),
             ("S3cret!", Form::Bare),
             ("Passw0rd", Form::Spaced),
+            ("aBcD3fGh1J", Form::Spaced),
+            ("kT9xLmQ2pR", Form::Spaced),
+            ("aBcDeFgHiJ", Form::Spaced),
         ] {
             assert!(plausible(value, form), "{value} {form:?}");
         }
@@ -158,6 +186,9 @@ mod tests {
             ("****", Form::Quoted),
             ("Option<String>", Form::Spaced),
             ("authToken", Form::Spaced),
+            ("userId", Form::Spaced),
+            ("parseHTTPResponse", Form::Spaced),
+            ("getApiKey2", Form::Spaced),
             ("form_password", Form::Spaced),
             ("Token", Form::Spaced),
             ("user_input", Form::Spaced),

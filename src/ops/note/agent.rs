@@ -35,7 +35,13 @@ pub fn agent_note(
     head_commit(repo)?;
     // The last work commit: HEAD, or the parent of this attempt's note commit that the new note
     // replaces. A sealed attempt takes no new note.
-    let head = match place::place(repo, config, attempt)? {
+    let place = place::place(repo, config, attempt)?;
+    // The note commit this one replaces: its record goes when the new one is stored.
+    let replaced = match &place {
+        Place::Replace { note, .. } => Some(*note),
+        _ => None,
+    };
+    let head = match place {
         Place::Sealed { note, seal } => {
             return Err(place::sealed_refusal(attempt, note, seal, "a new note commit").into());
         }
@@ -89,6 +95,15 @@ pub fn agent_note(
                     (read_regular(&note_file, note::MAX_BYTES, "the note")?, rel.clone())
                 }
             };
+            // Redacted before anything is added to it: a tag appended to each line of a key
+            // pasted as prose would break the block apart, and the key would pass.
+            let bytes = match String::from_utf8(bytes) {
+                Ok(text) => match redactor.hide_secrets(&text) {
+                    std::borrow::Cow::Owned(clean) => clean.into_bytes(),
+                    std::borrow::Cow::Borrowed(_) => text.into_bytes(),
+                },
+                Err(err) => err.into_bytes(),
+            };
             let mut note = match Note::parse(&bytes) {
                 Ok(note) => note,
                 Err(problem) => return Err(check_failure(&origin, vec![problem.to_string()])),
@@ -104,6 +119,7 @@ pub fn agent_note(
             (text, tags, None, fixes)
         }
     };
+    // And once more on the final text, headers and tags included.
     let text = redactor.redact(&text).into_owned();
     // Tags quote the claims as the agent wrote them; they go to `note --json`, `show` and the
     // record that `sync` pushes, so they are redacted like the note itself.
@@ -122,7 +138,15 @@ pub fn agent_note(
         tags: tags.clone(),
         ..base_record(repo, config, attempt, reason_of(&text), commit, &rel, &digest)?
     };
-    records::store(repo, &config.notes_ref, commit, &record)?;
+    records::store_replacing(repo, &config.notes_ref, commit, &record, replaced).with_context(
+        || {
+            format!(
+                "the note is committed as {} (HEAD moved to it), but its record could not be \
+                 stored; run `git handoff note` again to store it",
+                &commit.to_string()[..12]
+            )
+        },
+    )?;
     Ok(NoteOutcome {
         commit: Some(commit.to_string()),
         path: Some(rel),

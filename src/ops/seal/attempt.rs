@@ -101,7 +101,21 @@ pub fn seal_attempt(
             },
         }
     }
-    let sealed = seal(repo, config, &req)?;
+    let sealed = match seal(repo, config, &req) {
+        Ok(sealed) => sealed,
+        // The note commit stands: the error must not read as if nothing had changed.
+        Err(err) => match note.as_ref().and_then(|n| n.commit.as_deref()) {
+            Some(commit) => {
+                return Err(err.context(format!(
+                    "the edited note was committed first, as {} (HEAD moved to it); sealing the \
+                     rest of the work then failed, and that step changed nothing; run `git \
+                     handoff seal` again to seal the rest",
+                    &commit[..commit.len().min(12)]
+                )));
+            }
+            None => return Err(err),
+        },
+    };
     // What was left out, for the emergency note to name; a seal that left nothing out says so.
     let left_out = repo.handoff_dir().join(crate::model::seal_message::LEFT_OUT_FILE);
     let listed = serde_json::to_vec(&sealed.skipped).context("listing the files left out")?;

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
 use super::lock::{IndexLock, index_path, refuse_in_progress};
@@ -79,12 +79,14 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
         let before = s.spawn(|| changes::staged_before(&git, &index, &base_hex));
         // The author and committer `git commit-tree` would write, so the commit is made here.
         let identity = s.spawn(|| identity_and_idents(&git));
-        let added = adding.finish(top, scanning, hash);
+        let added = adding.finish(top, scanning, hash, sparse_checkout(repo));
         let added = added.context("staging the work tree like `git add -A`");
         (added, join(original), join(before), join(identity))
     });
     let original = original?;
-    let prescanned = added?;
+    let (prescanned, partial) = added?;
+    // In a sparse checkout, new files outside the cone: `git add -A` leaves them, so does seal.
+    let outside = if partial { outside_the_cone(&stage)? } else { Vec::new() };
     let (identity, idents) = identity?;
     let changes = list_changes(&stage, hash, original.as_ref(), before, &base)?;
     // The tree is built while the changed blobs are scanned for secrets, leaving out what the
@@ -138,6 +140,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
             quarantine.migrate(&git, &tree, head.id, selective)?;
             lock.install(&stage.file)?;
         }
+        skipped.extend(outside);
         return Ok(Sealed { commit: None, files, skipped });
     }
     // Written here as `commit-tree` would write it, where the same bytes are certain; else by git.
@@ -170,7 +173,35 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
             )),
         });
     }
+    skipped.extend(outside);
     Ok(Sealed { commit: Some(commit), files, skipped })
+}
+
+/// Whether the work tree is a sparse checkout (`core.sparseCheckout`).
+fn sparse_checkout(repo: &Repo) -> bool {
+    repo.gix.config_snapshot().boolean("core.sparseCheckout").unwrap_or(false)
+}
+
+/// The files `git add -A` left untracked in a sparse checkout (exit 1): outside the cone.
+fn outside_the_cone(stage: &Stage<'_>) -> Result<Vec<Skipped>> {
+    let out = stage.run(&["ls-files", "-z", "--others", "--exclude-standard"])?;
+    let left: Vec<Skipped> = out
+        .split(|&b| b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|path| Skipped {
+            path: path.to_vec(),
+            why: "outside the sparse-checkout cone, where `git add -A` leaves it too; \
+                  `git sparse-checkout add <dir>` takes it in"
+                .into(),
+        })
+        .collect();
+    if left.is_empty() {
+        bail!(
+            "`git add -A` failed (exit 1) in this sparse checkout, yet left no file out; run \
+             `git add -A` to see why"
+        );
+    }
+    Ok(left)
 }
 
 /// Adds the paths the caller holds back to `skipped`, those that changed and are not there yet.

@@ -8,6 +8,9 @@
 //! (`.env.example`, `.env.sample`, `.env.template`, `.env.dist`) pass on their name but are still
 //! scanned.
 //!
+//! A name that holds a token (`ghp_….txt`) is a secret too: names go into trees as they are.
+//! UTF-16 text (with a BOM, or ASCII with NULs between the letters) is scanned as the text it is.
+//!
 //! Content is read as a stream, in chunks that overlap by [`MAX_TOKEN_LEN`] bytes, so memory stays
 //! flat whatever the file size and a token cut by a chunk boundary is still seen whole. What is
 //! scanned is the blob the seal would commit (after git's clean filters and line-ending
@@ -22,6 +25,8 @@ use regex::bytes::Regex;
 use crate::model::config::Secrets;
 use crate::model::patterns::Patterns;
 use crate::model::secrets::{MAX_TOKEN_LEN, find_token};
+
+use super::utf16;
 
 /// Bytes read per step; the working buffer is this plus the overlap.
 const CHUNK: usize = 1 << 20;
@@ -82,6 +87,12 @@ impl Guard {
         if let Some(rule) = builtin {
             return Some(format!("looks like a secret: its name matches {rule}"));
         }
+        // A name is written into a tree as it is: a file named after a token carries it.
+        // Each part on its own too: `dir/API_KEY=x` reads as a path segment, not an assignment.
+        let parts = std::iter::once(path).chain(path.split(|&b| b == b'/'));
+        if let Some(kind) = parts.filter_map(find_token).next() {
+            return Some(format!("looks like a secret: its name holds a {kind}"));
+        }
         let mode = gix::glob::wildmatch::Mode::NO_MATCH_SLASH_LITERAL;
         self.globs
             .iter()
@@ -106,13 +117,21 @@ impl Guard {
         // chunk for each of them cost more than the scan itself.
         let mut window: Vec<u8> = Vec::new();
         let mut found = None;
+        let mut wide = None;
         loop {
             let read = content.by_ref().take(CHUNK as u64).read_to_end(&mut window)?;
             if read == 0 {
                 break;
             }
+            // UTF-16 text (a BOM, or NULs between ASCII letters) is read as the text it holds.
+            wide = wide.or_else(|| utf16::detect(&window));
             if found.is_none() {
                 found = self.scan(&window, credential);
+            }
+            if found.is_none()
+                && let Some(order) = wide
+            {
+                found = self.scan(utf16::decode(&window, order).as_bytes(), credential);
             }
             if read < CHUNK {
                 break;

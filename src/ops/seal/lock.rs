@@ -28,7 +28,18 @@ impl IndexLock {
         let mut name = index.as_os_str().to_owned();
         name.push(".lock");
         let path = PathBuf::from(name);
-        let file = OpenOptions::new().write(true).create_new(true).open(&path).map_err(|err| {
+        let create = || OpenOptions::new().write(true).create_new(true).open(&path);
+        // A dead process's lock (a killed seal's, or git's that nobody holds) does not block.
+        let file = match create() {
+            Err(err)
+                if err.kind() == io::ErrorKind::AlreadyExists
+                    && crate::util::leftovers::clear_stale_lock(&path) =>
+            {
+                create()
+            }
+            other => other,
+        };
+        let mut file = file.map_err(|err| {
             if err.kind() == io::ErrorKind::AlreadyExists {
                 anyhow!(
                     "{} exists: another git process is running in this repository; wait for it \
@@ -39,6 +50,10 @@ impl IndexLock {
                 anyhow!("cannot create {}: {err}; check the permissions of the git dir", path.display())
             }
         })?;
+        // Who holds it, for the next command to judge if this process dies holding it. Git never
+        // reads a lock's content: our new index is renamed over the index, not the lock.
+        use std::io::Write;
+        let _ = file.write_all(crate::util::leftovers::lock_owner().as_bytes());
         Ok(IndexLock { path, index: index.to_path_buf(), file, installed: false })
     }
 

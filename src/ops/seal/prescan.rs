@@ -67,19 +67,24 @@ impl Drop for Adding {
 impl Adding {
     /// Waits for `add`, with the files it stages scanned under `top` by `guard` as it goes
     /// (started with `scanning`; without a guard nothing is scanned).
+    ///
+    /// In a sparse checkout (`sparse`), `add` exits 1 when a new file lies outside the cone,
+    /// having staged everything else: that is its answer, not a failure, and the second value
+    /// says it happened (the caller lists what was left out).
     pub(super) fn finish(
         mut self,
         top: &Path,
         guard: Option<&Guard>,
         hash: gix::hash::Kind,
-    ) -> Result<Prescanned> {
+        sparse: bool,
+    ) -> Result<(Prescanned, bool)> {
         let mut child = self.child.take().expect("finished once");
         let cmd = &self.cmd;
         let guard = guard.filter(|_| self.scanning);
         let Some(guard) = guard else {
             let output = child.wait_with_output();
             let output = output.with_context(|| format!("waiting for {}", git::describe(cmd)))?;
-            return git::checked(cmd, output).map(|_| Prescanned::new());
+            return checked_add(cmd, output, sparse).map(|partial| (Prescanned::new(), partial));
         };
         let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return Err(anyhow!("{} started without pipes", git::describe(cmd)));
@@ -125,9 +130,18 @@ impl Adding {
         });
         let status = status.with_context(|| format!("waiting for {}", git::describe(cmd)))?;
         let stderr = errors.map_err(|_| anyhow!("reading git add's messages failed"))??;
-        git::checked(cmd, Output { status, stdout: Vec::new(), stderr })?;
-        scanned.map_err(|_| anyhow!("the secret scan beside git add panicked"))
+        let partial = checked_add(cmd, Output { status, stdout: Vec::new(), stderr }, sparse)?;
+        let scanned = scanned.map_err(|_| anyhow!("the secret scan beside git add panicked"))?;
+        Ok((scanned, partial))
     }
+}
+
+/// `add`'s exit status judged: true for the exit 1 of a sparse checkout (see [`Adding::finish`]).
+fn checked_add(cmd: &Command, output: Output, sparse: bool) -> Result<bool> {
+    if sparse && output.status.code() == Some(1) {
+        return Ok(true);
+    }
+    git::checked(cmd, output).map(|_| false)
 }
 
 /// The blob id of the regular file at `path` and the guard's verdict on it; `None` when it is not

@@ -21,6 +21,10 @@ use gix::ObjectId;
 
 use crate::git::plumbing::run_with_input;
 use crate::git::{Git, pack_write};
+use crate::util::leftovers::tagged;
+
+/// A quarantine is `objects/<this><pid>-<random>`: a killed seal's is removed by the next command.
+pub const PREFIX: &str = "tmp_objdir-handoff-";
 
 pub(super) struct Quarantine {
     dir: tempfile::TempDir,
@@ -30,10 +34,9 @@ pub(super) struct Quarantine {
 impl Quarantine {
     /// A new, empty quarantine inside the object store at `store`.
     pub(super) fn new(store: &Path) -> Result<Quarantine> {
-        let dir =
-            tempfile::Builder::new().prefix("tmp_objdir-handoff-").tempdir_in(store).with_context(
-                || format!("creating a temporary object directory in {}", store.display()),
-            )?;
+        let dir = tempfile::Builder::new().prefix(&tagged(PREFIX)).tempdir_in(store).with_context(
+            || format!("creating a temporary object directory in {}", store.display()),
+        )?;
         Ok(Quarantine { dir, store: store.to_path_buf() })
     }
 

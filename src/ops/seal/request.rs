@@ -64,9 +64,18 @@ pub fn commit_message(req: &Request) -> Result<String> {
 }
 
 fn lossy_path<S: Serializer>(path: &[u8], s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_str(&path.to_str_lossy())
+    s.serialize_str(&redact_path(&path.to_str_lossy()))
 }
 
 fn lossy_paths<S: Serializer>(paths: &[Vec<u8>], s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.collect_seq(paths.iter().map(|p| p.to_str_lossy()))
+    s.collect_seq(paths.iter().map(|p| redact_path(&p.to_str_lossy())))
+}
+
+/// A path as a report shows it: a file named after a token (which the guard left out) must not
+/// print the token. Each segment is judged on its own (`dir/API_KEY=x`), as the guard judges it.
+pub fn redact_path(path: &str) -> String {
+    let redactor = crate::model::redact::Redactor::default();
+    let whole = redactor.redact(path);
+    let parts: Vec<String> = whole.split('/').map(|p| redactor.redact(p).into_owned()).collect();
+    parts.join("/")
 }

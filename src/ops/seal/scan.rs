@@ -35,6 +35,12 @@ pub(super) fn find_secrets(
 ) -> Result<Vec<Skipped>> {
     let mut skipped = Vec::new();
     let mut to_read = Vec::new();
+    // A symlink's name goes into the tree as well (its target is not scanned: a path).
+    for c in changes.iter().filter(|c| c.new_mode == 0o120000) {
+        if let Some(why) = guard.by_name(&c.path) {
+            skipped.push(Skipped { path: c.path.clone(), why });
+        }
+    }
     for c in changes.iter().filter(|c| c.is_regular_file()) {
         if let Some(why) = guard.by_name(&c.path) {
             skipped.push(Skipped { path: c.path.clone(), why });

@@ -76,6 +76,9 @@ impl Change {
     }
 }
 
+/// The seal's private index lives in `<git dir>/<this><pid>-<random>/`.
+pub const PREFIX: &str = "handoff-seal-";
+
 /// The private index in a temporary directory inside the git dir, and git run on it.
 pub(super) struct Stage<'a> {
     pub(super) git: &'a Git,
@@ -87,7 +90,7 @@ impl<'a> Stage<'a> {
     /// Copies the index (if there is one) to a private file next to it.
     pub(super) fn new(git: &'a Git, git_dir: &Path, index: &Path) -> Result<Stage<'a>> {
         let dir = tempfile::Builder::new()
-            .prefix("handoff-seal-")
+            .prefix(&crate::util::leftovers::tagged(PREFIX))
             .tempdir_in(git_dir)
             .with_context(|| format!("creating a temporary directory in {}", git_dir.display()))?;
         let file = dir.path().join("index");

@@ -16,10 +16,29 @@ use super::record::{Record, parse, render};
 /// How long a write keeps retrying while other writers move the notes ref first.
 const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
 
+/// A notes ref lock unchanged this long, and held open by no process, is a dead writer's.
+const STALE_REF_LOCK: Duration = Duration::from_secs(2);
+
 /// Stores `record` on `object` (replacing what was there: one commit has one handoff) and on its
 /// issue and branch keys (added to what was there, keeping one record per commit).
 pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record) -> Result<()> {
+    store_replacing(repo, notes_ref, object, record, None)
+}
+
+/// [`store`], for a note commit that replaces `replaced` (a re-note of the same attempt): the
+/// replaced commit's record of this kind goes, from its own note and from the keys, so records
+/// stay as many as live handoffs however often an attempt is noted again. The new record is
+/// written first: an interruption between the two leaves one record too many, never one too few.
+pub fn store_replacing(
+    repo: &mut Repo,
+    notes_ref: &str,
+    object: ObjectId,
+    record: &Record,
+    replaced: Option<ObjectId>,
+) -> Result<()> {
     ensure_identity(repo);
+    let replaced_hex = replaced.map(|r| r.to_string());
+    let gone = |r: &Record| Some(&r.commit) == replaced_hex.as_ref() && r.kind == record.kind;
     // Another record on the same object (one from another machine, merged by sync, or an older
     // handoff of another kind) is kept; only this kind of record for this commit is replaced.
     write_with_retry(repo, notes_ref, object, false, |existing| {
@@ -40,9 +59,14 @@ pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record
     for key in keys {
         write_with_retry(repo, notes_ref, key, true, |existing| {
             let mut kept: Vec<Record> =
-                existing.into_iter().filter(|r| r.commit != record.commit).collect();
+                existing.into_iter().filter(|r| r.commit != record.commit && !gone(r)).collect();
             kept.push(record.clone());
             kept
+        })?;
+    }
+    if let Some(replaced) = replaced.filter(|r| *r != object) {
+        write_with_retry(repo, notes_ref, replaced, false, |existing| {
+            existing.into_iter().filter(|r| !gone(r)).collect()
         })?;
     }
     Ok(())
@@ -68,6 +92,12 @@ fn write_with_retry(
             None => return Ok(()),
             Some(raced) => raced,
         };
+        // A writer killed while it held the ref's lock never lets go of it: a lock nobody holds
+        // open, unchanged for a while, is cleared (a live writer holds it for microseconds).
+        if tries.is_multiple_of(8) {
+            let lock = repo.gix.common_dir().join(format!("{notes_ref}.lock"));
+            crate::util::leftovers::clear_lock_older_than(&lock, STALE_REF_LOCK);
+        }
         if started.elapsed() > GIVE_UP_AFTER {
             bail!(
                 "could not update {notes_ref} after {tries} tries in {}s: {raced:#}; another \
@@ -77,7 +107,8 @@ fn write_with_retry(
         }
         // Another writer won the race: back off for a random while, longer as the tries go on,
         // so many writers spread out instead of colliding again in lockstep.
-        let cap = 2 + u64::from(tries.min(20)) * 3;
+        // Exponential, capped at a quarter second ("full jitter"): 32 writers converge.
+        let cap = (4u64 << tries.min(6)).min(250);
         std::thread::sleep(Duration::from_millis(1 + jitter() % cap));
     }
 }
@@ -148,11 +179,20 @@ fn replace_note(
         }
         None => Vec::new(),
     };
-    let data = render(&update(existing))?;
-    let blob = gix.write_blob(data.as_bytes()).context("writing a record")?.detach();
-    let edit = state
-        .replace(object, blob, gix)
-        .map_err(|err| anyhow!("writing the note on {object}: {err}"))?;
+    let had_note = !existing.is_empty();
+    let records = update(existing);
+    if records.is_empty() && !had_note {
+        return Ok(None);
+    }
+    let edit = if records.is_empty() {
+        state.remove(object, gix).map_err(|err| anyhow!("removing the note on {object}: {err}"))?
+    } else {
+        let data = render(&records)?;
+        let blob = gix.write_blob(data.as_bytes()).context("writing a record")?.detach();
+        state
+            .replace(object, blob, gix)
+            .map_err(|err| anyhow!("writing the note on {object}: {err}"))?
+    };
     let mut tree = edit.tree;
     if is_key {
         let mut editor = gix.edit_tree(tree)?;
