@@ -13,12 +13,14 @@
 //! ([`branch`]), so it costs as many commit reads as there are commits above the note; an
 //! attempt's own lookup stops at the attempt's base, and every walk at [`WALK_LIMIT`] commits.
 //! A line found to hold no note is remembered ([`note_free`]), so the next lookup reads only the
-//! commits made since.
+//! commits made since. What happened on the branch after a handoff (commits, files, the last
+//! check) is told by [`since`].
 
 pub mod branch;
 mod from_note;
 mod note_free;
 pub mod place;
+pub mod since;
 
 use anyhow::Result;
 use gix::ObjectId;
@@ -155,8 +157,10 @@ pub fn all(
         digests.extend(read(repo, &refs, Key::Issue(issue).id(repo)?, &mut warnings)?);
     }
     digests.retain(|r| r.kind == RecordKind::Digest && issue.is_none_or(|i| r.issue == Some(i)));
-    digests.sort_by(|a, b| (&a.commit, &b.written_at).cmp(&(&b.commit, &a.written_at)));
-    digests.dedup_by(|a, b| a.commit == b.commit);
+    // One per session: the branch's and the issue's keys list the same record twice.
+    let session_of = |r: &Record| (r.commit.clone(), r.session.clone(), r.started_at.clone());
+    digests.sort_by(|a, b| (session_of(a), &b.written_at).cmp(&(session_of(b), &a.written_at)));
+    digests.dedup_by(|a, b| session_of(a) == session_of(b));
     let depth: std::collections::HashMap<ObjectId, usize> =
         walked.line.iter().enumerate().map(|(n, id)| (*id, n)).collect();
     for record in digests {
@@ -165,7 +169,14 @@ pub fn all(
             out.push((at, record_only(repo, record)));
         }
     }
-    out.sort_by_key(|(depth, _)| *depth);
+    // Newest first: by depth, and on one commit the later session's record first (a note
+    // commit's own note before the sessions that ended on it later).
+    out.sort_by(|(da, a), (db, b)| {
+        da.cmp(db).then_with(|| {
+            let digest = |h: &Handoff| h.record.kind == RecordKind::Digest;
+            (digest(b), &b.record.written_at).cmp(&(digest(a), &a.record.written_at))
+        })
+    });
     let handoffs = out.into_iter().map(|(_, handoff)| handoff).collect();
     Ok(Listing { handoffs, warnings })
 }
@@ -181,6 +192,33 @@ pub fn attempt_note(
     let walk = branch::Walk { start: head, stop: base, limit: WALK_LIMIT };
     let found = branch::notes(repo, walk, |n| n.issue == issue)?;
     Ok(found.notes.into_iter().find(|n| n.issue == issue))
+}
+
+/// The attempt's own note commit on the branch: a note between its base and HEAD whose
+/// `started_at` is the attempt's (of its issue, when it has one). A note without a `started_at`
+/// above a known base counts as the attempt's, as `note` places it.
+pub fn own_note(
+    repo: &Repo,
+    config: &Config,
+    attempt: &crate::agent::attempt::Attempt,
+) -> Result<Option<NoteOnBranch>> {
+    let Some(head) = repo.head()?.id else { return Ok(None) };
+    let walk = branch::Walk { start: head, stop: attempt.base, limit: WALK_LIMIT };
+    let started_at = crate::util::time::format(attempt.started_at);
+    let walked = branch::notes(repo, walk, |_| false)?;
+    for note in walked.notes {
+        if attempt.issue.is_some_and(|issue| issue != note.issue) {
+            continue;
+        }
+        let ours = match note_started_at(repo, config, &note) {
+            Some(theirs) => theirs.trim() == started_at,
+            None => attempt.base.is_some(),
+        };
+        if ours {
+            return Ok(Some(note));
+        }
+    }
+    Ok(None)
 }
 
 /// The `started_at` header of the note in `note`'s commit, if it has one.
