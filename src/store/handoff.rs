@@ -157,26 +157,33 @@ pub fn all(
         digests.extend(read(repo, &refs, Key::Issue(issue).id(repo)?, &mut warnings)?);
     }
     digests.retain(|r| r.kind == RecordKind::Digest && issue.is_none_or(|i| r.issue == Some(i)));
-    // One per session: the branch's and the issue's keys list the same record twice.
+    // One per session: the branch's and the issue's keys list the same record twice. A key
+    // lists records in the order they were stored: the later of two written in one second
+    // stays the later.
     let session_of = |r: &Record| (r.commit.clone(), r.session.clone(), r.started_at.clone());
-    digests.sort_by(|a, b| (session_of(a), &b.written_at).cmp(&(session_of(b), &a.written_at)));
-    digests.dedup_by(|a, b| session_of(a) == session_of(b));
+    let mut stored: Vec<(usize, Record)> = digests.into_iter().enumerate().collect();
+    stored.sort_by(|(na, a), (nb, b)| {
+        (session_of(a), &b.written_at, nb).cmp(&(session_of(b), &a.written_at, na))
+    });
+    stored.dedup_by(|(_, a), (_, b)| session_of(a) == session_of(b));
     let depth: std::collections::HashMap<ObjectId, usize> =
         walked.line.iter().enumerate().map(|(n, id)| (*id, n)).collect();
-    for record in digests {
+    // Newest first: by depth, and on one commit the later session's record first (after a note
+    // commit's own note came the sessions that ended on it later).
+    let mut ranked: Vec<(usize, usize, Handoff)> =
+        out.into_iter().map(|(depth, handoff)| (depth, usize::MAX, handoff)).collect();
+    for (n, record) in stored {
         let at = ObjectId::from_hex(record.commit.as_bytes()).ok().and_then(|id| depth.get(&id));
         if let Some(&at) = at {
-            out.push((at, record_only(repo, record)));
+            ranked.push((at, n, record_only(repo, record)));
         }
     }
-    // Newest first: by depth, and on one commit the later session's record first (a note
-    // commit's own note before the sessions that ended on it later).
-    out.sort_by(|(da, a), (db, b)| {
-        da.cmp(db).then_with(|| {
-            let digest = |h: &Handoff| h.record.kind == RecordKind::Digest;
-            (digest(b), &b.record.written_at).cmp(&(digest(a), &a.record.written_at))
-        })
+    ranked.sort_by(|(da, na, a), (db, nb, b)| {
+        let digest = |h: &Handoff| h.record.kind == RecordKind::Digest;
+        let key = |h: &Handoff, n: &usize| (digest(h), h.record.written_at.clone(), *n);
+        da.cmp(db).then_with(|| key(b, nb).cmp(&key(a, na)))
     });
+    let out: Vec<(usize, Handoff)> = ranked.into_iter().map(|(d, _, h)| (d, h)).collect();
     let handoffs = out.into_iter().map(|(_, handoff)| handoff).collect();
     Ok(Listing { handoffs, warnings })
 }

@@ -28,6 +28,7 @@ mod recall;
 mod record;
 mod seal;
 mod secrets;
+mod sessions;
 mod skill;
 mod snapshot;
 mod snapshot_diff;
