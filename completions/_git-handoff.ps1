@@ -106,7 +106,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why the handoff happens [default: the note header''s, else agent_request]')
             [CompletionResult]::new('--emergency', '--emergency', [CompletionResultType]::ParameterName, 'Write the emergency note (the agent wrote none); needs --reason')
-            [CompletionResult]::new('--digest-only', '--digest-only', [CompletionResultType]::ParameterName, 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)')
+            [CompletionResult]::new('--digest-only', '--digest-only', [CompletionResultType]::ParameterName, 'Store this session''s digest as a record on HEAD when it made tool calls and its attempt has no note (for SessionEnd hooks; one record per session, the payload''s session_id)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

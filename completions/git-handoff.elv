@@ -99,7 +99,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --color 'When to colour human output'
             cand --reason 'Why the handoff happens [default: the note header''s, else agent_request]'
             cand --emergency 'Write the emergency note (the agent wrote none); needs --reason'
-            cand --digest-only 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)'
+            cand --digest-only 'Store this session''s digest as a record on HEAD when it made tool calls and its attempt has no note (for SessionEnd hooks; one record per session, the payload''s session_id)'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -110,7 +110,7 @@ cost_hard_limit\t''
 operator_request\t''
 agent_request\t''"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l emergency -d 'Write the emergency note (the agent wrote none); needs --reason'
-complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l digest-only -d 'Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l digest-only -d 'Store this session\'s digest as a record on HEAD when it made tool calls and its attempt has no note (for SessionEnd hooks; one record per session, the payload\'s session_id)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand note" -s V -l version -d 'Print version'

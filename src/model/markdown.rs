@@ -51,12 +51,6 @@ pub fn count(n: u64, singular: &str, plural: &str) -> String {
     if n == 1 { format!("1 {singular}") } else { format!("{n} {plural}") }
 }
 
-/// `a digest`, `an agent`: the word with its indefinite article, chosen by its first letter.
-pub fn with_article(word: &str) -> String {
-    let vowel = word.chars().next().is_some_and(|c| "aeiouAEIOU".contains(c));
-    format!("{} {word}", if vowel { "an" } else { "a" })
-}
-
 /// Tracks fenced code blocks: `feed` returns true for lines inside a fence or that open/close one.
 #[derive(Default)]
 pub struct Fence {

@@ -31,6 +31,9 @@ pub struct Entry {
     /// The claims tagged `[unverified: ...]`.
     pub tags: Vec<Tag>,
     pub source: ReadFrom,
+    /// The runtime's session that wrote it: each session's contribution is its note or its
+    /// digest-only record.
+    pub session: Option<String>,
 }
 
 /// What `log` lists: the entries, and the warnings met reading them (notes that are not records,
@@ -64,5 +67,6 @@ fn entry(handoff: Handoff) -> Entry {
         goal: record.summary.and_then(|s| s.goal),
         tags: record.tags,
         source: handoff.source,
+        session: record.session,
     }
 }

@@ -15,6 +15,6 @@ mod emergency_note;
 mod outcome;
 
 pub use agent::{agent_note, tag_note};
-pub use digest_only::digest_only;
+pub use digest_only::{DigestSession, digest_only};
 pub use emergency_note::emergency_note;
 pub use outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};

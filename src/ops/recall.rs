@@ -4,12 +4,15 @@
 //! Finding the handoff is one or two notes lookups on the record keys (branch, then issue; see
 //! `records`) in the local notes ref and its remote-tracking copies, never a history walk and
 //! never a status run, so it stays fast on any history. `session` finds and assembles it, `lines`
-//! renders its lines, `budget` fits them, `unsealed` tells agent work from set-up.
+//! renders its lines, `since_line` says what happened since it, `budget` fits them, `unsealed`
+//! tells agent work from set-up.
 
 mod budget;
 mod lines;
 mod session;
+mod since_line;
 mod unsealed;
 
 pub use lines::{digest_files, headline};
 pub use session::{Asked, SessionSource, for_session};
+pub use since_line::dated;

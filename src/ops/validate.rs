@@ -44,6 +44,7 @@ pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>)
     let objects = objects.unwrap_or_else(|| walk::Objects::new(&cached, repo.sources()));
     let odb = Odb::new(objects);
     history.bases = attempts::bases(repo);
+    history.bases.extend(attempts::recorded_bases(repo, config, &history)?);
     let mut notes = Vec::new();
     let mut problems = Vec::new();
     for (at, commit) in history.commits.iter().enumerate() {

@@ -13,12 +13,14 @@
 //! ([`branch`]), so it costs as many commit reads as there are commits above the note; an
 //! attempt's own lookup stops at the attempt's base, and every walk at [`WALK_LIMIT`] commits.
 //! A line found to hold no note is remembered ([`note_free`]), so the next lookup reads only the
-//! commits made since.
+//! commits made since. What happened on the branch after a handoff (commits, files, the last
+//! check) is told by [`since`].
 
 pub mod branch;
 mod from_note;
 mod note_free;
 pub mod place;
+pub mod since;
 
 use anyhow::Result;
 use gix::ObjectId;
@@ -155,17 +157,33 @@ pub fn all(
         digests.extend(read(repo, &refs, Key::Issue(issue).id(repo)?, &mut warnings)?);
     }
     digests.retain(|r| r.kind == RecordKind::Digest && issue.is_none_or(|i| r.issue == Some(i)));
-    digests.sort_by(|a, b| (&a.commit, &b.written_at).cmp(&(&b.commit, &a.written_at)));
-    digests.dedup_by(|a, b| a.commit == b.commit);
+    // One per session: the branch's and the issue's keys list the same record twice. A key
+    // lists records in the order they were stored: the later of two written in one second
+    // stays the later.
+    let session_of = |r: &Record| (r.commit.clone(), r.session.clone(), r.started_at.clone());
+    let mut stored: Vec<(usize, Record)> = digests.into_iter().enumerate().collect();
+    stored.sort_by(|(na, a), (nb, b)| {
+        (session_of(a), &b.written_at, nb).cmp(&(session_of(b), &a.written_at, na))
+    });
+    stored.dedup_by(|(_, a), (_, b)| session_of(a) == session_of(b));
     let depth: std::collections::HashMap<ObjectId, usize> =
         walked.line.iter().enumerate().map(|(n, id)| (*id, n)).collect();
-    for record in digests {
+    // Newest first: by depth, and on one commit the later session's record first (after a note
+    // commit's own note came the sessions that ended on it later).
+    let mut ranked: Vec<(usize, usize, Handoff)> =
+        out.into_iter().map(|(depth, handoff)| (depth, usize::MAX, handoff)).collect();
+    for (n, record) in stored {
         let at = ObjectId::from_hex(record.commit.as_bytes()).ok().and_then(|id| depth.get(&id));
         if let Some(&at) = at {
-            out.push((at, record_only(repo, record)));
+            ranked.push((at, n, record_only(repo, record)));
         }
     }
-    out.sort_by_key(|(depth, _)| *depth);
+    ranked.sort_by(|(da, na, a), (db, nb, b)| {
+        let digest = |h: &Handoff| h.record.kind == RecordKind::Digest;
+        let key = |h: &Handoff, n: &usize| (digest(h), h.record.written_at.clone(), *n);
+        da.cmp(db).then_with(|| key(b, nb).cmp(&key(a, na)))
+    });
+    let out: Vec<(usize, Handoff)> = ranked.into_iter().map(|(d, _, h)| (d, h)).collect();
     let handoffs = out.into_iter().map(|(_, handoff)| handoff).collect();
     Ok(Listing { handoffs, warnings })
 }
@@ -181,6 +199,33 @@ pub fn attempt_note(
     let walk = branch::Walk { start: head, stop: base, limit: WALK_LIMIT };
     let found = branch::notes(repo, walk, |n| n.issue == issue)?;
     Ok(found.notes.into_iter().find(|n| n.issue == issue))
+}
+
+/// The attempt's own note commit on the branch: a note between its base and HEAD whose
+/// `started_at` is the attempt's (of its issue, when it has one). A note without a `started_at`
+/// above a known base counts as the attempt's, as `note` places it.
+pub fn own_note(
+    repo: &Repo,
+    config: &Config,
+    attempt: &crate::agent::attempt::Attempt,
+) -> Result<Option<NoteOnBranch>> {
+    let Some(head) = repo.head()?.id else { return Ok(None) };
+    let walk = branch::Walk { start: head, stop: attempt.base, limit: WALK_LIMIT };
+    let started_at = crate::util::time::format(attempt.started_at);
+    let walked = branch::notes(repo, walk, |_| false)?;
+    for note in walked.notes {
+        if attempt.issue.is_some_and(|issue| issue != note.issue) {
+            continue;
+        }
+        let ours = match note_started_at(repo, config, &note) {
+            Some(theirs) => theirs.trim() == started_at,
+            None => attempt.base.is_some(),
+        };
+        if ours {
+            return Ok(Some(note));
+        }
+    }
+    Ok(None)
 }
 
 /// The `started_at` header of the note in `note`'s commit, if it has one.

@@ -18,8 +18,11 @@
 //! a record. `git notes add` has no such guard.
 //!
 //! [`record`] holds the record and its blob format, [`key`] the issue and branch key objects,
-//! [`read`] what readers find on an object, [`write`] the compare-and-swap writes.
+//! [`read`] what readers find on an object, [`write`] the compare-and-swap writes, [`begun`] the
+//! records that travel with the notes ref to say where a later attempt began, and each session's
+//! digest-only record.
 
+mod begun;
 mod key;
 mod read;
 mod record;
@@ -29,6 +32,7 @@ pub use crate::agent::progress::ProgressItem;
 pub use crate::model::claims::Tag;
 pub use crate::model::summary::Summary;
 
+pub use begun::{began_on, mark_begun, store_session_digest};
 pub use key::Key;
 pub use read::{latest, read_lenient, readable_refs, tracking_ref};
 pub use record::{Record, RecordKind, merge, parse, render};

@@ -112,7 +112,8 @@ fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
     let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
     assert!(context.contains("left 1 uncommitted path "), "{context}");
 
-    // SessionEnd stores the digest-only record and prints nothing.
+    // The session works, then SessionEnd stores its digest-only record and prints nothing.
+    assert_eq!(hook(&repo, &record, &calls[2]), "");
     let end = gemini(&repo, "SessionEnd", json!({"reason": "exit"}));
     assert_eq!(hook(&repo, &installed(&settings, "SessionEnd"), &end), "");
     let notes = repo.git_text(["notes", "--ref", "refs/notes/handoff", "list"]);

@@ -1,8 +1,12 @@
 //! The lifecycle property: whatever sequence of legal moves happens (work commits, dirty work,
 //! `note`, editing the note, `note` again, a plain-git note, `seal`, `note --emergency`,
-//! `note --digest-only`, `start`), after every move each attempt's range passes `validate`,
-//! handoff commands leave every work-tree file but the note alone, a refused command changed
-//! nothing, a seal leaves a clean status, and `show`/`recall` name the latest attempt with a note.
+//! `note --digest-only`, `start`, and the sessions: a new session, compact, resume, a plain git
+//! commit, a check run, the session's end), after every move each attempt's range passes
+//! `validate` (and the whole branch without the attempt state, as on CI), handoff commands leave
+//! every work-tree file but the note alone, a refused command changed nothing, a seal leaves a
+//! clean status, `show`/`recall` name the latest attempt with a note, and recall never reports a
+//! check result older than the log's last. The runner's fault (the same attempt's work committed
+//! after its own note) is always refused.
 //!
 //! Sequences are seeded and short (4 × 32 of 12 moves); a failure prints its seed and move trail.
 //! Run one seed with `LIFECYCLE_SEED=<n> cargo test --test it lifecycle::`, more of them with
@@ -39,6 +43,9 @@ struct Attempt {
     seal: Option<String>,
     /// HEAD is a seal of this attempt that no note sits on yet.
     pending_seal: Option<String>,
+    /// A session began this attempt after the previous one's note: the note file in the work
+    /// tree is that note's, and the agent writes its own afresh.
+    by_session: bool,
 }
 
 struct Run {
@@ -48,6 +55,10 @@ struct Run {
     attempts: Vec<Attempt>,
     trail: Vec<String>,
     counter: usize,
+    /// The last check in the current attempt's event log: `passed` or `failed`.
+    log_check: Option<&'static str>,
+    /// Sessions begun so far (their ids).
+    sessions: usize,
 }
 
 /// What a command must leave alone: HEAD, the index and the work tree.
@@ -71,6 +82,8 @@ impl Run {
             attempts: Vec::new(),
             trail: Vec::new(),
             counter: 0,
+            log_check: None,
+            sessions: 0,
         };
         run.start();
         run
@@ -116,8 +129,29 @@ impl Run {
 
     /// [`Run::command`], also returning stdout.
     fn command_out(&mut self, args: &[&str]) -> (i32, String) {
+        self.command_in(args, None)
+    }
+
+    /// [`Run::command_out`] with `stdin` piped in (a hook payload).
+    fn command_in(&mut self, args: &[&str], stdin: Option<&str>) -> (i32, String) {
         let before = self.state();
-        let out = self.handoff(args);
+        let out = match stdin {
+            None => self.handoff(args),
+            Some(text) => {
+                use std::io::Write;
+                let mut child = self
+                    .repo
+                    .handoff()
+                    .args(args)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("running git-handoff");
+                child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+                child.wait_with_output().unwrap()
+            }
+        };
         let code = out.status.code().unwrap_or(-1);
         self.trail.push(format!("  -> exit {code}"));
         let after = self.state();
@@ -175,9 +209,26 @@ impl Run {
                 ));
             }
         }
+        if all_ranges {
+            self.check_as_ci();
+        }
         let Some(latest) = self.attempts.iter().rev().find(|a| a.noted).cloned() else { return };
         let out = self.handoff(&["recall", "--json"]);
         let recall: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        // Recall never reports a check result older than the log's last: it says the last one,
+        // and an older result it shows is marked as the note's.
+        if let Some(last) = self.log_check {
+            let said = recall["lines"].to_string();
+            if !said.contains(&format!("last `cargo test` {last}")) {
+                self.fail(&format!("the log's last `cargo test` {last}, recall says: {said}"));
+            }
+            let other = if last == "passed" { "failed" } else { "passed" };
+            let stale = format!("last `cargo test` {other}");
+            let marked = format!("at the note: {stale}");
+            if said.matches(&stale).count() > said.matches(&marked).count() {
+                self.fail(&format!("recall reports an older `cargo test` {other}: {said}"));
+            }
+        }
         if recall["record"]["issue"] != latest.issue {
             self.fail(&format!(
                 "recall names {} instead of issue #{}: {}",
@@ -208,6 +259,26 @@ impl Run {
             if seal != latest.seal {
                 self.fail(&format!("show's seal is {seal:?}, expected {:?}", latest.seal));
             }
+        }
+    }
+}
+
+impl Run {
+    /// The whole branch validates without this worktree's attempt state, as on CI that fetched
+    /// only the branch and `refs/notes/handoff`.
+    fn check_as_ci(&mut self) {
+        let state = self.repo.path.join(".git/handoff");
+        let aside = self.repo.path.join(".git/handoff-aside");
+        std::fs::rename(&state, &aside).ok();
+        let root = self.attempts[0].base.clone();
+        let out = self.handoff(&["validate", "--base", &root]);
+        std::fs::rename(&aside, &state).ok();
+        if !out.status.success() {
+            self.fail(&format!(
+                "without the attempt state (as on CI) the branch does not validate:\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
         }
     }
 }

@@ -36,6 +36,7 @@ mod seal;
 mod secret_channels;
 mod secrets;
 mod seeds;
+mod sessions;
 mod skill;
 mod snapshot;
 mod snapshot_diff;

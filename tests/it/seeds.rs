@@ -30,7 +30,7 @@ fn json(repo: &Repo, args: &[&str]) -> Value {
 }
 
 #[test]
-fn a_skipped_digest_names_the_record_with_the_right_article() {
+fn a_skipped_digest_says_where_the_agent_note_is() {
     let env = Env::new();
     let repo = started(&env, "r", 11);
     record(&repo, &edit(&repo, "a.rs"));
@@ -39,7 +39,7 @@ fn a_skipped_digest_names_the_record_with_the_right_article() {
     let out = json(&repo, &["note", "--digest-only"]);
     assert_eq!(out["kind"], "none");
     let why = out["skipped"].as_str().unwrap();
-    assert!(why.contains("HEAD already has an agent record"), "{why}");
+    assert!(why.starts_with("the agent's note for issue #11 is in "), "{why}");
 }
 
 #[test]

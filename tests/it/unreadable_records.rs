@@ -134,5 +134,6 @@ fn a_digest_only_handoff_warns_when_it_writes_nothing() {
     assert!(err.starts_with(&warning) && err.ends_with("; skipped\n"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     let text = stdout_ok(out);
-    assert!(text.starts_with("Nothing written: HEAD holds the handoff of issue #5"), "{text}");
+    let own = format!("Nothing written: the agent's note for issue #5 is in {note_commit}");
+    assert!(text.starts_with(&own), "{text}");
 }

@@ -18,10 +18,14 @@ use crate::store::handoff::SealPosition;
 /// `[unverified: ...]`, each tag whole. A note committed with plain git is read from its file;
 /// digest-only handoffs on the commits passed are listed too.
 ///
+/// Each session's contribution is listed: its note, or the digest-only record it left when it
+/// wrote none (one per session, several on one commit when several sessions ended there), with
+/// the runtime's session id when known.
+///
 /// --oneline prints one line per handoff; --json prints {"handoffs": [{"commit", "kind",
 /// "issue", "reason", "started_at", "written_at", "note_path", "seal": {"commit", "files",
 /// "position": "above"|"below"}|null, "digest_line", "goal", "tags": [{"item", "why"}],
-/// "source": "record"|"note_file"|"record_only"}]}.
+/// "source": "record"|"note_file"|"record_only", "session"}]}.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where the walk begins [default: HEAD].
@@ -96,6 +100,9 @@ fn oneline(entry: &Entry) -> String {
     if !entry.tags.is_empty() {
         line.push_str(&format!(" · {} tagged", entry.tags.len()));
     }
+    if let Some(session) = &entry.session {
+        line.push_str(&format!(" · session {session}"));
+    }
     line
 }
 
@@ -112,6 +119,9 @@ fn block(entry: &Entry, cap: usize, out: &mut impl Write) -> Result<()> {
         field("Started", &when(started))?;
     }
     field("Written", &when(&entry.written_at))?;
+    if let Some(session) = &entry.session {
+        field("Session", session)?;
+    }
     if let Some(path) = &entry.note_path {
         field("Note", path)?;
     }

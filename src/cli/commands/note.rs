@@ -69,7 +69,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE", requires = "emergency")]
     pub facts: Option<PathBuf>,
 
-    /// Store the digest as a record on HEAD when the agent wrote no note (for SessionEnd hooks).
+    /// Store this session's digest as a record on HEAD when it made tool calls and its attempt
+    /// has no note (for SessionEnd hooks; one record per session, the payload's session_id).
     #[arg(long)]
     pub digest_only: bool,
 
@@ -81,14 +82,13 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let (mut repo, config) = ctx.open()?;
     let resolved = State::resolve(&repo, &(&args.attempt).into())?;
     let outcome = if args.digest_only {
-        drain_hook_payload();
-        note::digest_only(
-            &mut repo,
-            &config,
-            resolved.issue,
-            resolved.started_at.map(time::format),
-            resolved.base.flatten(),
-        )?
+        let asked = note::DigestSession {
+            issue: resolved.issue,
+            started_at: resolved.started_at.map(time::format),
+            base: resolved.base.flatten(),
+            session: drain_hook_payload(),
+        };
+        note::digest_only(&mut repo, &config, &asked)?
     } else {
         let attempt = NoteAttempt::from_resolved(&resolved)?;
         if args.emergency {
@@ -173,9 +173,15 @@ fn read_facts(ctx: &Ctx, path: &std::path::Path) -> Facts {
 }
 
 /// A session-end hook sends its payload on stdin; read it (bounded) so the sender never blocks.
-fn drain_hook_payload() {
+/// Returns the payload's `session_id`, when it is a JSON object that carries one.
+fn drain_hook_payload() -> Option<String> {
     let stdin = std::io::stdin();
-    if !stdin.is_terminal() {
-        let _ = stdin.lock().take(1 << 20).read_to_end(&mut Vec::new());
+    if stdin.is_terminal() {
+        return None;
     }
+    let mut bytes = Vec::new();
+    let _ = stdin.lock().take(1 << 20).read_to_end(&mut bytes);
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let id = value.get("session_id")?.as_str()?;
+    (!id.is_empty() && id.len() <= 256).then(|| id.to_string())
 }

@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::ops::recall;
+use crate::ops::{recall, session};
 
 /// Print the last handoff for the next session, before its first turn.
 ///
@@ -22,9 +22,14 @@ use crate::ops::recall;
 /// when the work was sealed. Within the character budget (`[caps] recall_chars`, 1200) untagged
 /// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
 ///
+/// A second line says what happened since the note: the last check since (a later failure is
+/// never hidden behind the note's older "passed"), the commits since and the files changed.
+///
 /// With `--hook claude` (or codex, gemini) it reads the SessionStart payload on stdin and prints the
 /// hook's JSON answer, so it can be installed as a SessionStart hook as it is; where git-handoff's
 /// MCP server is registered for that agent, a fresh start's line names the `handoff_recall` tool.
+/// A session that starts after its attempt's note is committed begins the next attempt (same
+/// issue, based on HEAD), recorded in the notes ref so that its work above the note is no fault.
 ///
 /// On a fresh start, when this attempt has no handoff yet, an agent ran tools in it (its event
 /// log holds a tool call) and the work tree holds uncommitted work, recall says so and how to seal
@@ -80,13 +85,18 @@ impl From<SourceArg> for recall::SessionSource {
 const MAX_PAYLOAD: usize = 1 << 20;
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let payload_source = match args.hook {
-        Some(_) => read_payload_source()?,
-        None => None,
+    let payload = match args.hook {
+        Some(_) => read_payload()?,
+        None => HookPayload::default(),
     };
-    let source = args.source.or(payload_source).unwrap_or(SourceArg::Resume);
-    let (repo, config) = ctx.open()?;
+    let source = args.source.or(payload.source).unwrap_or(SourceArg::Resume);
+    let (mut repo, config) = ctx.open()?;
+    // The attempt as the session found it: whether it left work without a handoff is asked of
+    // it, not of the next attempt the session may begin.
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
+    if let Some(hook) = args.hook {
+        begin_session(ctx, &mut repo, &config, hook, source, payload.session_id);
+    }
     let asked = recall::Asked {
         issue: args.attempt.issue,
         source: source.into(),
@@ -118,7 +128,6 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// The `source` of a SessionStart payload on stdin (bounded read; a bad payload is exit 2).
 /// Whether git-handoff's MCP server is registered for the hook's agent, so the session can call
 /// the `handoff_recall` tool.
 fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
@@ -132,7 +141,42 @@ fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
     crate::install::mcp::status(top, agent).is_ok_and(|status| status.installed)
 }
 
-fn read_payload_source() -> Result<Option<SourceArg>> {
+/// A session starts: the next attempt when the attempt's note is committed (see
+/// [`crate::ops::session`]). A failure here never costs the session its recall: it is a warning.
+fn begin_session(
+    ctx: &Ctx,
+    repo: &mut crate::git::repo::Repo,
+    config: &crate::model::config::Config,
+    hook: Hook,
+    source: SourceArg,
+    session: Option<String>,
+) {
+    let start = session::SessionStart {
+        agent: match hook {
+            Hook::Claude => "claude",
+            Hook::Codex => "codex",
+            Hook::Gemini => "gemini",
+        }
+        .to_string(),
+        source: source.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default(),
+        session,
+        logged: false,
+    };
+    if let Err(err) = session::begin(repo, config, &start) {
+        ctx.warn(&format!("{err:#}; the session continues the attempt as it was"));
+    }
+}
+
+/// What recall reads of a SessionStart payload.
+#[derive(Default)]
+struct HookPayload {
+    source: Option<SourceArg>,
+    session_id: Option<String>,
+}
+
+/// The `source` and `session_id` of a SessionStart payload on stdin (bounded read; a bad payload
+/// is exit 2).
+fn read_payload() -> Result<HookPayload> {
     let read = crate::agent::events::read_bounded(std::io::stdin(), MAX_PAYLOAD)
         .context("reading the hook payload on stdin")?;
     let Some(bytes) = read else {
@@ -141,7 +185,7 @@ fn read_payload_source() -> Result<Option<SourceArg>> {
         );
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
+        return Ok(HookPayload::default());
     }
     let value: serde_json::Value = serde_json::from_slice(&bytes).context(
         "the hook payload on stdin is not JSON; install the hook as `git-handoff recall --hook claude`",
@@ -149,8 +193,14 @@ fn read_payload_source() -> Result<Option<SourceArg>> {
     let Some(object) = value.as_object() else {
         bail!("the hook payload on stdin is not a JSON object");
     };
-    Ok(object
+    let source = object
         .get("source")
         .and_then(|s| s.as_str())
-        .and_then(|s| SourceArg::from_str(s, true).ok()))
+        .and_then(|s| SourceArg::from_str(s, true).ok());
+    let session_id = object
+        .get("session_id")
+        .and_then(|s| s.as_str())
+        .filter(|s| !s.is_empty() && s.len() <= 256)
+        .map(str::to_string);
+    Ok(HookPayload { source, session_id })
 }

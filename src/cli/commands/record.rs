@@ -105,6 +105,9 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let place = Place { cwd: &session_dir, top: &top };
     let event = payload::normalize(&payload, agent, &place, &redactor, time::format(time::now()))?;
     let line = event.to_line()?;
+    if event.kind == events::Kind::SessionStart && !event.sub {
+        begin_session(&event);
+    }
     let dir = git_dir.join("handoff");
     let log = dir.join(EVENTS_FILE);
     if dir.join(STATE_FILE).is_file() {
@@ -153,6 +156,27 @@ fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
     let repo = Repo::discover()?;
     let top = repo.top()?.to_path_buf();
     Ok((repo.git_dir, top))
+}
+
+/// A session starts (a SessionStart payload): the next attempt when the attempt's note is
+/// committed (see [`crate::ops::session`]). Rare, so it may open the repository; a failure is a
+/// warning and the event is still recorded.
+fn begin_session(event: &events::Event<'_>) {
+    let begin = || -> Result<()> {
+        let mut repo = Repo::discover()?;
+        let config = Config::load(Some(repo.top()?))?;
+        let start = crate::ops::session::SessionStart {
+            agent: event.agent.to_string(),
+            source: event.text.as_deref().unwrap_or("startup").to_string(),
+            session: event.session.as_deref().map(str::to_string),
+            logged: true,
+        };
+        crate::ops::session::begin(&mut repo, &config, &start)?;
+        Ok(())
+    };
+    if let Err(err) = begin() {
+        eprintln!("warning: record: {err:#}; the session continues the attempt as it was");
+    }
 }
 
 /// Saves an implicit attempt: issue unknown, base HEAD, started now.

@@ -9,6 +9,7 @@ use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
 use crate::ops::recall;
+use crate::store::handoff::since::{self, Since};
 use crate::store::handoff::{self, Handoff, Query, ReadFrom, Seal, SealPosition};
 use crate::store::records::{Record, RecordKind};
 use crate::util::text;
@@ -18,11 +19,14 @@ use crate::util::text;
 /// The handoff is the newest note commit on the first-parent line (of --issue N when given), with
 /// the record stored on it; a note committed with plain git is read from its file. Prints the
 /// note with its unverified claims highlighted, the record's digest, the progress plan as a
-/// checklist, the seal of the attempt (its id and files, capped with `+N more`), and what to run
-/// next. When the branch holds no note, the latest record for the branch or issue is shown.
+/// checklist, the seal of the attempt (its id and files, capped with `+N more`), what happened
+/// since the handoff (the last check since, the commits above it with their subjects, the files
+/// changed), and what to run next. When the branch holds no note, the latest record for the
+/// branch or issue is shown.
 ///
 /// --json prints {"record", "source": "record"|"note_file"|"record_only", "note", "seal":
-/// {"commit", "files", "position": "above"|"below"}|null, "next"}.
+/// {"commit", "files", "position": "above"|"below"}|null, "since": {"from", "commits",
+/// "subjects", "files", "check": {"command", "ok", "result", "at"}|null}|null, "next"}.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where to look for the handoff [default: HEAD].
@@ -42,6 +46,8 @@ struct Report<'a> {
     source: ReadFrom,
     note: Option<&'a str>,
     seal: Option<&'a Seal>,
+    /// What happened since the handoff: commits, files, the last check.
+    since: Option<&'a Since>,
     next: Vec<String>,
 }
 
@@ -61,7 +67,17 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     };
     let latest = handoff::find(&repo, &config, &query)?;
     let shown = match &latest.handoff {
-        Some(handoff) => show(ctx, handoff, config.caps.seal_files, out),
+        Some(handoff) => {
+            // Only up to HEAD: a handoff shown at REV is shown as it was.
+            let since = match start {
+                None => since::since(&repo, &config, handoff)
+                    .map_err(|err| ctx.warn(&format!("{err:#}; what happened since is left out")))
+                    .ok()
+                    .filter(|s| !s.is_empty()),
+                Some(_) => None,
+            };
+            show(ctx, handoff, since.as_ref(), config.caps.seal_files, out)
+        }
         None => {
             let at = args.rev.as_deref().map(|r| format!(" at {r}")).unwrap_or_default();
             Err(anyhow!(
@@ -84,7 +100,13 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     shown
 }
 
-fn show(ctx: &Ctx, handoff: &Handoff, cap: usize, out: &mut impl Write) -> Result<()> {
+fn show(
+    ctx: &Ctx,
+    handoff: &Handoff,
+    since: Option<&Since>,
+    cap: usize,
+    out: &mut impl Write,
+) -> Result<()> {
     let next = next_steps(handoff);
     if ctx.json {
         let report = Report {
@@ -92,18 +114,27 @@ fn show(ctx: &Ctx, handoff: &Handoff, cap: usize, out: &mut impl Write) -> Resul
             source: handoff.source,
             note: handoff.note.as_deref(),
             seal: handoff.seal.as_ref(),
+            since,
             next,
         };
         return Ok(output::write_json(out, &report)?);
     }
-    render(handoff, &next, cap, out)
+    render(handoff, since, &next, cap, out)
 }
 
-fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) -> Result<()> {
+fn render(
+    handoff: &Handoff,
+    since: Option<&Since>,
+    next: &[String],
+    cap: usize,
+    out: &mut impl Write,
+) -> Result<()> {
     let record = &handoff.record;
     // Everything shown comes from a record or a note, perhaps fetched from another clone: each
     // piece is escaped (`safe`) before it is styled, so no control sequence reaches the terminal.
-    let headline = recall::headline(record);
+    // A check since the note: the headline's check is the note's, and says so.
+    let shown = since.map(|s| recall::dated(record, s));
+    let headline = recall::headline(shown.as_ref().unwrap_or(record));
     writeln!(out, "{}", output::heading(&format!("Handoff: {}", safe(&headline))))?;
     if let Some(path) = &record.note_path {
         let from = match handoff.source {
@@ -118,6 +149,9 @@ fn render(handoff: &Handoff, next: &[String], cap: usize, out: &mut impl Write) 
     }
     if let Some(seal) = &handoff.seal {
         render_seal(seal, cap, out)?;
+    }
+    if let Some(since) = since {
+        render_since(record, since, cap, out)?;
     }
     if !record.tags.is_empty() {
         writeln!(out, "\n{}", output::heading("Unverified claims"))?;
@@ -188,6 +222,42 @@ fn render_seal(seal: &Seal, cap: usize, out: &mut impl Write) -> Result<()> {
     }
     if seal.files.len() > cap {
         writeln!(out, "  {}", output::dim(&format!("+{} more", seal.files.len() - cap)))?;
+    }
+    Ok(())
+}
+
+/// What happened since the handoff: the last check first, then the commits (subjects capped)
+/// and the files changed (capped).
+fn render_since(record: &Record, since: &Since, cap: usize, out: &mut impl Write) -> Result<()> {
+    let what = if record.note_path.is_some() { "the note" } else { "the handoff" };
+    writeln!(out, "\n{}", output::heading(&format!("Since {what}")))?;
+    if let Some(check) = &since.check {
+        let result = if check.ok {
+            output::paint(&check.result).green().to_string()
+        } else {
+            output::paint(&check.result).red().bold().to_string()
+        };
+        writeln!(out, "  last `{}` {result}", check.command)?;
+    }
+    if let Some(n) = since.commits.filter(|n| *n > 0) {
+        let commits = crate::model::markdown::count(n as u64, "commit", "commits");
+        writeln!(out, "  {commits}:")?;
+        for subject in &since.subjects {
+            writeln!(out, "    {subject}")?;
+        }
+        if n > since.subjects.len() {
+            writeln!(out, "    {}", output::dim(&format!("+{} more", n - since.subjects.len())))?;
+        }
+    }
+    if !since.files.is_empty() {
+        let files = crate::model::markdown::count(since.files.len() as u64, "file", "files");
+        writeln!(out, "  {files} changed:")?;
+        for path in since.files.iter().take(cap) {
+            writeln!(out, "    {path}")?;
+        }
+        if since.files.len() > cap {
+            writeln!(out, "    {}", output::dim(&format!("+{} more", since.files.len() - cap)))?;
+        }
     }
     Ok(())
 }

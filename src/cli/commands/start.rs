@@ -42,7 +42,7 @@ struct Report {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
+    let mut repo = Repo::discover()?;
     let head = repo.head()?;
     let base = match &args.base {
         Some(rev) => Some(repo.resolve_commit(rev).context("--base")?),
@@ -54,6 +54,12 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     };
     let attempt = Attempt { issue: Some(args.issue), base, started_at, branch: head.branch };
     let archived = attempt.begin(&repo)?;
+    // Above an earlier note, the notes ref says where this attempt began, so `validate` on any
+    // machine tells its work from work committed after that note.
+    let config = crate::model::config::Config::load(repo.top().ok()).unwrap_or_default();
+    if let Err(err) = crate::ops::session::mark_if_above_note(&mut repo, &config, &attempt) {
+        ctx.warn(&format!("{err:#}; `validate` elsewhere may not tell this attempt's work apart"));
+    }
     let dir = repo.handoff_dir();
     let report = Report {
         issue: args.issue,

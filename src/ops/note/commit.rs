@@ -123,5 +123,6 @@ pub fn base_record(
         summary: None,
         tags: Vec::new(),
         progress: plan_items(repo),
+        session: digest.session_id.clone(),
     })
 }

@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 use crate::agent::attempt::Resolved;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::store::handoff::since::{self, Since};
 use crate::store::handoff::{self, Query};
 use crate::store::records::Record;
 
 use super::lines::{Limits, fit, full, rules_block, startup};
+use super::since_line::{dated, since_line};
 use super::unsealed;
 
 /// What started the session.
@@ -32,6 +34,8 @@ pub struct Recall {
     pub lines: Vec<String>,
     pub rules: Option<String>,
     pub record: Option<Record>,
+    /// What happened since the handoff (commits, files, the last check), when anything did.
+    pub since: Option<Since>,
     /// For the command to print (the rules file was cut, a note that is not a record skipped).
     #[serde(skip)]
     pub warnings: Vec<String>,
@@ -79,6 +83,7 @@ pub fn for_session(
 
     let mut lines = Vec::new();
     let mut record = None;
+    let mut since = None;
     let mut skipped = Vec::new();
     if config.recall.enabled {
         let head = repo.head()?;
@@ -89,13 +94,16 @@ pub fn for_session(
             branch: head.ref_name.as_deref(),
         };
         let latest = handoff::find(repo, config, &query)?;
-        record = latest.handoff.map(|h| h.record);
         skipped = latest.warnings;
+        since = match &latest.handoff {
+            Some(found) => since_of(repo, config, found, &mut skipped),
+            None => None,
+        };
+        record = latest.handoff.map(|h| h.record);
         if let Some(found) = &record {
-            lines = match source {
-                SessionSource::Startup => vec![startup(found, limits.prefix, asked.tool)],
-                _ => full(found, &limits, &pointers(repo, config, found)),
-            };
+            lines = with_since(found, since.as_ref(), source, &limits, asked.tool, || {
+                pointers(repo, config, found)
+            });
         }
         // Only a fresh session start asks whether the previous attempt left work behind: after
         // compact or resume the attempt is still going, and its dirty tree is work in progress.
@@ -112,7 +120,53 @@ pub fn for_session(
     let mut warnings = Vec::new();
     let rules = rules(repo, config, &mut warnings)?;
     warnings.extend(skipped);
-    Ok(Recall { source, lines, rules, record, warnings })
+    Ok(Recall { source, lines, rules, record, since, warnings })
+}
+
+/// What happened since the handoff, when anything did; a failure to tell is a warning, never
+/// the end of the recall.
+fn since_of(
+    repo: &Repo,
+    config: &Config,
+    found: &handoff::Handoff,
+    warnings: &mut Vec<String>,
+) -> Option<Since> {
+    match since::since(repo, config, found) {
+        Ok(since) => Some(since).filter(|s| !s.is_empty()),
+        Err(err) => {
+            warnings.push(format!("{err:#}; recall leaves out what happened since the note"));
+            None
+        }
+    }
+}
+
+/// The lines for the handoff, with the staleness line: second after the headline in a full
+/// recall (the headline's own check marked as the note's), joined to the one line of a fresh
+/// start.
+fn with_since(
+    found: &Record,
+    since: Option<&Since>,
+    source: SessionSource,
+    limits: &Limits<'_>,
+    tool: bool,
+    pointers: impl FnOnce() -> Vec<String>,
+) -> Vec<String> {
+    let shown = match since {
+        Some(since) => dated(found, since),
+        None => found.clone(),
+    };
+    let mut lines = match source {
+        SessionSource::Startup => vec![startup(&shown, limits.prefix, tool)],
+        _ => full(&shown, limits, &pointers()),
+    };
+    if let Some(since) = since {
+        let line = since_line(found, since);
+        match source {
+            SessionSource::Startup => lines[0] = format!("{} {line}.", lines[0]),
+            _ => lines.insert(1.min(lines.len()), line),
+        }
+    }
+    lines
 }
 
 /// Where to read more: the note and its commit, the spec and the rules.

@@ -4,8 +4,10 @@
 //! one seal. Above an earlier attempt's note stand the later attempts' commits; they break nothing.
 //! A commit above the note belongs to a later attempt when it is, or lies below, a note or seal of
 //! another attempt (another issue, or another `started_at` in the note header or the seal's
-//! trailer), or lies above a commit where this worktree began a later attempt (the bases in the
-//! attempt state and its archive). Anything else above the note is still work committed after it.
+//! trailer), or lies above a commit where a later attempt began: the bases in this worktree's
+//! attempt state and its archive, and the bases the notes ref records (a session that began
+//! after the note, or `start`, stores one), which travel with the branch to any machine.
+//! Anything else above the note is still work committed after it: the attempt's own fault.
 
 use std::collections::HashSet;
 
@@ -33,6 +35,37 @@ pub(super) fn bases(repo: &Repo) -> Vec<ObjectId> {
         .filter_map(|table| table.get("base")?.as_str().map(str::to_string))
         .filter_map(|hex| ObjectId::from_hex(hex.as_bytes()).ok())
         .collect()
+}
+
+/// The commits at or above a note commit of the range on which an attempt began, as the notes
+/// ref (and its remote-tracking copies) records it: the same distinction [`bases`] draws from
+/// this worktree's state, for a machine that has only the branch and `refs/notes/handoff`.
+pub(super) fn recorded_bases(
+    repo: &Repo,
+    config: &crate::model::config::Config,
+    history: &History,
+) -> Result<Vec<ObjectId>> {
+    let mut candidate = vec![false; history.commits.len()];
+    for (at, commit) in history.commits.iter().enumerate() {
+        if !matches!(commit.class, Class::Note(_)) || candidate[at] {
+            continue;
+        }
+        candidate[at] = true;
+        for n in history.above(at) {
+            candidate[n] = true;
+        }
+    }
+    if !candidate.contains(&true) {
+        return Ok(Vec::new());
+    }
+    let refs = crate::store::records::readable_refs(repo, &config.notes_ref)?;
+    let mut bases = Vec::new();
+    for (commit, _) in history.commits.iter().zip(&candidate).filter(|(_, c)| **c) {
+        if !crate::store::records::began_on(repo, &refs, commit.id)?.is_empty() {
+            bases.push(commit.id);
+        }
+    }
+    Ok(bases)
 }
 
 /// The note a later attempt is told apart from: its issue and `started_at`.

@@ -11,6 +11,8 @@ use crate::git::repo::Repo;
 pub enum Key<'a> {
     Issue(u64),
     Branch(&'a str),
+    /// A commit on which an attempt began (see [`super::begun`]).
+    Begun(ObjectId),
 }
 
 impl Key<'_> {
@@ -18,6 +20,7 @@ impl Key<'_> {
         match self {
             Key::Issue(n) => format!("git-handoff issue {n}\n"),
             Key::Branch(name) => format!("git-handoff branch {name}\n"),
+            Key::Begun(commit) => format!("git-handoff attempt began on {commit}\n"),
         }
     }
 

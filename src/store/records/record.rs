@@ -21,6 +21,9 @@ pub enum RecordKind {
     Emergency,
     /// The digest alone, on HEAD, when the agent wrote no note.
     Digest,
+    /// An attempt began on a commit (a later session, or `start`, above an earlier note): kept
+    /// on the commit's attempt key, so `validate` anywhere tells its work from a fault.
+    Attempt,
     Other(String),
 }
 
@@ -30,6 +33,7 @@ impl RecordKind {
             RecordKind::Agent => "agent",
             RecordKind::Emergency => "emergency",
             RecordKind::Digest => "digest",
+            RecordKind::Attempt => "attempt",
             RecordKind::Other(name) => name,
         }
     }
@@ -41,6 +45,7 @@ impl From<String> for RecordKind {
             "agent" => RecordKind::Agent,
             "emergency" => RecordKind::Emergency,
             "digest" => RecordKind::Digest,
+            "attempt" => RecordKind::Attempt,
             _ => RecordKind::Other(name),
         }
     }
@@ -88,6 +93,10 @@ pub struct Record {
     pub summary: Option<Summary>,
     pub tags: Vec<Tag>,
     pub progress: Vec<ProgressItem>,
+    /// The runtime's session id of the session that wrote it (a digest-only record is one per
+    /// session), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
 }
 
 /// The blob format: every record of one annotated object.

@@ -77,7 +77,7 @@ pub fn store_replacing(
 /// writer moved the ref in between, nothing is written and it starts over from a fresh read, so a
 /// record another writer added is never dropped. With `is_key`, `object` is a key blob, kept in
 /// the notes tree too (see [`replace_note`]).
-fn write_with_retry(
+pub(super) fn write_with_retry(
     repo: &Repo,
     notes_ref: &str,
     object: ObjectId,

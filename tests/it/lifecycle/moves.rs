@@ -24,7 +24,9 @@ impl Run {
             sealed: false,
             seal: None,
             pending_seal: None,
+            by_session: false,
         });
+        self.log_check = None;
     }
 
     pub(super) fn work_commit(&mut self) {
@@ -71,7 +73,9 @@ impl Run {
     /// Writes the note (a fresh one, or keeps the edited file) and runs `git handoff note`.
     pub(super) fn note(&mut self) {
         let path = self.note_path();
-        if !self.repo.path.join(&path).exists() || self.rng.chance(40) {
+        let fresh =
+            self.attempts.last().unwrap().by_session && !self.attempts.last().unwrap().noted;
+        if fresh || !self.repo.path.join(&path).exists() || self.rng.chance(40) {
             let text = self.note_text(&self.repo.head(), false);
             self.repo.write(&path, text);
             self.trail.push("write the note".into());
@@ -184,11 +188,130 @@ impl Run {
         self.repo.git_text(["status", "--porcelain"])
     }
 
+    /// A session starts (SessionStart through `recall --hook claude`): after the attempt's note
+    /// it begins the next attempt, else it continues this one.
+    pub(super) fn session(&mut self, source: &str) {
+        self.sessions += 1;
+        let id = format!("s{}", self.sessions);
+        self.trail.push(format!("session {id} starts ({source})"));
+        let payload = serde_json::json!({
+            "session_id": id, "cwd": self.repo.path.to_str().unwrap(),
+            "hook_event_name": "SessionStart", "source": source,
+        });
+        let (code, _) =
+            self.command_in(&["recall", "--hook", "claude"], Some(&payload.to_string()));
+        self.expect(code, 0, "recall --hook claude");
+        if !self.attempts.last().unwrap().noted {
+            return;
+        }
+        let state = std::fs::read_to_string(self.repo.path.join(".git/handoff/attempt.toml"));
+        let state: toml::Table = toml::from_str(&state.unwrap_or_default()).unwrap_or_default();
+        let Some(started_at) = state.get("started_at").and_then(|v| v.as_str()) else {
+            self.fail("a session after the note began no next attempt");
+        };
+        let previous = self.attempts.last().unwrap().clone();
+        if started_at == previous.started_at {
+            self.fail("a session after the note began no next attempt");
+        }
+        self.attempts.push(super::Attempt {
+            issue: previous.issue,
+            started_at: started_at.to_string(),
+            base: self.repo.head(),
+            noted: false,
+            sealed: false,
+            seal: None,
+            pending_seal: None,
+            by_session: true,
+        });
+        self.log_check = None;
+    }
+
+    /// The agent runs `cargo test`, which passes or fails.
+    pub(super) fn check_run(&mut self) {
+        let ok = self.rng.chance(50);
+        self.trail.push(format!("cargo test {}", if ok { "passes" } else { "fails" }));
+        let payload = if ok {
+            crate::common::payloads::bash_ok(&self.repo, "cargo test")
+        } else {
+            crate::common::payloads::bash_failed(&self.repo, "cargo test", 101)
+        };
+        record(&self.repo, &payload);
+        self.log_check = Some(if ok { "passed" } else { "failed" });
+    }
+
+    /// A person commits the work with plain git (`git add -A && git commit`), the note file
+    /// left out.
+    pub(super) fn plain_commit(&mut self) {
+        self.counter += 1;
+        self.trail.push(format!("plain git commit {}", self.counter));
+        self.repo.write(format!("src/p{}.txt", self.counter), format!("plain {}\n", self.counter));
+        self.repo.git(["add", "-A", "--", "src"]);
+        self.repo.git(["commit", "-q", "-m", &format!("plain {}", self.counter)]);
+        self.current().pending_seal = None;
+    }
+
+    /// The runner's fault, tried and taken back: the same attempt commits work after its own
+    /// note; `validate` must refuse it, here and without the attempt state.
+    pub(super) fn fault(&mut self) {
+        self.counter += 1;
+        self.trail.push(format!("fault: commit {} after the note, then undo it", self.counter));
+        let a = self.attempts.last().unwrap().clone();
+        self.repo.write(format!("src/f{}.txt", self.counter), "fault\n");
+        self.repo.git(["add", "--", &format!("src/f{}.txt", self.counter)]);
+        self.repo.git(["commit", "-q", "-m", "fault"]);
+        for aside in [false, true] {
+            let state = self.repo.path.join(".git/handoff");
+            let moved = self.repo.path.join(".git/handoff-aside");
+            if aside {
+                std::fs::rename(&state, &moved).ok();
+            }
+            let out = self.handoff(&["validate", "--base", &a.base]);
+            if aside {
+                std::fs::rename(&moved, &state).ok();
+            }
+            if out.status.code() != Some(1) {
+                self.fail(&format!(
+                    "work committed after its own note passed validate (state aside: {aside}):\n{}",
+                    String::from_utf8_lossy(&out.stdout)
+                ));
+            }
+        }
+        self.repo.git(["reset", "-q", "--soft", "HEAD~1"]);
+        self.repo.git(["reset", "-q"]);
+    }
+
+    /// The session ends (SessionEnd): a digest-only record of its own when it made tool calls
+    /// and its attempt has no note.
+    pub(super) fn session_end(&mut self) {
+        self.trail.push("session ends (note --digest-only)".into());
+        let payload = serde_json::json!({
+            "session_id": format!("s{}", self.sessions), "hook_event_name": "SessionEnd",
+            "cwd": self.repo.path.to_str().unwrap(), "reason": "other",
+        });
+        let before = self.state();
+        let (code, _) = self.command_in(&["note", "--digest-only"], Some(&payload.to_string()));
+        self.expect(code, 0, "note --digest-only at session end");
+        if self.state() != before {
+            self.fail("the session's end changed HEAD, the index or the work tree");
+        }
+    }
+
     /// One random legal move; false when it only changed the work tree (nothing to check).
     pub(super) fn step(&mut self) -> bool {
         let noted = self.attempts.last().unwrap().noted;
         let has_note_file = self.repo.path.join(self.note_path()).exists();
-        match self.rng.below(20) {
+        let sealed = self.attempts.last().unwrap().sealed;
+        match self.rng.below(28) {
+            20 => self.session("startup"),
+            21 => self.session("compact"),
+            22 => self.session("resume"),
+            23 if !noted => self.plain_commit(),
+            24 => {
+                self.check_run();
+                return false;
+            }
+            25 => self.session_end(),
+            26 if noted && !sealed => self.fault(),
             0..=2 if !noted => self.work_commit(),
             0..=5 => {
                 self.dirty();
