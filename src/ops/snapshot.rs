@@ -5,21 +5,21 @@
 //! rename detection in status and `--stat`, which gix does not match and a port would chase
 //! forever. On a small tree the three run as child processes at once, so a snapshot costs about
 //! as much as the slowest of them; when that is a diff of large changes, two gits share it, and
-//! their names and counts are laid out as git lays out the whole (see [`diff_halves`]). On a large
-//! one status is split in two halves that run beside the diff (see [`split`]), and the tracked
-//! files are walked once, by us, for both status and the diff (see [`stat_walk`]), and the diff is
-//! given only the paths that can differ (see [`narrow`]), so the cores share less work (see
+//! their names and counts are laid out as git lays out the whole (see [`diff_split`]). On a large
+//! one status is split in two halves that run beside the diff (see [`status_split`]), and the tracked
+//! files are walked once, by us, for both status and the diff (see [`tracked_walk`]), and the diff is
+//! given only the paths that can differ (see [`narrowed_diff`]), so the cores share less work (see
 //! `bench/table.sh`).
 
-mod diff_halves;
+mod diff_split;
 mod dir_cache;
 mod git_read;
-mod narrow;
-mod others;
-mod split;
+mod narrowed_diff;
 mod stat_render;
-mod stat_walk;
-mod untracked_half;
+mod status_split;
+mod tracked_walk;
+mod untracked_lines;
+mod untracked_names;
 
 use anyhow::{Result, bail};
 use gix::ObjectId;
@@ -136,17 +136,20 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let taken_at = time::now();
     let (status_and_diff, log) = std::thread::scope(|s| {
         let log = s.spawn(|| log_args.as_ref().map(|args| run_git(&git, args)).transpose());
-        let status_and_diff = match split::chosen(repo) {
+        let status_and_diff = match status_split::chosen(repo) {
             Some(plan) => {
-                let narrow =
-                    base.map(|base| split::Narrow { repo: &repo.gix, base, arg: &diff_base });
-                split::run(&git, &plan, &status_args, &diff_args, narrow)
+                let narrow = base.map(|base| status_split::Narrow {
+                    repo: &repo.gix,
+                    base,
+                    arg: &diff_base,
+                });
+                status_split::run(&git, &plan, &status_args, &diff_args, narrow)
             }
             None => {
                 // Status is the shorter part: it runs while the diff is planned and run here.
                 let status = s.spawn(|| run_git(&git, &status_args));
-                let diff = match diff_halves::chosen(repo, base) {
-                    Some(halves) => diff_halves::run(&git, &halves, &diff_base, &diff_args),
+                let diff = match diff_split::chosen(repo, base) {
+                    Some(halves) => diff_split::run(&git, &halves, &diff_base, &diff_args),
                     None => run_git(&git, &diff_args),
                 };
                 let status = join(status);

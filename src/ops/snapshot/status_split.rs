@@ -3,12 +3,12 @@
 //! The three git commands are bound by CPU: status stats every tracked file and reads every
 //! directory for untracked files, `git diff <base>` stats every tracked file again and diffs the
 //! blobs. Here we stat the tracked files once, for both status and the diff, and read their
-//! directories on the same walk (see [`stat_walk`]); then `git status --short -uno` (the tracked
+//! directories on the same walk (see [`tracked_walk`]); then `git status --short -uno` (the tracked
 //! changes) and `git diff --stat <base>` run on a private index that tells them which files to look
 //! at (the diff, where it can, on one that holds only the entries that can differ, see
-//! [`narrow`]), beside `git ls-files --others --exclude-standard` given only the names the walk
+//! [`narrowed_diff`]), beside `git ls-files --others --exclude-standard` given only the names the walk
 //! found outside the index, the files among them asked of `git check-ignore` instead (see
-//! [`others`](super::others); the untracked half is [`untracked_half`](super::untracked_half)). git prints the tracked lines before the untracked ones, each part
+//! [`untracked_names`](super::untracked_names); the untracked half is [`untracked_lines`](super::untracked_lines)). git prints the tracked lines before the untracked ones, each part
 //! sorted, so the two halves joined are status's output, with the untracked paths quoted as
 //! status quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
 //!
@@ -30,9 +30,9 @@ use std::thread;
 use anyhow::Result;
 
 use super::git_read::{colour_possible, join, run_git};
-use super::narrow;
-use super::stat_walk::{self, Index};
-use super::untracked_half::{Listing, Untracked, untracked_lines};
+use super::narrowed_diff;
+use super::tracked_walk::{self, Index};
+use super::untracked_lines::{Listing, Untracked, untracked_lines};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -50,11 +50,11 @@ pub(super) const WALKS_ENV: &str = "GIT_HANDOFF_SNAPSHOT_WALKS";
 pub(super) struct Plan {
     untracked: Untracked,
     quote_path_fully: bool,
-    /// The index as read, and the work tree, for the one walk (see [`stat_walk`]).
+    /// The index as read, and the work tree, for the one walk (see [`tracked_walk`]).
     walk: Option<(Index, PathBuf)>,
     /// Asked for by [`WALKS_ENV`].
     forced: bool,
-    /// The walk may narrow git's search for untracked files (see [`others`](super::others)):
+    /// The walk may narrow git's search for untracked files (see [`untracked_names`](super::untracked_names)):
     /// names are compared byte for byte, as git does unless `core.ignoreCase` (or, on macOS,
     /// `core.precomposeUnicode`) is set.
     narrow_others: bool,
@@ -120,7 +120,7 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache, git_dir })
 }
 
-/// What the diff against a base commit can be narrowed with (see [`narrow`]): the repository,
+/// What the diff against a base commit can be narrowed with (see [`narrowed_diff`]): the repository,
 /// the base, and the base as the diff's arguments name it.
 pub(super) struct Narrow<'a> {
     pub repo: &'a gix::Repository,
@@ -149,14 +149,14 @@ pub(super) fn run(
             s.spawn(|| git::version::version(git, &plan.git_dir).is_some_and(|v| v >= (2, 27)))
         });
         // What HEAD changed since the base is known before the walk; the diff is narrowed to it
-        // and to what the walk doubts (see [`narrow`]).
+        // and to what the walk doubts (see [`narrowed_diff`]).
         let since = match (&narrow_diff, &plan.walk) {
             (Some(n), Some((index, _))) if narrowing() => {
-                narrow::since(n.repo, n.base, n.arg, &index.scan)
+                narrowed_diff::since(n.repo, n.base, n.arg, &index.scan)
             }
             _ => None,
         };
-        let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, cache));
+        let walked = plan.walk.as_ref().map(|(index, root)| tracked_walk::walk(root, index, cache));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
             Some(Err(err)) if plan.forced => return Err(err),
@@ -188,10 +188,10 @@ pub(super) fn run(
             (Some(walked), Some((index, _))) => {
                 let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
                 let with_walk =
-                    |args: &[String]| [stat_walk::config_args(), args.to_vec()].concat();
+                    |args: &[String]| [tracked_walk::config_args(), args.to_vec()].concat();
                 let narrowed = match (&narrow_diff, &since) {
                     (Some(n), Some(since)) => {
-                        match narrow::narrowed(n.repo, index, &walked.dirty, since) {
+                        match narrowed_diff::narrowed(n.repo, index, &walked.dirty, since) {
                             Err(err) if plan.forced => return Err(err),
                             narrowed => narrowed.ok().flatten(),
                         }
@@ -255,7 +255,7 @@ fn yield_to_the_diff() {
 /// Whether the diff may be narrowed: not when `GIT_HANDOFF_SNAPSHOT_DIFF=whole` asks for the whole
 /// diff (to compare the two in tests and benchmarks).
 fn narrowing() -> bool {
-    std::env::var(super::diff_halves::DIFF_ENV).as_deref() != Ok("whole")
+    std::env::var(super::diff_split::DIFF_ENV).as_deref() != Ok("whole")
 }
 
 /// Whether the index has neither an entry at `path` nor one under it.

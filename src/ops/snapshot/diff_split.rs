@@ -1,5 +1,5 @@
 //! `git diff --stat <base>` on two cores, for a tree too small for the one walk (see
-//! [`split`](super::split)) whose changes are large.
+//! [`status_split`](super::status_split)) whose changes are large.
 //!
 //! There the diff is most of what the snapshot costs: it reads every changed file and its base
 //! blob and diffs them line by line, one after another. Here two gits share that work, each
@@ -32,14 +32,14 @@ use crate::git::repo::Repo;
 use crate::git::{self, Git};
 
 /// Overrides the choice by size, for tests and benchmarks: `halves` (split whenever a path can go
-/// to the second part) or `whole` (one git, not narrowed either: see [`narrow`](super::narrow)).
+/// to the second part) or `whole` (one git, not narrowed either: see [`narrowed_diff`](super::narrowed_diff)).
 pub(super) const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
 
 /// Below this many bytes of changed files the diff is quicker than a second git's start.
 const MIN_WEIGHT: u64 = 256 * 1024;
 /// An index or a base with more entries than this is not read here: each entry costs an `lstat`,
 /// on one core, before the diff starts. (A tree this large takes the one walk, see
-/// [`split`](super::split), unless something kept it from doing so.)
+/// [`status_split`](super::status_split), unless something kept it from doing so.)
 const MAX_ENTRIES: usize = 8_192;
 const MAX_BASE_ENTRIES: usize = 20_000;
 /// The second part's pathspec is at most this long, and at most [`MAX_MATCHES`] over the number of

@@ -20,7 +20,7 @@
 //!
 //! The same walk reads each tracked directory once (from the directory names kept between
 //! snapshots when it has not changed, see [`dir_cache`](super::dir_cache)) for the untracked
-//! half of status (see [`others`]).
+//! half of status (see [`untracked_names`]).
 
 use std::ffi::OsStr;
 use std::fs::FileTimes;
@@ -38,7 +38,7 @@ use anyhow::{Context, Result, anyhow};
 use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
-use super::others::{self, Found, Looking};
+use super::untracked_names::{self, Found, Looking};
 use crate::git::index_scan::{Entry, Scan};
 
 /// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
@@ -75,7 +75,7 @@ pub(super) fn config_args() -> Vec<String> {
     .collect()
 }
 
-/// What the walk leaves: the private index, and the untracked candidates (see [`others`]).
+/// What the walk leaves: the private index, and the untracked candidates (see [`untracked_names`]).
 pub(super) struct Walked {
     pub index: NamedTempFile,
     /// Each index entry the walk could not call unchanged, in index order: git looks at these.
@@ -206,7 +206,7 @@ struct Walker<'a> {
     strange: bool,
     /// The directory `open` leads to, as a path: most entries are in the one before theirs.
     current: Vec<u8>,
-    /// The untracked names looked for, when asked (see [`others`]).
+    /// The untracked names looked for, when asked (see [`untracked_names`]).
     others: Option<Looking<'a>>,
 }
 
@@ -230,13 +230,13 @@ impl<'a> Walker<'a> {
         let scan = &index.scan;
         if let Some(mut looking) = self.others.take() {
             let path = scan.path(&scan.entries[at]);
-            for len in others::first_in(scan, at) {
+            for len in untracked_names::first_in(scan, at) {
                 if looking.found.whole {
                     break;
                 }
                 let dir = &path[..len];
                 match self.enter(dir) {
-                    Some(fd) => others::read_dir(scan, at, dir, fd, &mut looking),
+                    Some(fd) => untracked_names::read_dir(scan, at, dir, fd, &mut looking),
                     // A directory that is not a real one holds nothing git would list; one that
                     // could not be opened for another reason may.
                     None => looking.found.whole |= self.strange,

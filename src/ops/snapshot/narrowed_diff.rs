@@ -1,6 +1,6 @@
 //! `git diff --stat <base>` on a large tree, narrowed to the paths that can differ.
 //!
-//! Fed by the walk (see [`stat_walk`](super::stat_walk)), the whole diff still reads every entry
+//! Fed by the walk (see [`tracked_walk`](super::tracked_walk)), the whole diff still reads every entry
 //! of the index (2.6 MB on the generated 30k-file tree) and visits each one beside the base's
 //! tree, even where the cache tree says nothing differs, before it diffs the few files that
 //! changed. Most of that is known before git starts. When the index is HEAD's tree (its cache tree
@@ -28,7 +28,7 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use tempfile::{NamedTempFile, TempDir};
 
-use super::stat_walk::Index;
+use super::tracked_walk::Index;
 use crate::git::index_scan::Scan;
 use crate::git::{Git, pack_write};
 
