@@ -50,12 +50,25 @@ pub fn read(path: &Path) -> std::io::Result<(Bytes, std::fs::Metadata)> {
     Ok((bytes, meta))
 }
 
+/// The index at `path` as one whole index (a split one made whole, see
+/// [`split_index`](super::split_index), its shared part read from `git_dir`), and its metadata;
+/// `None` when it is in a form not known here.
+pub fn read_whole(
+    path: &Path,
+    git_dir: &Path,
+    hash: gix::hash::Kind,
+) -> Option<(Scan, std::fs::Metadata)> {
+    let (bytes, meta) = read(path).ok()?;
+    let scan = super::split_index::whole(scan_bytes(bytes, hash)?, git_dir, hash)?;
+    Some((scan, meta))
+}
+
 /// What one pass over the index found, with the index's bytes.
 pub struct Scan {
     /// The index file as read.
     pub bytes: Bytes,
     /// An entry is a submodule (gitlink), a sparse directory or an unmerged stage, or the index is
-    /// split or sparse: what status reports for it is not only what it prints.
+    /// sparse: what status reports for it is not only what it prints.
     pub special: bool,
     /// The entries in index order.
     pub entries: Vec<Entry>,
@@ -181,7 +194,8 @@ pub fn scan_bytes(bytes: Bytes, hash: gix::hash::Kind) -> Option<Scan> {
     while at + 8 <= end {
         let signature: [u8; 4] = bytes[at..at + 4].try_into().ok()?;
         let size = be32(&bytes, at + 4)? as usize;
-        if &signature == b"link" || &signature == b"sdir" {
+        // A split index is made whole by `split_index::whole`.
+        if &signature == b"sdir" {
             special = true;
         }
         let next = at.checked_add(8 + size).filter(|&next| next <= end)?;

@@ -14,6 +14,7 @@
 mod diff_split;
 mod dir_cache;
 mod git_read;
+mod monitor;
 mod narrowed_diff;
 mod stat_render;
 mod status_split;

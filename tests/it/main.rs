@@ -30,6 +30,7 @@ mod seal;
 mod secrets;
 mod skill;
 mod snapshot;
+mod snapshot_configs;
 mod snapshot_diff;
 mod snapshot_narrow;
 mod snapshot_walk;

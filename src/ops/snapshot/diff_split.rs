@@ -71,8 +71,8 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
         return None;
     }
     let top = repo.top().ok()?;
-    let (bytes, _) = index_scan::read(&repo.index_path().ok()?).ok()?;
-    let scan = index_scan::scan_bytes(bytes, repo.gix.object_hash())?;
+    let hash = repo.gix.object_hash();
+    let (scan, _) = index_scan::read_whole(&repo.index_path().ok()?, &repo.git_dir, hash)?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
         return None;
     }

@@ -30,9 +30,9 @@ use std::thread;
 use anyhow::Result;
 
 use super::git_read::{colour_possible, join, run_git};
-use super::narrowed_diff;
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
+use super::{monitor, narrowed_diff};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -63,6 +63,8 @@ pub(super) struct Plan {
     dir_cache: PathBuf,
     /// Where git's version is kept (see [`git::version`]).
     git_dir: PathBuf,
+    /// The user's file system monitor, asked what changed (see [`monitor`]).
+    monitor: Option<monitor::Hook>,
 }
 
 impl Plan {
@@ -99,9 +101,8 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    let (bytes, meta) = index_scan::read(&index).ok()?;
     let hash = repo.gix.object_hash();
-    let scan = index_scan::scan_bytes(bytes, hash)?;
+    let (scan, meta) = index_scan::read_whole(&index, &repo.git_dir, hash)?;
     if scan.special {
         return None;
     }
@@ -117,7 +118,17 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
     let git_dir = repo.git_dir.clone();
-    Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache, git_dir })
+    let monitor = monitor::configured(&config, repo.top().ok()?);
+    Some(Plan {
+        untracked,
+        quote_path_fully,
+        walk,
+        forced,
+        narrow_others,
+        dir_cache,
+        git_dir,
+        monitor,
+    })
 }
 
 /// What the diff against a base commit can be narrowed with (see [`narrowed_diff`]): the repository,
@@ -141,9 +152,18 @@ pub(super) fn run(
     tracked_args.push("-uno".into());
     let narrow = plan.untracked != Untracked::No && plan.narrow_others;
     let cache = narrow.then_some(plan.dir_cache.as_path());
+    // The listing would ask the user's monitor again (twice, with check-ignore), for nothing: it
+    // reads no entry's stat data.
+    let listing_git = &git.clone().with_config("core.fsmonitor=false");
     let (tracked_and_diff, untracked) = thread::scope(|s| {
+        // The user's monitor, asked once (see [`monitor`]) while HEAD's changes are read.
+        let known = match (&plan.monitor, &plan.walk) {
+            (Some(hook), Some((index, _))) => Some(s.spawn(|| monitor::changed(hook, &index.scan))),
+            _ => None,
+        };
         // Unless the walk narrows it, the listing needs nothing from the walk and runs beside it.
-        let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan.listing(), None)));
+        let whole =
+            (!narrow).then(|| s.spawn(|| untracked_lines(listing_git, plan.listing(), None)));
         // Whether git can list the names against an empty index (see `untracked_lines`).
         let recurses = narrow.then(|| {
             s.spawn(|| git::version::version(git, &plan.git_dir).is_some_and(|v| v >= (2, 27)))
@@ -156,7 +176,11 @@ pub(super) fn run(
             }
             _ => None,
         };
-        let walked = plan.walk.as_ref().map(|(index, root)| tracked_walk::walk(root, index, cache));
+        let known = known.and_then(|k| k.join().ok().flatten());
+        let walked = plan
+            .walk
+            .as_ref()
+            .map(|(index, root)| tracked_walk::walk(root, index, cache, known.as_deref()));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
             Some(Err(err)) if plan.forced => return Err(err),
@@ -181,7 +205,7 @@ pub(super) fn run(
         let untracked = whole.unwrap_or_else(|| {
             s.spawn(|| {
                 yield_to_the_diff();
-                untracked_lines(git, plan.listing(), names)
+                untracked_lines(listing_git, plan.listing(), names)
             })
         });
         let both = match (&walked, &plan.walk) {

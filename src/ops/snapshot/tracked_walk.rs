@@ -87,13 +87,20 @@ pub(super) struct Walked {
 
 /// Walks the tracked files under `root` and writes the private index; with `dir_cache` (where the
 /// directories' names are kept), also reads their directories for untracked names.
-pub(super) fn walk(root: &Path, index: &Index, dir_cache: Option<&Path>) -> Result<Walked> {
+/// `known`, when the user's monitor answered (see [`monitor`](super::monitor)), names the entries
+/// that may have changed; the others are not stat'ed.
+pub(super) fn walk(
+    root: &Path,
+    index: &Index,
+    dir_cache: Option<&Path>,
+    known: Option<&[bool]>,
+) -> Result<Walked> {
     let cache = dir_cache.map(|path| DirCache::load(path.to_path_buf(), root));
     // Everything but the monitor's extension is the index as read: it is written while the
     // walkers stat, and the extension appended once they are done.
     let (file, (dirty, others, visited)) = std::thread::scope(|s| {
         let file = s.spawn(|| private_index_start(index));
-        let walked = dirty_entries(root, index, cache.as_ref());
+        let walked = dirty_entries(root, index, cache.as_ref(), known);
         (file.join().unwrap_or_else(|_| Err(anyhow!("writing the private index panicked"))), walked)
     });
     // A walk that stopped reading directories (too many names, one it could not read) leaves the
@@ -141,6 +148,7 @@ fn dirty_entries(
     root: &Path,
     index: &Index,
     cache: Option<&DirCache>,
+    known: Option<&[bool]>,
 ) -> (Vec<bool>, Option<Vec<Vec<u8>>>, Vec<Visited>) {
     let entries = &index.scan.entries;
     // More walkers than cores only contend for the same directories. The entries are dealt in
@@ -165,7 +173,8 @@ fn dirty_entries(
                             break;
                         }
                         let end = (at + piece).min(entries.len());
-                        let part: Vec<bool> = (at..end).map(|i| walker.visit(index, i)).collect();
+                        let part: Vec<bool> =
+                            (at..end).map(|i| walker.visit(index, i, known)).collect();
                         done.push((at, part));
                     }
                     (done, walker.others)
@@ -226,7 +235,7 @@ impl<'a> Walker<'a> {
 
     /// Entry `at`: reads the directories it is the first entry of, when looking for untracked
     /// files, and answers whether git must look at it.
-    fn visit(&mut self, index: &Index, at: usize) -> bool {
+    fn visit(&mut self, index: &Index, at: usize, known: Option<&[bool]>) -> bool {
         let scan = &index.scan;
         if let Some(mut looking) = self.others.take() {
             let path = scan.path(&scan.entries[at]);
@@ -243,6 +252,10 @@ impl<'a> Walker<'a> {
                 }
             }
             self.others = Some(looking);
+        }
+        // What the monitor knows unchanged, git trusts without a look.
+        if known.is_some_and(|known| !known.get(at).copied().unwrap_or(true)) {
+            return false;
         }
         self.dirty(index, &scan.entries[at])
     }
