@@ -31,10 +31,6 @@ use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
 
-/// Overrides the choice by size, for tests and benchmarks: `halves` (split whenever a path can go
-/// to the second part) or `whole` (one git, not narrowed either: see [`narrowed_diff`](super::narrowed_diff)).
-pub(super) const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
-
 /// Below this many bytes of changed files the diff is quicker than a second git's start.
 const MIN_WEIGHT: u64 = 256 * 1024;
 /// An index or a base with more entries than this is not read here: each entry costs an `lstat`,
@@ -59,12 +55,8 @@ pub(super) struct Halves {
 }
 
 /// The halves for a diff against `base`, or `None` to run it whole.
-pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
-    let forced = match std::env::var(DIFF_ENV).as_deref() {
-        Ok("whole") => return None,
-        Ok("halves") => true,
-        _ => false,
-    };
+/// `forced`: asked for (see [`plan`](super::plan)), whatever the weight of the changes.
+pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>, forced: bool) -> Option<Halves> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let from_command_line = crate::git::repo::config_on_command_line();
     if (cores < 2 && !forced) || from_command_line || !config_allows(repo) {

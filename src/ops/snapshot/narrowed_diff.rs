@@ -222,6 +222,7 @@ pub(super) fn narrowed(
     let hash = repo.object_hash();
     let most = max_paths(scan.entries.len());
     let mut count = 0u32;
+    let mut extra = 0usize;
     for (i, entry) in scan.entries.iter().enumerate() {
         let path = scan.path(entry);
         while changed.next_if(|c| *c < path).is_some() {}
@@ -244,7 +245,9 @@ pub(super) fn narrowed(
         bytes.extend_from_slice(path);
         bytes.resize(start + ((head_len + path.len() + 8) & !7), 0);
         count += 1;
-        if count as usize + since.changed.len() > most {
+        // The paths HEAD changed are counted once, in `since`.
+        extra += usize::from(!head_changed);
+        if extra + since.changed.len() > most {
             return Ok(None);
         }
     }

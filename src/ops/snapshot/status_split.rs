@@ -32,19 +32,10 @@ use anyhow::Result;
 use super::git_read::{colour_possible, join, run_git};
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
-use super::{monitor, narrowed_diff};
+use super::{monitor, narrowed_diff, plan};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
-
-/// From this index size up (about 2,500 entries) the split pays for its extra git start and index
-/// read; below it status runs whole.
-pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
-
-/// Overrides the choice by size, for tests and benchmarks: `split` (status in halves, with the
-/// walk done once), `halves` (status in halves, each git walking) or `two` (status whole beside
-/// the diff). Given, a failure of the private index is an error rather than a quiet way back.
-pub(super) const WALKS_ENV: &str = "GIT_HANDOFF_SNAPSHOT_WALKS";
 
 /// What the split needs to know, decided before any git starts.
 pub(super) struct Plan {
@@ -52,8 +43,10 @@ pub(super) struct Plan {
     quote_path_fully: bool,
     /// The index as read, and the work tree, for the one walk (see [`tracked_walk`]).
     walk: Option<(Index, PathBuf)>,
-    /// Asked for by [`WALKS_ENV`].
+    /// Asked for (see [`plan`]): a failure of the private index is an error.
     forced: bool,
+    /// The diff may be narrowed (see [`narrowed_diff`]).
+    narrow_diff: bool,
     /// The walk may narrow git's search for untracked files (see [`untracked_names`](super::untracked_names)):
     /// names are compared byte for byte, as git does unless `core.ignoreCase` (or, on macOS,
     /// `core.precomposeUnicode`) is set.
@@ -73,20 +66,12 @@ impl Plan {
     }
 }
 
-/// The plan for splitting status in `repo`, or `None` to run it whole.
-pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
+/// The plan for splitting status in `repo`, walked as `walk` says, or `None` to run it whole.
+pub(super) fn chosen(repo: &Repo, walk: plan::Walk, overrides: plan::Overrides) -> Option<Plan> {
     let index = repo.index_path().ok()?;
-    let (wanted, walk, forced) = match std::env::var(WALKS_ENV).as_deref() {
-        Ok("split") => (true, true, true),
-        Ok("halves") => (true, false, true),
-        Ok("two") => (false, false, true),
-        _ => {
-            let large = std::fs::metadata(&index).ok()?.len() >= MIN_INDEX_BYTES;
-            (large, large, false)
-        }
-    };
-    let from_command_line = crate::git::repo::config_on_command_line();
-    if !wanted || from_command_line {
+    let forced = overrides.forced();
+    let walk = walk == plan::Walk::Once;
+    if crate::git::repo::config_on_command_line() {
         return None;
     }
     let config = repo.gix.config_snapshot();
@@ -118,12 +103,14 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
     let git_dir = repo.git_dir.clone();
-    let monitor = monitor::configured(&config, repo.top().ok()?);
+    let monitor = monitor::configured(&config, repo.top().ok()?).filter(|_| !overrides.no_monitor);
+    let narrow_diff = overrides.diff_parts != Some(false);
     Some(Plan {
         untracked,
         quote_path_fully,
         walk,
         forced,
+        narrow_diff,
         narrow_others,
         dir_cache,
         git_dir,
@@ -171,7 +158,7 @@ pub(super) fn run(
         // What HEAD changed since the base is known before the walk; the diff is narrowed to it
         // and to what the walk doubts (see [`narrowed_diff`]).
         let since = match (&narrow_diff, &plan.walk) {
-            (Some(n), Some((index, _))) if narrowing() => {
+            (Some(n), Some((index, _))) if plan.narrow_diff => {
                 narrowed_diff::since(n.repo, n.base, n.arg, &index.scan)
             }
             _ => None,
@@ -274,12 +261,6 @@ fn yield_to_the_diff() {
     if let Ok(nice) = rustix::process::getpriority_process(None) {
         let _ = rustix::process::setpriority_process(None, (nice + 3).min(19));
     }
-}
-
-/// Whether the diff may be narrowed: not when `GIT_HANDOFF_SNAPSHOT_DIFF=whole` asks for the whole
-/// diff (to compare the two in tests and benchmarks).
-fn narrowing() -> bool {
-    std::env::var(super::diff_split::DIFF_ENV).as_deref() != Ok("whole")
 }
 
 /// Whether the index has neither an entry at `path` nor one under it.
