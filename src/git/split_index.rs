@@ -11,7 +11,7 @@
 //! stage. Anything not in that shape (a bitmap that does not parse, a position past the end, a
 //! replacement with a path) makes it answer `None`, and the caller asks git instead.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::index_scan::{self, Bytes, Entry, Scan};
 
@@ -128,6 +128,14 @@ fn write_whole(
     }
     bytes.resize(bytes.len() + id_len, 0);
     index_scan::scan_bytes(Bytes::Read(bytes), hash)
+}
+
+/// Where the shared index of the split index `scan` is, when it is split.
+pub fn shared_path(scan: &Scan, git_dir: &Path, hash: gix::hash::Kind) -> Option<PathBuf> {
+    let (_, range) = scan.extensions.iter().find(|(signature, _)| signature == b"link")?;
+    let data = scan.bytes.get(range.start + 8..range.end)?;
+    let id = gix::ObjectId::try_from(data.get(..hash.len_in_bytes())?).ok()?;
+    (!id.is_null()).then(|| git_dir.join(format!("sharedindex.{id}")))
 }
 
 /// The positions of the bits set in an EWAH bitmap as git writes it: its size in bits, its number

@@ -22,6 +22,7 @@ use gix::ObjectId;
 
 use super::{diff_split, status_split};
 use crate::git::repo::Repo;
+use crate::git::{index_scan, split_index};
 
 const WALKS_ENV: &str = "GIT_HANDOFF_SNAPSHOT_WALKS";
 const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
@@ -90,11 +91,7 @@ pub(super) fn choose(repo: &Repo, base: Option<ObjectId>) -> Strategy {
     let walk = match overrides.status {
         Some(asked) => asked,
         None => {
-            let large = repo
-                .index_path()
-                .ok()
-                .and_then(|index| std::fs::metadata(index).ok())
-                .is_some_and(|m| m.len() >= MIN_INDEX_BYTES);
+            let large = index_size(repo).is_some_and(|len| len >= MIN_INDEX_BYTES);
             large.then_some(Walk::Once)
         }
     };
@@ -106,6 +103,20 @@ pub(super) fn choose(repo: &Repo, base: Option<ObjectId>) -> Strategy {
         forced => diff_split::chosen(repo, base, forced == Some(true)),
     };
     Strategy::Whole { diff }
+}
+
+/// The index's size in bytes; a split index's with its shared index, where most entries are.
+fn index_size(repo: &Repo) -> Option<u64> {
+    let path = repo.index_path().ok()?;
+    let len = std::fs::metadata(&path).ok()?.len();
+    if len >= MIN_INDEX_BYTES {
+        return Some(len);
+    }
+    let (bytes, _) = index_scan::read(&path).ok()?;
+    let hash = repo.gix.object_hash();
+    let scan = index_scan::scan_bytes(bytes, hash)?;
+    let shared = split_index::shared_path(&scan, &repo.git_dir, hash);
+    Some(len + shared.and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()))
 }
 
 /// Whether status, run whole, should leave its preload threads off: on two cores or fewer they
