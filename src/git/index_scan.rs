@@ -50,19 +50,6 @@ pub fn read(path: &Path) -> std::io::Result<(Bytes, std::fs::Metadata)> {
     Ok((bytes, meta))
 }
 
-/// The index at `path` as one whole index (a split one made whole, see
-/// [`split_index`](super::split_index), its shared part read from `git_dir`), and its metadata;
-/// `None` when it is in a form not known here.
-pub fn read_whole(
-    path: &Path,
-    git_dir: &Path,
-    hash: gix::hash::Kind,
-) -> Option<(Scan, std::fs::Metadata)> {
-    let (bytes, meta) = read(path).ok()?;
-    let scan = super::split_index::whole(scan_bytes(bytes, hash)?, git_dir, hash)?;
-    Some((scan, meta))
-}
-
 /// What one pass over the index found, with the index's bytes.
 pub struct Scan {
     /// The index file as read.
@@ -194,7 +181,7 @@ pub fn scan_bytes(bytes: Bytes, hash: gix::hash::Kind) -> Option<Scan> {
     while at + 8 <= end {
         let signature: [u8; 4] = bytes[at..at + 4].try_into().ok()?;
         let size = be32(&bytes, at + 4)? as usize;
-        // A split index is made whole by `split_index::whole`.
+        // A split index is made whole elsewhere (the split index module).
         if &signature == b"sdir" {
             special = true;
         }

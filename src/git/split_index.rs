@@ -15,6 +15,19 @@ use std::path::{Path, PathBuf};
 
 use super::index_scan::{self, Bytes, Entry, Scan};
 
+/// The index at `path` as one whole index (a split one made whole, its shared part read from
+/// `git_dir`), and its metadata;
+/// `None` when it is in a form not known here.
+pub fn read_whole(
+    path: &Path,
+    git_dir: &Path,
+    hash: gix::hash::Kind,
+) -> Option<(Scan, std::fs::Metadata)> {
+    let (bytes, meta) = index_scan::read(path).ok()?;
+    let scan = whole(index_scan::scan_bytes(bytes, hash)?, git_dir, hash)?;
+    Some((scan, meta))
+}
+
 /// `scan` made whole when it is a split index (its shared index read from `git_dir`); as it is
 /// otherwise. `None` when the split cannot be read here.
 pub fn whole(scan: Scan, git_dir: &Path, hash: gix::hash::Kind) -> Option<Scan> {

@@ -55,7 +55,8 @@ pub(super) struct Halves {
 }
 
 /// The halves for a diff against `base`, or `None` to run it whole.
-/// `forced`: asked for (see [`plan`](super::plan)), whatever the weight of the changes.
+/// `forced`: asked for by the environment (see the planner, `plan.rs`), whatever the weight of
+/// the changes.
 pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>, forced: bool) -> Option<Halves> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let from_command_line = crate::git::repo::config_on_command_line();
@@ -64,7 +65,8 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>, forced: bool) -> Optio
     }
     let top = repo.top().ok()?;
     let hash = repo.gix.object_hash();
-    let (scan, _) = index_scan::read_whole(&repo.index_path().ok()?, &repo.git_dir, hash)?;
+    let (scan, _) =
+        crate::git::split_index::read_whole(&repo.index_path().ok()?, &repo.git_dir, hash)?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
         return None;
     }

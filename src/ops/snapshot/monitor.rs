@@ -1,5 +1,5 @@
 //! What the user's file system monitor says may have changed, so the walk (see
-//! [`tracked_walk`](super::tracked_walk)) stats only those files, as git does under
+//! `tracked_walk`) stats only those files, as git does under
 //! `core.fsmonitor`.
 //!
 //! git keeps the monitor's answer in the index (the `FSMN` extension: a token, and a bitmap of the
@@ -24,6 +24,9 @@ use std::process::{Command, Stdio};
 
 use crate::git::index_scan::Scan;
 use crate::git::split_index;
+
+/// The token of the private index's monitor: its hook only ever answers with it.
+pub(super) const TOKEN: &[u8] = b"handoff\0";
 
 /// The user's monitor hook, as `core.fsmonitor` names it, and the work tree it runs in.
 pub(super) struct Hook {
@@ -126,4 +129,53 @@ fn ask(hook: &Hook, token: &[u8]) -> Option<Vec<u8>> {
     cmd.current_dir(&hook.top).stdin(Stdio::null()).stderr(Stdio::null());
     let output = cmd.output().ok()?;
     output.status.success().then_some(output.stdout)
+}
+
+/// The private index's `FSMN` extension (version 2): its token ([`TOKEN`], which its hook
+/// prints), then an EWAH bitmap of the entries git must check,
+/// written as one marker word followed by every word literally.
+pub(super) fn extension(dirty: &[bool]) -> Vec<u8> {
+    let mut words = vec![0u64; dirty.len().div_ceil(64)];
+    for (i, _) in dirty.iter().enumerate().filter(|(_, d)| **d) {
+        words[i / 64] |= 1 << (i % 64);
+    }
+    let mut bitmap = Vec::with_capacity(16 + words.len() * 8);
+    bitmap.extend_from_slice(&(dirty.len() as u32).to_be_bytes());
+    bitmap.extend_from_slice(&(words.len() as u32 + 1).to_be_bytes());
+    // The marker: no run, then `words.len()` literal words.
+    bitmap.extend_from_slice(&((words.len() as u64) << 33).to_be_bytes());
+    for word in &words {
+        bitmap.extend_from_slice(&word.to_be_bytes());
+    }
+    // The position of the last marker word.
+    bitmap.extend_from_slice(&0u32.to_be_bytes());
+    let mut extension = Vec::with_capacity(bitmap.len() + 16);
+    extension.extend_from_slice(&2u32.to_be_bytes());
+    extension.extend_from_slice(TOKEN);
+    extension.extend_from_slice(&(bitmap.len() as u32).to_be_bytes());
+    extension.extend_from_slice(&bitmap);
+    extension
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bitmap_names_the_dirty_entries_as_git_reads_it() {
+        let mut dirty = vec![false; 70];
+        dirty[1] = true;
+        dirty[64] = true;
+        let ext = extension(&dirty);
+        assert_eq!(&ext[..4], &2u32.to_be_bytes());
+        assert_eq!(&ext[4..12], TOKEN);
+        let bitmap = &ext[16..];
+        assert_eq!(u32::from_be_bytes(ext[12..16].try_into().unwrap()) as usize, bitmap.len());
+        assert_eq!(&bitmap[..4], &70u32.to_be_bytes());
+        assert_eq!(&bitmap[4..8], &3u32.to_be_bytes());
+        assert_eq!(&bitmap[8..16], &(2u64 << 33).to_be_bytes());
+        assert_eq!(&bitmap[16..24], &2u64.to_be_bytes());
+        assert_eq!(&bitmap[24..32], &1u64.to_be_bytes());
+        assert_eq!(&bitmap[32..], &0u32.to_be_bytes());
+    }
 }

@@ -95,7 +95,13 @@ pub(super) fn choose(repo: &Repo, base: Option<ObjectId>) -> Strategy {
             large.then_some(Walk::Once)
         }
     };
-    if let Some(plan) = walk.and_then(|walk| status_split::chosen(repo, walk, overrides)) {
+    let asked = walk.map(|walk| status_split::Asked {
+        walk_once: walk == Walk::Once,
+        forced: overrides.forced(),
+        monitor: !overrides.no_monitor,
+        narrow_diff: overrides.diff_parts != Some(false),
+    });
+    if let Some(plan) = asked.and_then(|asked| status_split::chosen(repo, asked)) {
         return Strategy::Split(Box::new(plan));
     }
     let diff = match overrides.diff_parts {

@@ -32,7 +32,7 @@ use anyhow::Result;
 use super::git_read::{colour_possible, join, run_git};
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
-use super::{monitor, narrowed_diff, plan};
+use super::{monitor, narrowed_diff};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -43,7 +43,7 @@ pub(super) struct Plan {
     quote_path_fully: bool,
     /// The index as read, and the work tree, for the one walk (see [`tracked_walk`]).
     walk: Option<(Index, PathBuf)>,
-    /// Asked for (see [`plan`]): a failure of the private index is an error.
+    /// Asked for by the environment: a failure of the private index is an error.
     forced: bool,
     /// The diff may be narrowed (see [`narrowed_diff`]).
     narrow_diff: bool,
@@ -66,11 +66,22 @@ impl Plan {
     }
 }
 
-/// The plan for splitting status in `repo`, walked as `walk` says, or `None` to run it whole.
-pub(super) fn chosen(repo: &Repo, walk: plan::Walk, overrides: plan::Overrides) -> Option<Plan> {
+/// What the planner decided for the split.
+pub(super) struct Asked {
+    /// The tracked files walked once, by us (else each git walks them).
+    pub walk_once: bool,
+    /// Asked for by the environment rather than chosen: a failure of the private index is an error.
+    pub forced: bool,
+    /// The user's monitor may be asked (see [`monitor`]).
+    pub monitor: bool,
+    /// The diff may be narrowed (see [`narrowed_diff`]).
+    pub narrow_diff: bool,
+}
+
+/// The plan for splitting status in `repo` as `asked`, or `None` to run it whole.
+pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     let index = repo.index_path().ok()?;
-    let forced = overrides.forced();
-    let walk = walk == plan::Walk::Once;
+    let Asked { walk_once: walk, forced, monitor: ask_monitor, narrow_diff } = asked;
     if crate::git::repo::config_on_command_line() {
         return None;
     }
@@ -87,7 +98,7 @@ pub(super) fn chosen(repo: &Repo, walk: plan::Walk, overrides: plan::Overrides) 
         Some(_) => return None,
     };
     let hash = repo.gix.object_hash();
-    let (scan, meta) = index_scan::read_whole(&index, &repo.git_dir, hash)?;
+    let (scan, meta) = crate::git::split_index::read_whole(&index, &repo.git_dir, hash)?;
     if scan.special {
         return None;
     }
@@ -103,8 +114,7 @@ pub(super) fn chosen(repo: &Repo, walk: plan::Walk, overrides: plan::Overrides) 
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
     let git_dir = repo.git_dir.clone();
-    let monitor = monitor::configured(&config, repo.top().ok()?).filter(|_| !overrides.no_monitor);
-    let narrow_diff = overrides.diff_parts != Some(false);
+    let monitor = monitor::configured(&config, repo.top().ok()?).filter(|_| ask_monitor);
     Some(Plan {
         untracked,
         quote_path_fully,

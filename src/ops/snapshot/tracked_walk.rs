@@ -38,12 +38,12 @@ use anyhow::{Context, Result, anyhow};
 use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
+use super::monitor;
 use super::untracked_names::{self, Found, Looking};
 use crate::git::index_scan::{Entry, Scan};
 
 /// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
 const HOOK: &str = "printf 'handoff\\0';:";
-const TOKEN: &[u8] = b"handoff\0";
 
 /// The index as read, with the time it was written: a file changed in or after that second may
 /// be racily clean, and only reading it tells.
@@ -87,7 +87,7 @@ pub(super) struct Walked {
 
 /// Walks the tracked files under `root` and writes the private index; with `dir_cache` (where the
 /// directories' names are kept), also reads their directories for untracked names.
-/// `known`, when the user's monitor answered (see [`monitor`](super::monitor)), names the entries
+/// `known`, when the user's monitor answered (see [`monitor`]), names the entries
 /// that may have changed; the others are not stat'ed.
 pub(super) fn walk(
     root: &Path,
@@ -109,7 +109,7 @@ pub(super) fn walk(
         cache.save(&visited);
     }
     let mut file = file?;
-    let extension = fsmonitor_extension(&dirty);
+    let extension = monitor::extension(&dirty);
     let mut bytes = Vec::with_capacity(extension.len() + 8 + index.hash_len);
     bytes.extend_from_slice(b"FSMN");
     bytes.extend_from_slice(&u32::try_from(extension.len())?.to_be_bytes());
@@ -362,52 +362,4 @@ fn matches_index(stat: &[u8], mode: u32, meta: &fs::Stat) -> bool {
         // git writes a size of 0 for an entry it could not trust (a racily clean one).
         && field(9) != 0
         && field(9) == meta.st_size as u32
-}
-
-/// The `FSMN` extension (version 2): the token, then an EWAH bitmap of the entries git must check,
-/// written as one marker word followed by every word literally.
-fn fsmonitor_extension(dirty: &[bool]) -> Vec<u8> {
-    let mut words = vec![0u64; dirty.len().div_ceil(64)];
-    for (i, _) in dirty.iter().enumerate().filter(|(_, d)| **d) {
-        words[i / 64] |= 1 << (i % 64);
-    }
-    let mut bitmap = Vec::with_capacity(16 + words.len() * 8);
-    bitmap.extend_from_slice(&(dirty.len() as u32).to_be_bytes());
-    bitmap.extend_from_slice(&(words.len() as u32 + 1).to_be_bytes());
-    // The marker: no run, then `words.len()` literal words.
-    bitmap.extend_from_slice(&((words.len() as u64) << 33).to_be_bytes());
-    for word in &words {
-        bitmap.extend_from_slice(&word.to_be_bytes());
-    }
-    // The position of the last marker word.
-    bitmap.extend_from_slice(&0u32.to_be_bytes());
-    let mut extension = Vec::with_capacity(bitmap.len() + 16);
-    extension.extend_from_slice(&2u32.to_be_bytes());
-    extension.extend_from_slice(TOKEN);
-    extension.extend_from_slice(&(bitmap.len() as u32).to_be_bytes());
-    extension.extend_from_slice(&bitmap);
-    extension
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bitmap_names_the_dirty_entries_as_git_reads_it() {
-        let mut dirty = vec![false; 70];
-        dirty[1] = true;
-        dirty[64] = true;
-        let ext = fsmonitor_extension(&dirty);
-        assert_eq!(&ext[..4], &2u32.to_be_bytes());
-        assert_eq!(&ext[4..12], TOKEN);
-        let bitmap = &ext[16..];
-        assert_eq!(u32::from_be_bytes(ext[12..16].try_into().unwrap()) as usize, bitmap.len());
-        assert_eq!(&bitmap[..4], &70u32.to_be_bytes());
-        assert_eq!(&bitmap[4..8], &3u32.to_be_bytes());
-        assert_eq!(&bitmap[8..16], &(2u64 << 33).to_be_bytes());
-        assert_eq!(&bitmap[16..24], &2u64.to_be_bytes());
-        assert_eq!(&bitmap[24..32], &1u64.to_be_bytes());
-        assert_eq!(&bitmap[32..], &0u32.to_be_bytes());
-    }
 }
