@@ -1,24 +1,41 @@
 #!/usr/bin/env bash
-# The side-by-side table of issue #20: snapshot and seal against the plain git commands doing the
-# same job, on real repositories given by path and on generated trees, all with the same
-# agent-like dirty state (201 modified, 20 deleted, 100 untracked files, ignored build output).
+# The side-by-side table of issues #20 and #49: snapshot (and seal) against the plain git commands
+# doing the same job, on real repositories given by path and on generated trees, all with the same
+# agent-like dirty state (201 modified, 20 deleted, 100 untracked files, ignored build output), in
+# each configuration git users run large trees with (see configs.sh).
 #
 #   bash bench/table.sh /tmp/test262 /tmp/ripgrep     real clones (any work tree or bare repo)
 #   BENCH_REAL="/tmp/test262" bash bench/table.sh      the same through the environment
 #   TABLE_GENERATED="30000 101500"                     generated trees (default; "" for none)
-#   TABLE_PARTS="floor snapshot seal"                  what to measure (default: all three;
+#   TABLE_CONFIGS="plain fsmonitor"                    configurations (default: all five:
+#                                                       plain untracked-cache many-files
+#                                                       split-index fsmonitor)
+#   TABLE_BASES="near far"                             the attempt's base: HEAD~5 (near, the
+#                                                       default) or 35 commits back, 750 more
+#                                                       files changed since (far)
+#   TABLE_PARTS="floor snapshot seal"                  what to measure (default: floor snapshot;
 #                                                       "prepare" only makes the trees)
 #   BENCH_RUNS=7                                       A/B pairs per figure (medians)
+#   TABLE_TIMEOUT=3600                                 seconds before the whole run is ended
 #
 # Each repository is cloned once under bench/work/table/ (reused); its content is never
-# committed anywhere else. The base B of the attempt is HEAD~5 (the agent's five work commits).
-# Snapshot is timed against `git status --short; git log --oneline B..; git diff --stat B`; the
-# floor beside it is one walk of the work tree (readdir + lstat of every entry, `find -printf`),
-# which any status needs. Seal is timed against `git add -A && git commit -q` in a second clone of
-# the same dirty tree; before each run both get their index and HEAD back and lose the objects the
-# previous run wrote, so every run writes what a first run would, and both must make one tree.
+# committed anywhere else. Snapshot is timed against `git status --short; git log --oneline B..;
+# git diff --stat B`; the floor beside it is one walk of the work tree (readdir + lstat of every
+# entry, `find -printf`), which any status without a monitor needs. Seal is timed against
+# `git add -A && git commit -q` in a second clone of the same dirty tree; before each run both get
+# their index and HEAD back and lose the objects the previous run wrote, so every run writes what a
+# first run would, and both must make one tree. The fsmonitor configuration starts watchman (from
+# Debian's packages) and ends it when the run ends; without watchman it is skipped.
 source "$(dirname "$0")/lib.sh"
-parts=${TABLE_PARTS:-floor snapshot seal}
+source "$(dirname "$0")/configs.sh"
+parts=${TABLE_PARTS:-floor snapshot}
+read -r -a configs <<<"${TABLE_CONFIGS:-$CONFIGS_ALL}"
+read -r -a bases <<<"${TABLE_BASES:-near}"
+# The whole run is bounded; watchman, when this run started it, is ended with it.
+trap 'stop_watchman; exit 143' TERM INT
+( sleep "${TABLE_TIMEOUT:-3600}" && kill -TERM $$ 2>/dev/null ) &
+WATCHDOG=$!
+trap 'stop_watchman; kill $WATCHDOG 2>/dev/null' EXIT
 [ "$parts" = prepare ] || build_release
 
 RUNS=${BENCH_RUNS:-7}
@@ -66,20 +83,21 @@ dirty() {
 # clone_real SRC NAME: a working clone of SRC with the dirty state, reused once made.
 clone_real() {
   local dst=$TABLE/$2
-  if [ ! -f "$dst/.git/handoff-bench-ready" ]; then
+  if [ ! -f "$dst/.git/handoff-bench-ready-2" ]; then
     rm -rf "$dst"
     git clone -q --no-hardlinks "$1" "$dst"
     git -C "$dst" config gc.auto 0
     git -C "$dst" tag handoff-bench-base "HEAD~5"
+    git -C "$dst" tag handoff-bench-far "HEAD~35"
     dirty "$dst"
-    touch "$dst/.git/handoff-bench-ready"
+    touch "$dst/.git/handoff-bench-ready-2"
   fi
 }
 
 # generate N NAME: N files in directories of 100, five work commits, the dirty state.
 generate() {
   local dst=$TABLE/$2
-  if [ ! -f "$dst/.git/handoff-bench-ready" ]; then
+  if [ ! -f "$dst/.git/handoff-bench-ready-2" ]; then
     rm -rf "$dst" && mkdir -p "$dst"
     (
       cd "$dst"
@@ -96,6 +114,17 @@ for i in range(n):
         f.write("".join(f"pub fn f{i}_{j}() -> u32 {{ {j} }}\n" for j in range(12)))
 PY
       git add -A && git commit -q -m "initial tree of $1 files" && git gc -q
+      git tag handoff-bench-far
+      # 30 commits of 25 files each before the agent's own: a base 35 commits back has 750 more
+      # files changed since it.
+      git ls-files | awk -v n="$1" 'NR % int(n / 750) == 7' | head -750 >../.far
+      for i in $(seq 0 29); do
+        sed -n "$((i * 25 + 1)),$((i * 25 + 25))p" ../.far | while IFS= read -r f; do
+          echo "// earlier work $i" >>"$f"
+        done
+        git commit -q -am "earlier work $i"
+      done
+      rm -f ../.far
       for i in 1 2 3 4 5 6; do
         f=$(git ls-files | sed -n "$((i * 997))p")
         echo "// work $i" >>"$f"
@@ -104,7 +133,7 @@ PY
       git tag handoff-bench-base "HEAD~5"
     )
     dirty "$dst"
-    touch "$dst/.git/handoff-bench-ready"
+    touch "$dst/.git/handoff-bench-ready-2"
   fi
 }
 
@@ -121,7 +150,7 @@ floor() {
 seal_pair() {
   local src=$1 a=$1.seal-a b=$1.seal-b s=() g=() i
   for d in "$a" "$b"; do
-    if [ ! -f "$d/.git/handoff-bench-ready" ]; then
+    if [ ! -f "$d/.git/handoff-bench-ready-2" ]; then
       rm -rf "$d" && cp -a "$src" "$d"
       # A copy has new inode numbers and change times: refresh its index as a real work tree's
       # would be, or every entry looks changed and both sides re-hash the whole tree.
@@ -162,30 +191,46 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 rows=()
 measure() { # DIR LABEL
-  local dir=$1 label=$2 files fl="-" snap="-" sealed="-"
+  local dir=$1 label=$2 files config base fl snap sealed
   files=$(git -C "$dir" ls-files | wc -l)
-  (cd "$dir" && git handoff start --issue 1 --base handoff-bench-base --started-at 2026-11-30T03:48:52Z >/dev/null)
-  header "$label ($files files, $(git -C "$dir" status --short | wc -l) status lines)"
-  if [[ " $parts " == *" floor "* ]]; then
-    fl=$(floor "$dir")
-    printf '%-44s %10s ms\n' "lstat floor (find -printf)" "$fl"
-  fi
-  if [[ " $parts " == *" snapshot "* ]]; then
-    local line
-    line=$(cd "$dir" && side_by_side "snapshot vs status + log + diff --stat" \
-      "git handoff snapshot" \
-      "git status --short; git log --oneline handoff-bench-base..; git diff --stat handoff-bench-base")
-    echo "$line"
-    read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
-    snap="$(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms; floor $fl ms)"
-  fi
-  if [[ " $parts " == *" seal "* ]]; then
-    local s g
-    read -r s g <<<"$(seal_pair "$dir")"
-    printf '%-44s %10s ms %10s ms %7s\n' "seal vs git add -A && git commit -q" "$s" "$g" "$(ratio "$s" "$g")"
-    sealed="$(ratio "$s" "$g") ($s vs $g ms)"
-  fi
-  rows+=("| $label | $files | $snap | $sealed |")
+  for config in "${configs[@]}"; do
+    if [ "$config" = fsmonitor ]; then
+      if ! have_watchman; then
+        echo "SKIPPED: fsmonitor (no watchman or no fsmonitor-watchman.sample)" >&2
+        continue
+      fi
+      start_watchman
+    fi
+    configure "$dir" "$config"
+    for base in "${bases[@]}"; do
+      fl="-" snap="-" sealed="-"
+      local tag=handoff-bench-base
+      [ "$base" = far ] && tag=handoff-bench-far
+      (cd "$dir" && git handoff start --issue 1 --base "$tag" --started-at 2026-11-30T03:48:52Z >/dev/null)
+      header "$label, $config, base $base ($files files, $(git -C "$dir" status --short | wc -l) status lines, $(git -C "$dir" diff --name-only "$tag" | wc -l) paths since the base)"
+      if [[ " $parts " == *" floor "* ]]; then
+        fl=$(floor "$dir")
+        printf '%-44s %10s ms\n' "lstat floor (find -printf)" "$fl"
+      fi
+      if [[ " $parts " == *" snapshot "* ]]; then
+        local line
+        line=$(cd "$dir" && side_by_side "snapshot vs status + log + diff --stat" \
+          "git handoff snapshot" \
+          "git status --short; git log --oneline $tag..; git diff --stat $tag")
+        echo "$line"
+        read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
+        snap="$(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms)"
+      fi
+      if [[ " $parts " == *" seal "* ]]; then
+        local s g
+        read -r s g <<<"$(seal_pair "$dir")"
+        printf '%-44s %10s ms %10s ms %7s\n' "seal vs git add -A && git commit -q" "$s" "$g" "$(ratio "$s" "$g")"
+        sealed="$(ratio "$s" "$g") ($s vs $g ms)"
+      fi
+      rows+=("| $label | $config | $base | $files | $snap | $fl | $sealed |")
+    done
+  done
+  configure "$dir" plain
 }
 
 for path in "${real[@]}"; do
@@ -200,7 +245,7 @@ for n in "${generated[@]}"; do
 done
 
 echo
-echo "| repository | files | snapshot vs \`git status --short; git log --oneline B..; git diff --stat B\` | seal vs \`git add -A && git commit -q\` |"
-echo "| --- | --- | --- | --- |"
+echo "| repository | configuration | base | files | snapshot vs \`git status --short; git log --oneline B..; git diff --stat B\` | walk floor (ms) | seal vs \`git add -A && git commit -q\` |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 printf '%s\n' "${rows[@]}"
-echo "($RUNS A/B pairs each, medians; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "($RUNS interleaved A/B pairs each, medians; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg) at the end)"

@@ -55,7 +55,7 @@ pub struct Scan {
     /// The index file as read.
     pub bytes: Bytes,
     /// An entry is a submodule (gitlink), a sparse directory or an unmerged stage, or the index is
-    /// split or sparse: what status reports for it is not only what it prints.
+    /// sparse: what status reports for it is not only what it prints.
     pub special: bool,
     /// The entries in index order.
     pub entries: Vec<Entry>,
@@ -181,7 +181,8 @@ pub fn scan_bytes(bytes: Bytes, hash: gix::hash::Kind) -> Option<Scan> {
     while at + 8 <= end {
         let signature: [u8; 4] = bytes[at..at + 4].try_into().ok()?;
         let size = be32(&bytes, at + 4)? as usize;
-        if &signature == b"link" || &signature == b"sdir" {
+        // A split index is made whole elsewhere (the split index module).
+        if &signature == b"sdir" {
             special = true;
         }
         let next = at.checked_add(8 + size).filter(|&next| next <= end)?;

@@ -4,7 +4,8 @@
 //! - [`process`]: running `git` (re-exported here as `Git`); [`version`]: its version, asked once.
 //! - [`repo`]: the repository opened in-process; [`identity`]: who commits.
 //! - [`plumbing`], [`note_commit`]: commit-tree, update-ref, and the note commit.
-//! - [`index_scan`]: one pass over the index file for the snapshot.
+//! - [`index_scan`]: one pass over the index file for the snapshot; [`split_index`]: a split
+//!   index made whole.
 //! - [`pack_write`]: writing objects into a pack (seal's tree, the snapshot's);
 //!   [`pack_read`]: reading objects from the repository's packs as git does.
 //! - [`walk`]: the commits of a range and which of them change a path.
@@ -19,6 +20,7 @@ pub mod plumbing;
 pub mod process;
 pub mod quote;
 pub mod repo;
+pub mod split_index;
 pub mod version;
 pub mod walk;
 

@@ -3,23 +3,24 @@
 //! Its three git parts are produced by git itself: the bytes are then git's own under every config
 //! key (`status.*`, `diff.*`, `log.*`, `core.quotePath`, colour settings, `COLUMNS`), including
 //! rename detection in status and `--stat`, which gix does not match and a port would chase
-//! forever. On a small tree the three run as child processes at once, so a snapshot costs about
-//! as much as the slowest of them; when that is a diff of large changes, two gits share it, and
-//! their names and counts are laid out as git lays out the whole (see [`diff_halves`]). On a large
-//! one status is split in two halves that run beside the diff (see [`split`]), and the tracked
-//! files are walked once, by us, for both status and the diff (see [`stat_walk`]), and the diff is
-//! given only the paths that can differ (see [`narrow`]), so the cores share less work (see
-//! `bench/table.sh`).
+//! forever. The log runs beside the other two; how status and the diff run is chosen in one place,
+//! [`plan`], from the repository's configuration and size: on a small tree as two gits at once (the
+//! diff of large changes in two parts, [`diff_split`]); on a large one status in two halves
+//! ([`status_split`]) beside a diff narrowed to the paths that can differ ([`narrowed_diff`]), the
+//! tracked files walked once, by us, for both ([`tracked_walk`]), or not at all where the user's
+//! file system monitor knows them unchanged ([`monitor`]). See `bench/table.sh` for the figures.
 
-mod diff_halves;
+mod diff_split;
 mod dir_cache;
 mod git_read;
-mod narrow;
-mod others;
-mod split;
+mod monitor;
+mod narrowed_diff;
+mod plan;
 mod stat_render;
-mod stat_walk;
-mod untracked_half;
+mod status_split;
+mod tracked_walk;
+mod untracked_lines;
+mod untracked_names;
 
 use anyhow::{Result, bail};
 use gix::ObjectId;
@@ -117,11 +118,7 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let base_hex = base.map(|id| id.to_string());
 
     let mut status_args = vec!["status".to_string(), "--short".to_string()];
-    // `diff --stat <base>` is the longest of the three (it reads the base tree and stats every
-    // file). On two cores, status's own preload threads would take CPU from it; with preload off
-    // status runs on one core beside it and the snapshot finishes with the diff. Output is the
-    // same.
-    if std::thread::available_parallelism().map_or(1, usize::from) <= 2 {
+    if plan::status_without_preload() {
         status_args.splice(0..0, ["-c".to_string(), "core.preloadIndex=false".to_string()]);
     }
     let log_args = match (base, head.id) {
@@ -136,17 +133,20 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
     let taken_at = time::now();
     let (status_and_diff, log) = std::thread::scope(|s| {
         let log = s.spawn(|| log_args.as_ref().map(|args| run_git(&git, args)).transpose());
-        let status_and_diff = match split::chosen(repo) {
-            Some(plan) => {
-                let narrow =
-                    base.map(|base| split::Narrow { repo: &repo.gix, base, arg: &diff_base });
-                split::run(&git, &plan, &status_args, &diff_args, narrow)
+        let status_and_diff = match plan::choose(repo, base) {
+            plan::Strategy::Split(plan) => {
+                let narrow = base.map(|base| status_split::Narrow {
+                    repo: &repo.gix,
+                    base,
+                    arg: &diff_base,
+                });
+                status_split::run(&git, &plan, &status_args, &diff_args, narrow)
             }
-            None => {
-                // Status is the shorter part: it runs while the diff is planned and run here.
+            plan::Strategy::Whole { diff } => {
+                // Status is the shorter part: it runs while the diff runs here.
                 let status = s.spawn(|| run_git(&git, &status_args));
-                let diff = match diff_halves::chosen(repo, base) {
-                    Some(halves) => diff_halves::run(&git, &halves, &diff_base, &diff_args),
+                let diff = match diff {
+                    Some(halves) => diff_split::run(&git, &halves, &diff_base, &diff_args),
                     None => run_git(&git, &diff_args),
                 };
                 let status = join(status);

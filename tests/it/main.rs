@@ -39,6 +39,7 @@ mod seeds;
 mod sessions;
 mod skill;
 mod snapshot;
+mod snapshot_configs;
 mod snapshot_diff;
 mod snapshot_narrow;
 mod snapshot_walk;

@@ -1,4 +1,4 @@
-//! The split snapshot's diff narrowed to the paths that can differ (`src/ops/snapshot/narrow.rs`):
+//! The split snapshot's diff narrowed to the paths that can differ (`src/ops/snapshot/narrowed_diff.rs`):
 //! given a private index of those entries and a tree of the base's entries at them, git must
 //! print what it prints for the whole diff, whatever HEAD changed since the base and whatever the
 //! work tree changed since HEAD; where the index is not HEAD's tree, the whole diff runs.
@@ -81,25 +81,50 @@ fn a_staged_change_runs_the_whole_diff() {
     assert_eq!(diff_base(&repo), base);
 }
 
-/// More paths changed since the base than narrowing gives git: the whole diff runs (and matches).
-#[test]
-fn many_changes_since_the_base_run_the_whole_diff() {
-    let env = Env::new();
-    let repo = env.repo("r");
-    let files: Vec<String> = (0..1100).map(|i| format!("d{}/f{i:04}.txt", i % 7)).collect();
+/// A tree of `count` files, of which the first `changed` are changed in a commit since the base
+/// and one more in the work tree; the base.
+fn changed_since_the_base(repo: &Repo, count: usize, changed: usize) -> String {
+    let files: Vec<String> = (0..count).map(|i| format!("d{}/f{i:04}.txt", i % 7)).collect();
     for rel in &files {
         repo.write(rel, format!("{rel}\n"));
     }
     let base = repo.commit_all("base");
-    for rel in &files {
+    for rel in &files[..changed] {
         repo.write(rel, format!("{rel} changed\n"));
     }
-    repo.commit_all("every file changed");
+    repo.commit_all("files changed");
+    // Old files and an index written a second later: the walk trusts them (none racily clean).
+    for rel in &files {
+        age(repo, rel);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    repo.git(["update-index", "--really-refresh"]);
     repo.write(&files[0], "and once more\n");
     let started = repo.handoff().args(["start", "--issue", "5", "--base", &base]).output();
     stdout_ok(started.unwrap());
+    base
+}
+
+/// More paths changed since the base than a quarter of the index: the whole diff runs (and
+/// matches).
+#[test]
+fn most_of_the_tree_changed_since_the_base_runs_the_whole_diff() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let base = changed_since_the_base(&repo, 1100, 1100);
     check(&repo, &base, "many changes");
     assert_eq!(diff_base(&repo), base);
+}
+
+/// No cliff at a fixed number of paths: 1,100 paths changed since the base in a tree of 4,800
+/// files are still narrowed (and match).
+#[test]
+fn many_changes_in_a_larger_tree_are_still_narrowed() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    let base = changed_since_the_base(&repo, 4800, 1100);
+    check(&repo, &base, "many changes");
+    assert_ne!(diff_base(&repo), base);
 }
 
 /// Random histories since the base (the awkward trees of `random_dirty_tree`: edits, deletions,

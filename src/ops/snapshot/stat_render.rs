@@ -1,5 +1,5 @@
 //! `git diff --stat` put together from the outputs of two gits that each diffed part of the paths
-//! (see [`diff_halves`](super::diff_halves)). Each part is asked for `--numstat -z` and for
+//! (see [`diff_split`](super::diff_split)). Each part is asked for `--numstat -z` and for
 //! `--stat` wide enough that nothing is cut or scaled: the numbers and the paths in git's order
 //! come from the numstat, the names as git prints them (quoted, renames as `{old => new}`) and the
 //! sizes of binary files from the stat. The lines are then laid out as git's `show_stats`

@@ -20,7 +20,7 @@
 //!
 //! The same walk reads each tracked directory once (from the directory names kept between
 //! snapshots when it has not changed, see [`dir_cache`](super::dir_cache)) for the untracked
-//! half of status (see [`others`]).
+//! half of status (see [`untracked_names`]).
 
 use std::ffi::OsStr;
 use std::fs::FileTimes;
@@ -38,12 +38,12 @@ use anyhow::{Context, Result, anyhow};
 use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
-use super::others::{self, Found, Looking};
+use super::monitor;
+use super::untracked_names::{self, Found, Looking};
 use crate::git::index_scan::{Entry, Scan};
 
 /// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
 const HOOK: &str = "printf 'handoff\\0';:";
-const TOKEN: &[u8] = b"handoff\0";
 
 /// The index as read, with the time it was written: a file changed in or after that second may
 /// be racily clean, and only reading it tells.
@@ -75,7 +75,7 @@ pub(super) fn config_args() -> Vec<String> {
     .collect()
 }
 
-/// What the walk leaves: the private index, and the untracked candidates (see [`others`]).
+/// What the walk leaves: the private index, and the untracked candidates (see [`untracked_names`]).
 pub(super) struct Walked {
     pub index: NamedTempFile,
     /// Each index entry the walk could not call unchanged, in index order: git looks at these.
@@ -87,13 +87,20 @@ pub(super) struct Walked {
 
 /// Walks the tracked files under `root` and writes the private index; with `dir_cache` (where the
 /// directories' names are kept), also reads their directories for untracked names.
-pub(super) fn walk(root: &Path, index: &Index, dir_cache: Option<&Path>) -> Result<Walked> {
+/// `known`, when the user's monitor answered (see [`monitor`]), names the entries
+/// that may have changed; the others are not stat'ed.
+pub(super) fn walk(
+    root: &Path,
+    index: &Index,
+    dir_cache: Option<&Path>,
+    known: Option<&[bool]>,
+) -> Result<Walked> {
     let cache = dir_cache.map(|path| DirCache::load(path.to_path_buf(), root));
     // Everything but the monitor's extension is the index as read: it is written while the
     // walkers stat, and the extension appended once they are done.
     let (file, (dirty, others, visited)) = std::thread::scope(|s| {
         let file = s.spawn(|| private_index_start(index));
-        let walked = dirty_entries(root, index, cache.as_ref());
+        let walked = dirty_entries(root, index, cache.as_ref(), known);
         (file.join().unwrap_or_else(|_| Err(anyhow!("writing the private index panicked"))), walked)
     });
     // A walk that stopped reading directories (too many names, one it could not read) leaves the
@@ -102,7 +109,7 @@ pub(super) fn walk(root: &Path, index: &Index, dir_cache: Option<&Path>) -> Resu
         cache.save(&visited);
     }
     let mut file = file?;
-    let extension = fsmonitor_extension(&dirty);
+    let extension = monitor::extension(&dirty);
     let mut bytes = Vec::with_capacity(extension.len() + 8 + index.hash_len);
     bytes.extend_from_slice(b"FSMN");
     bytes.extend_from_slice(&u32::try_from(extension.len())?.to_be_bytes());
@@ -141,6 +148,7 @@ fn dirty_entries(
     root: &Path,
     index: &Index,
     cache: Option<&DirCache>,
+    known: Option<&[bool]>,
 ) -> (Vec<bool>, Option<Vec<Vec<u8>>>, Vec<Visited>) {
     let entries = &index.scan.entries;
     // More walkers than cores only contend for the same directories. The entries are dealt in
@@ -165,7 +173,8 @@ fn dirty_entries(
                             break;
                         }
                         let end = (at + piece).min(entries.len());
-                        let part: Vec<bool> = (at..end).map(|i| walker.visit(index, i)).collect();
+                        let part: Vec<bool> =
+                            (at..end).map(|i| walker.visit(index, i, known)).collect();
                         done.push((at, part));
                     }
                     (done, walker.others)
@@ -206,7 +215,7 @@ struct Walker<'a> {
     strange: bool,
     /// The directory `open` leads to, as a path: most entries are in the one before theirs.
     current: Vec<u8>,
-    /// The untracked names looked for, when asked (see [`others`]).
+    /// The untracked names looked for, when asked (see [`untracked_names`]).
     others: Option<Looking<'a>>,
 }
 
@@ -226,23 +235,27 @@ impl<'a> Walker<'a> {
 
     /// Entry `at`: reads the directories it is the first entry of, when looking for untracked
     /// files, and answers whether git must look at it.
-    fn visit(&mut self, index: &Index, at: usize) -> bool {
+    fn visit(&mut self, index: &Index, at: usize, known: Option<&[bool]>) -> bool {
         let scan = &index.scan;
         if let Some(mut looking) = self.others.take() {
             let path = scan.path(&scan.entries[at]);
-            for len in others::first_in(scan, at) {
+            for len in untracked_names::first_in(scan, at) {
                 if looking.found.whole {
                     break;
                 }
                 let dir = &path[..len];
                 match self.enter(dir) {
-                    Some(fd) => others::read_dir(scan, at, dir, fd, &mut looking),
+                    Some(fd) => untracked_names::read_dir(scan, at, dir, fd, &mut looking),
                     // A directory that is not a real one holds nothing git would list; one that
                     // could not be opened for another reason may.
                     None => looking.found.whole |= self.strange,
                 }
             }
             self.others = Some(looking);
+        }
+        // What the monitor knows unchanged, git trusts without a look.
+        if known.is_some_and(|known| !known.get(at).copied().unwrap_or(true)) {
+            return false;
         }
         self.dirty(index, &scan.entries[at])
     }
@@ -349,52 +362,4 @@ fn matches_index(stat: &[u8], mode: u32, meta: &fs::Stat) -> bool {
         // git writes a size of 0 for an entry it could not trust (a racily clean one).
         && field(9) != 0
         && field(9) == meta.st_size as u32
-}
-
-/// The `FSMN` extension (version 2): the token, then an EWAH bitmap of the entries git must check,
-/// written as one marker word followed by every word literally.
-fn fsmonitor_extension(dirty: &[bool]) -> Vec<u8> {
-    let mut words = vec![0u64; dirty.len().div_ceil(64)];
-    for (i, _) in dirty.iter().enumerate().filter(|(_, d)| **d) {
-        words[i / 64] |= 1 << (i % 64);
-    }
-    let mut bitmap = Vec::with_capacity(16 + words.len() * 8);
-    bitmap.extend_from_slice(&(dirty.len() as u32).to_be_bytes());
-    bitmap.extend_from_slice(&(words.len() as u32 + 1).to_be_bytes());
-    // The marker: no run, then `words.len()` literal words.
-    bitmap.extend_from_slice(&((words.len() as u64) << 33).to_be_bytes());
-    for word in &words {
-        bitmap.extend_from_slice(&word.to_be_bytes());
-    }
-    // The position of the last marker word.
-    bitmap.extend_from_slice(&0u32.to_be_bytes());
-    let mut extension = Vec::with_capacity(bitmap.len() + 16);
-    extension.extend_from_slice(&2u32.to_be_bytes());
-    extension.extend_from_slice(TOKEN);
-    extension.extend_from_slice(&(bitmap.len() as u32).to_be_bytes());
-    extension.extend_from_slice(&bitmap);
-    extension
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bitmap_names_the_dirty_entries_as_git_reads_it() {
-        let mut dirty = vec![false; 70];
-        dirty[1] = true;
-        dirty[64] = true;
-        let ext = fsmonitor_extension(&dirty);
-        assert_eq!(&ext[..4], &2u32.to_be_bytes());
-        assert_eq!(&ext[4..12], TOKEN);
-        let bitmap = &ext[16..];
-        assert_eq!(u32::from_be_bytes(ext[12..16].try_into().unwrap()) as usize, bitmap.len());
-        assert_eq!(&bitmap[..4], &70u32.to_be_bytes());
-        assert_eq!(&bitmap[4..8], &3u32.to_be_bytes());
-        assert_eq!(&bitmap[8..16], &(2u64 << 33).to_be_bytes());
-        assert_eq!(&bitmap[16..24], &2u64.to_be_bytes());
-        assert_eq!(&bitmap[24..32], &1u64.to_be_bytes());
-        assert_eq!(&bitmap[32..], &0u32.to_be_bytes());
-    }
 }

@@ -3,12 +3,12 @@
 //! The three git commands are bound by CPU: status stats every tracked file and reads every
 //! directory for untracked files, `git diff <base>` stats every tracked file again and diffs the
 //! blobs. Here we stat the tracked files once, for both status and the diff, and read their
-//! directories on the same walk (see [`stat_walk`]); then `git status --short -uno` (the tracked
+//! directories on the same walk (see [`tracked_walk`]); then `git status --short -uno` (the tracked
 //! changes) and `git diff --stat <base>` run on a private index that tells them which files to look
 //! at (the diff, where it can, on one that holds only the entries that can differ, see
-//! [`narrow`]), beside `git ls-files --others --exclude-standard` given only the names the walk
+//! [`narrowed_diff`]), beside `git ls-files --others --exclude-standard` given only the names the walk
 //! found outside the index, the files among them asked of `git check-ignore` instead (see
-//! [`others`](super::others); the untracked half is [`untracked_half`](super::untracked_half)). git prints the tracked lines before the untracked ones, each part
+//! [`untracked_names`](super::untracked_names); the untracked half is [`untracked_lines`](super::untracked_lines)). git prints the tracked lines before the untracked ones, each part
 //! sorted, so the two halves joined are status's output, with the untracked paths quoted as
 //! status quotes them (`quote_path` with `QUOTE_PATH_QUOTE_SP`).
 //!
@@ -30,31 +30,24 @@ use std::thread;
 use anyhow::Result;
 
 use super::git_read::{colour_possible, join, run_git};
-use super::narrow;
-use super::stat_walk::{self, Index};
-use super::untracked_half::{Listing, Untracked, untracked_lines};
+use super::tracked_walk::{self, Index};
+use super::untracked_lines::{Listing, Untracked, untracked_lines};
+use super::{monitor, narrowed_diff};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
-
-/// From this index size up (about 2,500 entries) the split pays for its extra git start and index
-/// read; below it status runs whole.
-pub(super) const MIN_INDEX_BYTES: u64 = 256 * 1024;
-
-/// Overrides the choice by size, for tests and benchmarks: `split` (status in halves, with the
-/// walk done once), `halves` (status in halves, each git walking) or `two` (status whole beside
-/// the diff). Given, a failure of the private index is an error rather than a quiet way back.
-pub(super) const WALKS_ENV: &str = "GIT_HANDOFF_SNAPSHOT_WALKS";
 
 /// What the split needs to know, decided before any git starts.
 pub(super) struct Plan {
     untracked: Untracked,
     quote_path_fully: bool,
-    /// The index as read, and the work tree, for the one walk (see [`stat_walk`]).
+    /// The index as read, and the work tree, for the one walk (see [`tracked_walk`]).
     walk: Option<(Index, PathBuf)>,
-    /// Asked for by [`WALKS_ENV`].
+    /// Asked for by the environment: a failure of the private index is an error.
     forced: bool,
-    /// The walk may narrow git's search for untracked files (see [`others`](super::others)):
+    /// The diff may be narrowed (see [`narrowed_diff`]).
+    narrow_diff: bool,
+    /// The walk may narrow git's search for untracked files (see [`untracked_names`](super::untracked_names)):
     /// names are compared byte for byte, as git does unless `core.ignoreCase` (or, on macOS,
     /// `core.precomposeUnicode`) is set.
     narrow_others: bool,
@@ -63,6 +56,8 @@ pub(super) struct Plan {
     dir_cache: PathBuf,
     /// Where git's version is kept (see [`git::version`]).
     git_dir: PathBuf,
+    /// The user's file system monitor, asked what changed (see [`monitor`]).
+    monitor: Option<monitor::Hook>,
 }
 
 impl Plan {
@@ -71,20 +66,23 @@ impl Plan {
     }
 }
 
-/// The plan for splitting status in `repo`, or `None` to run it whole.
-pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
+/// What the planner decided for the split.
+pub(super) struct Asked {
+    /// The tracked files walked once, by us (else each git walks them).
+    pub walk_once: bool,
+    /// Asked for by the environment rather than chosen: a failure of the private index is an error.
+    pub forced: bool,
+    /// The user's monitor may be asked (see [`monitor`]).
+    pub monitor: bool,
+    /// The diff may be narrowed (see [`narrowed_diff`]).
+    pub narrow_diff: bool,
+}
+
+/// The plan for splitting status in `repo` as `asked`, or `None` to run it whole.
+pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     let index = repo.index_path().ok()?;
-    let (wanted, walk, forced) = match std::env::var(WALKS_ENV).as_deref() {
-        Ok("split") => (true, true, true),
-        Ok("halves") => (true, false, true),
-        Ok("two") => (false, false, true),
-        _ => {
-            let large = std::fs::metadata(&index).ok()?.len() >= MIN_INDEX_BYTES;
-            (large, large, false)
-        }
-    };
-    let from_command_line = crate::git::repo::config_on_command_line();
-    if !wanted || from_command_line {
+    let Asked { walk_once: walk, forced, monitor: ask_monitor, narrow_diff } = asked;
+    if crate::git::repo::config_on_command_line() {
         return None;
     }
     let config = repo.gix.config_snapshot();
@@ -99,9 +97,8 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    let (bytes, meta) = index_scan::read(&index).ok()?;
     let hash = repo.gix.object_hash();
-    let scan = index_scan::scan_bytes(bytes, hash)?;
+    let (scan, meta) = crate::git::split_index::read_whole(&index, &repo.git_dir, hash)?;
     if scan.special {
         return None;
     }
@@ -117,10 +114,21 @@ pub(super) fn chosen(repo: &Repo) -> Option<Plan> {
     let dir_cache = repo.git_dir.join("handoff-snapshot-dirs");
     let walk = walk.flatten();
     let git_dir = repo.git_dir.clone();
-    Some(Plan { untracked, quote_path_fully, walk, forced, narrow_others, dir_cache, git_dir })
+    let monitor = monitor::configured(&config, repo.top().ok()?).filter(|_| ask_monitor);
+    Some(Plan {
+        untracked,
+        quote_path_fully,
+        walk,
+        forced,
+        narrow_diff,
+        narrow_others,
+        dir_cache,
+        git_dir,
+        monitor,
+    })
 }
 
-/// What the diff against a base commit can be narrowed with (see [`narrow`]): the repository,
+/// What the diff against a base commit can be narrowed with (see [`narrowed_diff`]): the repository,
 /// the base, and the base as the diff's arguments name it.
 pub(super) struct Narrow<'a> {
     pub repo: &'a gix::Repository,
@@ -141,22 +149,35 @@ pub(super) fn run(
     tracked_args.push("-uno".into());
     let narrow = plan.untracked != Untracked::No && plan.narrow_others;
     let cache = narrow.then_some(plan.dir_cache.as_path());
+    // The listing would ask the user's monitor again (twice, with check-ignore), for nothing: it
+    // reads no entry's stat data.
+    let listing_git = &git.clone().with_config("core.fsmonitor=false");
     let (tracked_and_diff, untracked) = thread::scope(|s| {
+        // The user's monitor, asked once (see [`monitor`]) while HEAD's changes are read.
+        let known = match (&plan.monitor, &plan.walk) {
+            (Some(hook), Some((index, _))) => Some(s.spawn(|| monitor::changed(hook, &index.scan))),
+            _ => None,
+        };
         // Unless the walk narrows it, the listing needs nothing from the walk and runs beside it.
-        let whole = (!narrow).then(|| s.spawn(|| untracked_lines(git, plan.listing(), None)));
+        let whole =
+            (!narrow).then(|| s.spawn(|| untracked_lines(listing_git, plan.listing(), None)));
         // Whether git can list the names against an empty index (see `untracked_lines`).
         let recurses = narrow.then(|| {
             s.spawn(|| git::version::version(git, &plan.git_dir).is_some_and(|v| v >= (2, 27)))
         });
         // What HEAD changed since the base is known before the walk; the diff is narrowed to it
-        // and to what the walk doubts (see [`narrow`]).
+        // and to what the walk doubts (see [`narrowed_diff`]).
         let since = match (&narrow_diff, &plan.walk) {
-            (Some(n), Some((index, _))) if narrowing() => {
-                narrow::since(n.repo, n.base, n.arg, &index.scan)
+            (Some(n), Some((index, _))) if plan.narrow_diff => {
+                narrowed_diff::since(n.repo, n.base, n.arg, &index.scan)
             }
             _ => None,
         };
-        let walked = plan.walk.as_ref().map(|(index, root)| stat_walk::walk(root, index, cache));
+        let known = known.and_then(|k| k.join().ok().flatten());
+        let walked = plan
+            .walk
+            .as_ref()
+            .map(|(index, root)| tracked_walk::walk(root, index, cache, known.as_deref()));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
             Some(Err(err)) if plan.forced => return Err(err),
@@ -181,17 +202,17 @@ pub(super) fn run(
         let untracked = whole.unwrap_or_else(|| {
             s.spawn(|| {
                 yield_to_the_diff();
-                untracked_lines(git, plan.listing(), names)
+                untracked_lines(listing_git, plan.listing(), names)
             })
         });
         let both = match (&walked, &plan.walk) {
             (Some(walked), Some((index, _))) => {
                 let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
                 let with_walk =
-                    |args: &[String]| [stat_walk::config_args(), args.to_vec()].concat();
+                    |args: &[String]| [tracked_walk::config_args(), args.to_vec()].concat();
                 let narrowed = match (&narrow_diff, &since) {
                     (Some(n), Some(since)) => {
-                        match narrow::narrowed(n.repo, index, &walked.dirty, since) {
+                        match narrowed_diff::narrowed(n.repo, index, &walked.dirty, since) {
                             Err(err) if plan.forced => return Err(err),
                             narrowed => narrowed.ok().flatten(),
                         }
@@ -250,12 +271,6 @@ fn yield_to_the_diff() {
     if let Ok(nice) = rustix::process::getpriority_process(None) {
         let _ = rustix::process::setpriority_process(None, (nice + 3).min(19));
     }
-}
-
-/// Whether the diff may be narrowed: not when `GIT_HANDOFF_SNAPSHOT_DIFF=whole` asks for the whole
-/// diff (to compare the two in tests and benchmarks).
-fn narrowing() -> bool {
-    std::env::var(super::diff_halves::DIFF_ENV).as_deref() != Ok("whole")
 }
 
 /// Whether the index has neither an entry at `path` nor one under it.

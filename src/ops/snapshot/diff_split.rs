@@ -1,5 +1,5 @@
 //! `git diff --stat <base>` on two cores, for a tree too small for the one walk (see
-//! [`split`](super::split)) whose changes are large.
+//! [`status_split`](super::status_split)) whose changes are large.
 //!
 //! There the diff is most of what the snapshot costs: it reads every changed file and its base
 //! blob and diffs them line by line, one after another. Here two gits share that work, each
@@ -31,15 +31,11 @@ use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
 
-/// Overrides the choice by size, for tests and benchmarks: `halves` (split whenever a path can go
-/// to the second part) or `whole` (one git, not narrowed either: see [`narrow`](super::narrow)).
-pub(super) const DIFF_ENV: &str = "GIT_HANDOFF_SNAPSHOT_DIFF";
-
 /// Below this many bytes of changed files the diff is quicker than a second git's start.
 const MIN_WEIGHT: u64 = 256 * 1024;
 /// An index or a base with more entries than this is not read here: each entry costs an `lstat`,
 /// on one core, before the diff starts. (A tree this large takes the one walk, see
-/// [`split`](super::split), unless something kept it from doing so.)
+/// [`status_split`](super::status_split), unless something kept it from doing so.)
 const MAX_ENTRIES: usize = 8_192;
 const MAX_BASE_ENTRIES: usize = 20_000;
 /// The second part's pathspec is at most this long, and at most [`MAX_MATCHES`] over the number of
@@ -59,20 +55,18 @@ pub(super) struct Halves {
 }
 
 /// The halves for a diff against `base`, or `None` to run it whole.
-pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>) -> Option<Halves> {
-    let forced = match std::env::var(DIFF_ENV).as_deref() {
-        Ok("whole") => return None,
-        Ok("halves") => true,
-        _ => false,
-    };
+/// `forced`: asked for by the environment (see the planner, `plan.rs`), whatever the weight of
+/// the changes.
+pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>, forced: bool) -> Option<Halves> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let from_command_line = crate::git::repo::config_on_command_line();
     if (cores < 2 && !forced) || from_command_line || !config_allows(repo) {
         return None;
     }
     let top = repo.top().ok()?;
-    let (bytes, _) = index_scan::read(&repo.index_path().ok()?).ok()?;
-    let scan = index_scan::scan_bytes(bytes, repo.gix.object_hash())?;
+    let hash = repo.gix.object_hash();
+    let (scan, _) =
+        crate::git::split_index::read_whole(&repo.index_path().ok()?, &repo.git_dir, hash)?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
         return None;
     }

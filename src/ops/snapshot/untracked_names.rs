@@ -1,4 +1,4 @@
-//! The untracked half of status, narrowed on the one walk (see [`stat_walk`](super::stat_walk)).
+//! The untracked half of status, narrowed on the one walk (see [`tracked_walk`](super::tracked_walk)).
 //!
 //! `git ls-files --others` reads every directory of the work tree and looks each name up in the
 //! index. The walk already holds each tracked directory open, so it reads the directory too and
@@ -7,7 +7,7 @@
 //! new directory and the files it added beside tracked ones) are what git then gets as literal
 //! pathspecs, with an empty index when none of them is a path the index knows by another type
 //! (the files among them then go to `git check-ignore` as paths, see `untracked_lines` in
-//! [`split`](super::split)), and git alone decides what of them it lists, ignore rules, nested repositories and collapsed directories included: a pathspec only
+//! [`status_split`](super::status_split)), and git alone decides what of them it lists, ignore rules, nested repositories and collapsed directories included: a pathspec only
 //! narrows git's walk, and every name outside them is one git would not list. With no name left,
 //! git is not run at all.
 

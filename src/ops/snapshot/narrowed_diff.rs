@@ -1,6 +1,6 @@
 //! `git diff --stat <base>` on a large tree, narrowed to the paths that can differ.
 //!
-//! Fed by the walk (see [`stat_walk`](super::stat_walk)), the whole diff still reads every entry
+//! Fed by the walk (see [`tracked_walk`](super::tracked_walk)), the whole diff still reads every entry
 //! of the index (2.6 MB on the generated 30k-file tree) and visits each one beside the base's
 //! tree, even where the cache tree says nothing differs, before it diffs the few files that
 //! changed. Most of that is known before git starts. When the index is HEAD's tree (its cache tree
@@ -18,8 +18,9 @@
 //!
 //! Where the reasoning does not hold, the whole diff runs: an index that is not HEAD's tree (a
 //! staged change, no cache tree), an unmerged entry, a submodule, intent-to-add or skip-worktree
-//! entries, a version 4 index (whose entries cannot be copied one by one), more than
-//! [`MAX_PATHS`] paths to give.
+//! entries, more paths to give than a quarter of the index (see [`max_paths`]). The narrowed
+//! index is written in version 2 whatever the real one's version: a version 4 index's entries
+//! (`feature.manyFiles`) are spelled out.
 
 use std::fs::FileTimes;
 use std::io::Write;
@@ -28,14 +29,17 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 use tempfile::{NamedTempFile, TempDir};
 
-use super::stat_walk::Index;
+use super::tracked_walk::Index;
 use crate::git::index_scan::Scan;
 use crate::git::{Git, pack_write};
 
-/// More paths than this, and the whole diff runs: its blob diffs then cost far more than the
-/// visit of the index that narrowing saves, and reading the trees of that many paths here (two
-/// per path at the most, before giving up) would cost about as much.
-const MAX_PATHS: usize = 1024;
+/// The most paths the narrowed diff is given for an index of `entries` entries: a quarter of
+/// them (at least 1,024). Past that, reading the trees of that many paths here and writing the
+/// base's tree of them costs about what the whole diff's visit of the index does, which
+/// narrowing saves; below it, the narrowed diff is the quicker whatever the size of the change.
+fn max_paths(entries: usize) -> usize {
+    (entries / 4).max(1024)
+}
 const TREE: u32 = 0o040000;
 const GITLINK: u32 = 0o160000;
 
@@ -57,8 +61,7 @@ pub(super) fn since(
     base_arg: &str,
     scan: &Scan,
 ) -> Option<Since> {
-    let version = u32::from_be_bytes(scan.bytes.get(4..8)?.try_into().ok()?);
-    if scan.special || !(2..=3).contains(&version) || scan.entries.iter().any(|e| e.extended) {
+    if scan.special || scan.entries.iter().any(|e| e.extended) {
         return None;
     }
     let head_tree = repo.head_tree_id().ok()?.detach();
@@ -67,7 +70,8 @@ pub(super) fn since(
     }
     let base_tree = repo.find_commit(base).ok()?.tree_id().ok()?.detach();
     let mut changed = Vec::new();
-    let mut budget = Budget { paths: MAX_PATHS, trees: 2 * MAX_PATHS };
+    let most = max_paths(scan.entries.len());
+    let mut budget = Budget { paths: most, trees: 2 * most };
     let (old, new) = (Some(base_tree), Some(head_tree));
     diff_trees(repo, old, new, &mut Vec::new(), &mut changed, &mut budget)?;
     Some(Since { changed, base: base_arg.to_string() })
@@ -214,7 +218,11 @@ pub(super) fn narrowed(
     let mut base: Vec<(&[u8], Held)> =
         since.changed.iter().filter_map(|(path, held)| Some((path.as_slice(), (*held)?))).collect();
     let mut bytes = scan.bytes[..12].to_vec();
+    bytes[4..8].copy_from_slice(&2u32.to_be_bytes());
+    let hash = repo.object_hash();
+    let most = max_paths(scan.entries.len());
     let mut count = 0u32;
+    let mut extra = 0usize;
     for (i, entry) in scan.entries.iter().enumerate() {
         let path = scan.path(entry);
         while changed.next_if(|c| *c < path).is_some() {}
@@ -223,22 +231,28 @@ pub(super) fn narrowed(
         if !(head_changed || attributes || dirty.get(i).copied().unwrap_or(true)) {
             continue;
         }
-        let at = entry.at();
-        let end = scan.entries.get(i + 1).map_or(scan.entries_end, |next| next.at());
         if !head_changed {
-            let id = scan
-                .id(entry, repo.object_hash())
-                .ok_or_else(|| anyhow!("an index entry cut short"))?;
+            let id = scan.id(entry, hash).ok_or_else(|| anyhow!("an index entry cut short"))?;
             base.push((path, (entry.mode, id)));
         }
-        bytes.extend_from_slice(&scan.bytes[at..end]);
+        // Written as a version 2 entry: its stat data, id and flags (whose low bits are the
+        // path's length in every version), the whole path, NULs to a multiple of eight bytes. A
+        // version 4 index's paths are each cut against the one before, which is not here.
+        let at = entry.at();
+        let head_len = 40 + hash.len_in_bytes() + 2;
+        let start = bytes.len();
+        bytes.extend_from_slice(&scan.bytes[at..at + head_len]);
+        bytes.extend_from_slice(path);
+        bytes.resize(start + ((head_len + path.len() + 8) & !7), 0);
         count += 1;
-        if count as usize + since.changed.len() > MAX_PATHS {
+        // The paths HEAD changed are counted once, in `since`.
+        extra += usize::from(!head_changed);
+        if extra + since.changed.len() > most {
             return Ok(None);
         }
     }
     bytes[8..12].copy_from_slice(&count.to_be_bytes());
-    let mut hasher = gix::hash::hasher(repo.object_hash());
+    let mut hasher = gix::hash::hasher(hash);
     hasher.update(&bytes);
     bytes
         .extend_from_slice(hasher.try_finalize().context("hashing the narrowed index")?.as_slice());
@@ -252,7 +266,6 @@ pub(super) fn narrowed(
     let times = FileTimes::new().set_modified(index.modified);
     file.as_file().set_times(times).context("dating the snapshot's narrowed index")?;
 
-    let hash = repo.object_hash();
     let mut editor = repo.edit_tree(ObjectId::empty_tree(hash))?.detach();
     for (path, (mode, id)) in base {
         // Submodules never get here (the index and the trees were checked for them).

@@ -29,7 +29,7 @@ pub struct Listing {
 }
 
 /// The `?? path` lines status prints for untracked files: of the whole work tree, or of only the
-/// `names` the walk found outside the index (see [`others`](super::others)). When the index has
+/// `names` the walk found outside the index (see [`untracked_names`](super::untracked_names)). When the index has
 /// no entry at or under any of them, they are read against an empty index (`no_index`, the path of
 /// a file that does not exist): it has nothing to tell git about them, and loading a large index
 /// (with the name hash git builds to look names up in it) was two thirds of what listing them
