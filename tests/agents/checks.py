@@ -107,8 +107,8 @@ def tagged(result, claim="All tests pass", why="cargo test"):
     if f"{claim} [unverified:" in result or (
             "Tagged [unverified]" in result and claim in result and why in result):
         return True
-    try:
-        value = json.loads(result)
+    try:  # Codex puts "Wall time: ...\nOutput:\n" before the tool's JSON
+        value = json.loads(result[result.find("{"):] if "{" in result else result)
     except ValueError:
         return False
     for item in value if isinstance(value, list) else [value]:
@@ -118,3 +118,18 @@ def tagged(result, claim="All tests pass", why="cargo test"):
         if any(t.get("item") == claim and why in t.get("why", "") for t in tags):
             return True
     return False
+
+
+def codex_contexts(body):
+    """What hooks put in front of the model in one Responses request: the input messages that
+    are neither Codex's own (base instructions, `<...>` blocks) nor a scenario's prompt."""
+    out = []
+    for item in body.get("input", []) if isinstance(body.get("input"), list) else []:
+        if item.get("type") != "message" or item.get("role") not in ("developer", "user"):
+            continue
+        for part in item.get("content") or []:
+            text = (part.get("text") or "").strip()
+            if text and not text.startswith("<") and "E2E-" not in text \
+                    and not text.startswith("You are Codex"):
+                out.append(text)
+    return out

@@ -101,6 +101,22 @@ def _summary_request(items):
     return bool(texts) and any(sign in texts[-1] for sign in SUMMARY_SIGNS)
 
 
+def _function_call(endpoint, c):
+    """A Responses API output item for one call; `ns__name` is a tool `name` in namespace `ns`
+    (how Codex offers MCP tools: namespace `mcp__<server>`)."""
+    if "_freeform" in c["input"]:  # a freeform tool (Codex's apply_patch)
+        return {"type": "custom_tool_call", "id": endpoint.next_id("ctc"), "status": "completed",
+                "call_id": endpoint.next_id("call"), "name": c["name"],
+                "input": c["input"]["_freeform"]}
+    item = {"type": "function_call", "id": endpoint.next_id("fc"), "status": "completed",
+            "call_id": endpoint.next_id("call"), "name": c["name"],
+            "arguments": json.dumps(c["input"])}
+    if c["name"].startswith("mcp__") and "__" in c["name"][5:]:
+        namespace, _, name = c["name"].rpartition("__")
+        item.update(namespace=namespace, name=name)
+    return item
+
+
 def _text_of(value):
     """All the text in a JSON value, joined (for finding markers)."""
     if isinstance(value, str):
@@ -298,12 +314,10 @@ class _Handler(BaseHTTPRequestHandler):
                        "content": [{"type": "output_text", "text": play, "annotations": []}]}]
         else:
             output = [
-                {"type": "function_call", "id": self.endpoint.next_id("fc"), "status": "completed",
-                 "call_id": self.endpoint.next_id("call"), "name": c["name"],
-                 "arguments": json.dumps(c["input"])}
-                for c in play
+                _function_call(self.endpoint, c) for c in play
             ]
-        self._entry["calls"] = [(o["call_id"], o["name"]) for o in output if "call_id" in o]
+        self._entry["calls"] = [(o["call_id"], c["name"]) for o, c in zip(output, play)
+                                if "call_id" in o] if not isinstance(play, str) else []
         usage = {"input_tokens": tokens, "input_tokens_details": {"cached_tokens": 0},
                  "output_tokens": 10, "output_tokens_details": {"reasoning_tokens": 0},
                  "total_tokens": tokens + 10}

@@ -26,6 +26,10 @@ GIT_ENV = {
     "LC_ALL": "C",
 }
 
+CODEX_FEATURES_OFF = ["plugins", "remote_plugin", "plugin_sharing", "apps", "tool_suggest",
+                      "in_app_updates", "api_key_model_discovery", "api_key_cyber_access_programs",
+                      "skill_mcp_dependency_install", "image_generation", "multi_agent", "goals"]
+
 FAILING_CRATE = {
     "Cargo.toml": '[package]\nname = "scratch"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\n'
                   'path = "lib.rs"\n',
@@ -172,6 +176,9 @@ class Sandbox:
         every hook Codex finds for the repository approved, as its hook review would record it."""
         codex_home = self.env["CODEX_HOME"]
         os.makedirs(codex_home, exist_ok=True)
+        # Features off: whatever would reach beyond 127.0.0.1 (plugin and app catalogues on
+        # GitHub and chatgpt.com, model discovery, updates).
+        features = "".join(f"{name} = false\n" for name in CODEX_FEATURES_OFF)
         text = (
             'model = "gpt-5.5"\n'
             'model_provider = "e2e"\n'
@@ -180,6 +187,7 @@ class Sandbox:
             "check_for_update_on_startup = false\n"
             "\n[analytics]\nenabled = false\n"
             "\n[feedback]\nenabled = false\n"
+            f"\n[features]\n{features}"
             "\n[model_providers.e2e]\n"
             'name = "e2e"\n'
             f'base_url = "{self.endpoint.url}/v1"\n'
