@@ -117,6 +117,20 @@ def _function_call(endpoint, c):
     return item
 
 
+def _example(schema):
+    """A small value that fits a JSON schema."""
+    kind = str(schema.get("type", "object")).lower()
+    if kind == "object":
+        return {k: _example(v) for k, v in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        return []
+    if kind in ("integer", "number"):
+        return 1
+    if kind == "boolean":
+        return False
+    return (schema.get("enum") or ["e2e"])[0]
+
+
 def _text_of(value):
     """All the text in a JSON value, joined (for finding markers)."""
     if isinstance(value, str):
@@ -349,6 +363,9 @@ class _Handler(BaseHTTPRequestHandler):
         if play is None:
             play = "OK."
         self._log("gemini", body, marker, step)
+        schema = (body.get("generationConfig") or {}).get("responseJsonSchema")
+        if marker is None and schema:  # a side request that wants JSON (Gemini CLI's router)
+            play = json.dumps(_example(schema))
         if isinstance(play, str):
             parts = [{"text": play}]
         else:
