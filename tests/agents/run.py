@@ -56,6 +56,8 @@ def main():
     parser.add_argument("--bin", default=None, help="the git-handoff binary")
     parser.add_argument("--npm-bin", default=None, help="where the CLIs are (node_modules/.bin)")
     parser.add_argument("--list", action="store_true", help="list the scenarios")
+    parser.add_argument("--unavailable", action="append", default=[], metavar="CLI",
+                        help="skip this CLI's scenarios (.ci/agents: it could not be installed)")
     parser.add_argument("--keep", action="store_true", help="keep the sandboxes")
     parser.add_argument("--timeout", type=int, default=180, help="seconds per CLI run")
     parser.add_argument("--timing", action="store_true", help="measure the time per tool call")
@@ -101,8 +103,10 @@ def run_scenarios(config):
         cli = name.split("-")[0]
         exe = os.path.join(config.npm_bin, CLIS[cli])
         print(f"== {name}: {doc}", flush=True)
-        if not os.access(exe, os.X_OK):
-            print(f"SKIPPED {name}: {exe} is not installed (bash .ci/agents installs it)")
+        if cli in config.unavailable or not os.access(exe, os.X_OK):
+            why = "could not be installed or started" if cli in config.unavailable else \
+                f"{exe} is not installed (bash .ci/agents installs it)"
+            print(f"SKIPPED {name}: {cli} {why}")
             results.append((name, "SKIPPED"))
             continue
         endpoint = Endpoint()
