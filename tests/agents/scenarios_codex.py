@@ -145,7 +145,33 @@ def recall(ctx):
     no_seal_advice(ctx, contexts, "a later fresh session")
 
 
+def hook_review(ctx):
+    """Until Codex's hook review approves them, no hook runs, and `hooks status` says so."""
+    box = ctx.sandbox
+    box.init_repo(agents=("--codex",))
+    box.write_codex_config(trust_hooks=False)
+    before = box.handoff("hooks", "status", check=False).stdout
+    ctx.endpoint.script("E2E-UNAPPROVED", [[shell("ls")], "Listed."])
+    out, _, _ = box.codex("E2E-UNAPPROVED: list the files.")
+    codex_ran(ctx, out, "the session before approval")
+    ctx.check("before approval Codex ran none of the hooks (nothing in the event log)",
+              box.events() == [], summary(box.events()))
+    ctx.check("before approval `hooks status` says Codex has not approved the hooks, and how to",
+              any(w in before.lower() for w in ("approv", "review")), before)
+    box.write_codex_config(trust_hooks=True)
+    after = box.handoff("hooks", "status", check=False).stdout
+    ctx.check("after approval `hooks status` no longer says so", after != before
+              and not any(w in after.lower() for w in ("not approved", "not yet approved",
+                                                       "need review", "needs review")), after)
+    ctx.endpoint.script("E2E-APPROVED", [[shell("ls")], "Listed."])
+    out, _, _ = box.codex("E2E-APPROVED: list the files.")
+    codex_ran(ctx, out, "the session after approval")
+    ctx.check("after approval the hooks run", any(
+        e.get("kind") == "tool_result" for e in box.events()), summary(box.events()))
+
+
 SCENARIOS = [
+    ("codex-hook-review", hook_review, hook_review.__doc__),
     ("codex-tool-calls", tool_calls, tool_calls.__doc__),
     ("codex-fresh-start", fresh_start, fresh_start.__doc__),
     ("codex-session-end", session_end, session_end.__doc__),
