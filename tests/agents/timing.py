@@ -10,6 +10,8 @@ building the next request). Three configurations, each run ROUNDS times in a fre
   the CLI starting a process and writing the payload to it);
 - `no hooks`: no hook entries at all (the CLI's own time per call).
 
+The configurations take turns round by round, so a change in the machine's load falls on all alike.
+
 git-handoff's share is (git-handoff - read input) / git-handoff: what our commands add over a
 hook that only reads its input. The MCP server stays registered in all three.
 """
@@ -83,31 +85,73 @@ def _session(config, cli, mode, calls):
         box.close()
 
 
+def _hook_alone(config, runs=40):
+    """The hook processes alone: a PostToolUse payload of Claude Code's for a Bash call, piped
+    to the installed command and to `cat >/dev/null`, each through `sh -c` as the CLIs run them
+    (interleaved); median milliseconds of each."""
+    import subprocess
+    import time
+    endpoint = Endpoint()
+    box = Sandbox(config, endpoint, "timing-hook")
+    try:
+        box.init_repo(agents=())
+        payload = json.dumps({
+            "session_id": "s1", "transcript_path": "/nonexistent.jsonl", "cwd": box.repo,
+            "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "t1",
+            "tool_input": {"command": "true"},
+            "tool_response": {"stdout": "", "stderr": "", "interrupted": False}})
+        commands = {"git-handoff": "git-handoff record --agent claude || exit 1",
+                    "read input": READ_ONLY}
+        times = {name: [] for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                started = time.monotonic()
+                subprocess.run(["sh", "-c", command], cwd=box.repo, env=box.env, input=payload,
+                               text=True, capture_output=True)
+                times[name].append(time.monotonic() - started)
+        return {name: statistics.median(t) * 1000 for name, t in times.items()}
+    finally:
+        endpoint.close()
+        box.close()
+
+
 def main(config):
     clis = [c for c in ("claude", "codex", "gemini")
             if os.access(os.path.join(config.npm_bin, c), os.X_OK) and c not in config.unavailable]
     modes = ["git-handoff", "read input", "no hooks"]
     rows = []
     for cli in clis:
+        # The configurations take turns, round by round, so that a change in the machine's load
+        # falls on all three alike.
+        times = {mode: [] for mode in modes}
+        failed = {}
+        for _ in range(config.rounds):
+            for mode in modes:
+                if mode in failed:
+                    continue
+                try:
+                    times[mode] += _session(config, cli, mode, config.calls)
+                except Exception as err:  # a CLI that cannot run a configuration: say why
+                    failed[mode] = str(err).splitlines()[0]
+                    print(f"{cli} / {mode}: not measured: {failed[mode]}", flush=True)
         medians = {}
         for mode in modes:
-            times = []
-            try:
-                for _ in range(config.rounds):
-                    times += _session(config, cli, mode, config.calls)
-            except Exception as err:  # a CLI that cannot run a configuration: say why, go on
-                print(f"{cli} / {mode}: not measured: {err}".splitlines()[0], flush=True)
+            if mode in failed or not times[mode]:
                 continue
-            medians[mode] = statistics.median(times) * 1000
-            rows.append((cli, mode, len(times), medians[mode],
-                         statistics.quantiles(times, n=10)[-1] * 1000))
-            print(f"{cli:7} {mode:12} {len(times):3} calls  median {medians[mode]:7.1f} ms",
+            medians[mode] = statistics.median(times[mode]) * 1000
+            rows.append((cli, mode, len(times[mode]), medians[mode],
+                         statistics.quantiles(times[mode], n=10)[-1] * 1000))
+            print(f"{cli:7} {mode:12} {len(times[mode]):3} calls  median {medians[mode]:7.1f} ms",
                   flush=True)
         if "git-handoff" in medians and "read input" in medians:
             ours = medians["git-handoff"] - medians["read input"]
             rows.append((cli, "share", ours, medians["git-handoff"], None))
+    alone = _hook_alone(config)
     print()
     print(f"binary: {config.binary}")
+    print(f"one hook process alone (Claude Code PostToolUse payload, sh -c, median of 40): "
+          f"git-handoff record {alone['git-handoff']:.1f} ms, cat >/dev/null "
+          f"{alone['read input']:.1f} ms")
     print(f"{'CLI':7} {'hooks':12} {'calls':>5} {'median ms':>10} {'p90 ms':>8}")
     for cli, mode, n, median, p90 in rows:
         if mode == "share":
