@@ -1,5 +1,7 @@
 """Claude Code scenarios: `claude -p` against the scripted Messages API."""
 
+import json
+
 from checks import (check_call, claude_contexts, first_request, no_seal_advice, played,
                     summary, tagged, tool_result_text)
 from endpoint import call
@@ -53,6 +55,8 @@ def fresh_start(ctx):
     claude_ran(ctx, out, "the session")
     body = first_request(ctx, ctx.endpoint.requests, "E2E-FRESH")
     no_seal_advice(ctx, claude_contexts(body), "fresh attempt")
+    ctx.check("Claude Code offers the handoff skill to the model",
+              "Hand off work to the next session with git-handoff" in json.dumps(body))
     ctx.check("the work tree is as `hooks install` left it", box.git("status", "--short")
               == before, box.git("status", "--short"))
 

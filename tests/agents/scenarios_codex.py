@@ -6,6 +6,8 @@ from checks import (check_call, codex_contexts, first_request, no_seal_advice, p
 from endpoint import call
 
 NOTE_TOOL = "mcp__git_handoff__handoff_note"
+# The start of the skill's description (skills/handoff/SKILL.md).
+SKILL_LINE = "Hand off work to the next session with git-handoff"
 
 
 def shell(command):
@@ -58,13 +60,18 @@ def tool_calls(ctx):
 
 
 def fresh_start(ctx):
-    """Right after `start` and `hooks install --codex`, SessionStart gives no seal advice."""
+    """Right after `start` and `hooks install --codex`: no seal advice; the skill is offered."""
     box = setup(ctx)
     ctx.endpoint.script("E2E-FRESH", ["Nothing to do."])
     out, _, _ = box.codex("E2E-FRESH: say hello.")
     codex_ran(ctx, out, "the session")
     body = first_request(ctx, ctx.endpoint.requests, "E2E-FRESH")
     no_seal_advice(ctx, codex_contexts(body), "fresh attempt")
+    skills = [part.get("text", "") for item in body.get("input", []) if item.get("type") ==
+              "message" for part in item.get("content") or []
+              if "<skills_instructions>" in part.get("text", "")]
+    ctx.check("Codex offers the handoff skill to the model (installed where Codex reads skills)",
+              any(SKILL_LINE in text for text in skills), [t[:1500] for t in skills])
 
 
 def session_end(ctx):
