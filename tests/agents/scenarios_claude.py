@@ -138,7 +138,11 @@ def recall(ctx):
 
     recalled("E2E-CONTINUE", "--continue", "--continue")
     recalled("E2E-RESUME", "--resume", "--resume", session)
-    contexts = recalled("E2E-LATER", "a later fresh session", want="handoff exists")
+    # A fresh session gets the recall's first line and where the rest is, on one line.
+    contexts = recalled("E2E-LATER", "a later fresh session", want="The whole handoff")
+    ctx.check("a later fresh session: one line that names the last handoff",
+              any(c.startswith("Handoff recall: Last handoff") and "issue #44" in c
+                  and "\n" not in c.strip() for c in contexts), contexts)
     ctx.check("a later fresh session: the recall names the handoff_recall tool (the MCP server "
               "is registered)", any("handoff_recall" in c for c in contexts), contexts)
     no_seal_advice(ctx, contexts, "a later fresh session")
@@ -158,7 +162,8 @@ def recall(ctx):
     body = first_request(ctx, ctx.endpoint.requests, "E2E-COMPACT-COMPACTED")
     contexts = claude_contexts(body)
     ctx.check("after compact: the full recall reached the model",
-              any(c.startswith("Handoff recall: issue #44") for c in contexts), contexts)
+              any(c.startswith("Handoff recall: Last handoff") and "issue #44" in c
+                  and "Record on" in c for c in contexts), contexts)
 
 
 SCENARIOS = [

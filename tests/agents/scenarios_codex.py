@@ -146,7 +146,11 @@ def recall(ctx):
 
     recalled("E2E-RESUME", "exec resume", "Listed the files", resume=thread)
     recalled("E2E-LAST", "exec resume --last", "Listed the files", resume="--last")
-    contexts = recalled("E2E-LATER", "a later fresh session", "handoff exists")
+    # A fresh session gets the recall's first line and where the rest is, on one line.
+    contexts = recalled("E2E-LATER", "a later fresh session", "The whole handoff")
+    ctx.check("a later fresh session: one line that names the last handoff",
+              any(c.startswith("Handoff recall: Last handoff") and "issue #44" in c
+                  and "\n" not in c.strip() for c in contexts), contexts)
     ctx.check("a later fresh session: the recall names the handoff_recall tool (the MCP server "
               "is registered)", any("handoff_recall" in c for c in contexts), contexts)
     no_seal_advice(ctx, contexts, "a later fresh session")

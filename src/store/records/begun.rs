@@ -19,7 +19,7 @@ use crate::git::repo::Repo;
 use super::key::Key;
 use super::read::read_lenient;
 use super::record::{Record, RecordKind};
-use super::write::{ensure_identity, write_with_retry};
+use super::write::{ensure_identity, keys_of, write_with_retry};
 
 /// Stores `record` (an [`RecordKind::Attempt`] record) on the key of `base`, the commit the
 /// attempt began on; an earlier record of the same attempt (same `started_at`) is replaced.
@@ -67,14 +67,7 @@ pub fn store_session_digest(
         kept
     };
     write_with_retry(repo, notes_ref, object, false, replace)?;
-    let mut keys = Vec::new();
-    if let Some(issue) = record.issue {
-        keys.push(Key::Issue(issue).write(repo)?);
-    }
-    if let Some(branch) = &record.branch {
-        keys.push(Key::Branch(branch).write(repo)?);
-    }
-    for key in keys {
+    for key in keys_of(repo, record)? {
         write_with_retry(repo, notes_ref, key, true, replace)?;
     }
     Ok(())

@@ -49,14 +49,7 @@ pub fn store_replacing(
         kept.push(record.clone());
         kept
     })?;
-    let mut keys = Vec::new();
-    if let Some(issue) = record.issue {
-        keys.push(Key::Issue(issue).write(repo)?);
-    }
-    if let Some(branch) = &record.branch {
-        keys.push(Key::Branch(branch).write(repo)?);
-    }
-    for key in keys {
+    for key in keys_of(repo, record)? {
         write_with_retry(repo, notes_ref, key, true, |existing| {
             let mut kept: Vec<Record> =
                 existing.into_iter().filter(|r| r.commit != record.commit && !gone(r)).collect();
@@ -70,6 +63,18 @@ pub fn store_replacing(
         })?;
     }
     Ok(())
+}
+
+/// The key objects `record` is also stored on: its issue's and its branch's, written if new.
+pub(super) fn keys_of(repo: &Repo, record: &Record) -> Result<Vec<ObjectId>> {
+    let mut keys = Vec::new();
+    if let Some(issue) = record.issue {
+        keys.push(Key::Issue(issue).write(repo)?);
+    }
+    if let Some(branch) = &record.branch {
+        keys.push(Key::Branch(branch).write(repo)?);
+    }
+    Ok(keys)
 }
 
 /// Reads the records on `object`, lets `update` decide the new list, and writes it with a
