@@ -254,7 +254,8 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     items.append((_text_of(block), False))
         marker, step, play, tokens = None, None, None, self.endpoint.usage_tokens
-        if body.get("tools"):
+        # A compaction request is planned too: Codex's offers no tools.
+        if body.get("tools") or _summary_request(items):
             marker, step, play, tokens = self.endpoint.plan(items)
         if play is None:
             play = "OK."
@@ -316,7 +317,8 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(body.get("input"), str):
             items.append((body["input"], False))
         marker, step, play, tokens = None, None, None, self.endpoint.usage_tokens
-        if body.get("tools"):
+        # A compaction request is planned too: Codex's offers no tools.
+        if body.get("tools") or _summary_request(items):
             marker, step, play, tokens = self.endpoint.plan(items)
         if play is None:
             play = "OK."
@@ -358,7 +360,8 @@ class _Handler(BaseHTTPRequestHandler):
                 else:
                     items.append((_text_of(part.get("text", "")), False))
         marker, step, play, tokens = None, None, None, self.endpoint.usage_tokens
-        if body.get("tools"):
+        # A compaction request is planned too: Codex's offers no tools.
+        if body.get("tools") or _summary_request(items):
             marker, step, play, tokens = self.endpoint.plan(items)
         if play is None:
             play = "OK."

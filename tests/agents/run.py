@@ -12,6 +12,7 @@ wall time per tool call instead (see timing.py).
 """
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -122,6 +123,9 @@ def run_scenarios(config):
         outbound = [r["body"] for r in endpoint.requests if r["kind"] == "outbound"]
         ctx.check("nothing but 127.0.0.1 was contacted", not outbound, outbound)
         endpoint.close()
+        if config.keep:  # the request log beside the kept sandbox, to look at afterwards
+            with open(os.path.join(sandbox.root, "requests.json"), "w") as f:
+                json.dump(endpoint.requests, f, indent=1, default=str)
         sandbox.close()
         verdict = "PASS" if all(ok for _, ok in ctx.checks) else "FAIL"
         print(f"{verdict} {name} ({time.monotonic() - started:.1f}s)", flush=True)

@@ -124,7 +124,8 @@ def mcp_note(ctx):
 
 
 def recall(ctx):
-    """The recall reaches the model on `exec resume` and names handoff_recall on a fresh start."""
+    """The recall reaches the model on `exec resume`, after compaction, and in one line naming
+    handoff_recall on a fresh start."""
     box = setup(ctx)
     ctx.endpoint.script("E2E-WORK", [
         [shell("ls")],
@@ -154,6 +155,21 @@ def recall(ctx):
     ctx.check("a later fresh session: the recall names the handoff_recall tool (the MCP server "
               "is registered)", any("handoff_recall" in c for c in contexts), contexts)
     no_seal_advice(ctx, contexts, "a later fresh session")
+
+    # Compaction: the endpoint reports a nearly full context window, Codex compacts on its own
+    # (its summary request gets a plain summary), SessionStart runs with source "compact", and
+    # its context is in front of the model on the next request of the same thread.
+    ctx.endpoint.script("E2E-COMPACT", [
+        {"play": [shell("ls")], "input_tokens": 990000},
+    ])
+    ctx.endpoint.script("E2E-COMPACT-COMPACTED", ["Going on."])
+    out, _, _ = box.codex("E2E-COMPACT: list the files.")
+    codex_ran(ctx, out, "the compacted session")
+    body = first_request(ctx, ctx.endpoint.requests, "E2E-COMPACT-COMPACTED")
+    contexts = codex_contexts(body)
+    ctx.check("after compact: the full recall reached the model",
+              any(c.startswith("Handoff recall: Last handoff") and "Listed the files" in c
+                  for c in contexts), contexts)
 
 
 def hook_review(ctx):
