@@ -7,19 +7,36 @@ use crate::common::{Env, Repo, Rng, content, random_dirty_tree, stdout_ok};
 use crate::snapshot::assert_matches_git;
 use crate::snapshot_walk::{age, check, listing_calls, old_tree};
 
-/// The tree-ish the split snapshot's `git diff --stat` was given, from git's trace.
-fn diff_base(repo: &Repo) -> String {
+/// The tree-ishes the split snapshot's diff was given, from git's trace: one `git diff --stat`'s,
+/// or, in two parts, each `git diff --numstat`'s (one, when the second part's lines were kept).
+fn diff_bases(repo: &Repo) -> Vec<String> {
     let calls = listing_calls(repo, "diff");
-    assert_eq!(calls.len(), 1, "one diff: {calls:?}");
-    let args = calls[0].split("built-in: git diff --stat ").nth(1).unwrap();
-    args.trim_end_matches(" --").to_string()
+    assert!(matches!(calls.len(), 1 | 2), "one diff or two parts: {calls:?}");
+    let base = |call: &String| {
+        let args = [
+            "built-in: git diff --stat ",
+            "built-in: git diff --numstat -z --stat=1000000,1000000 ",
+        ]
+        .iter()
+        .find_map(|wanted| call.split(wanted).nth(1))
+        .unwrap_or_else(|| panic!("a diff of another shape: {call}"));
+        args.trim_end_matches(" --").to_string()
+    };
+    calls.iter().map(base).collect()
+}
+
+/// The one tree-ish the split snapshot's `git diff --stat` was given.
+fn diff_base(repo: &Repo) -> String {
+    let bases = diff_bases(repo);
+    assert_eq!(bases.len(), 1, "one diff: {bases:?}");
+    bases[0].clone()
 }
 
 /// Asserts the diff ran narrowed (on a tree that is not the base) and matched git, and that the
 /// whole diff matches git too.
 fn narrowed_matches_git(repo: &Repo, base: &str, what: &str) {
     check(repo, base, what);
-    assert_ne!(diff_base(repo), base, "{what}: narrowed");
+    assert!(!diff_bases(repo).contains(&base.to_string()), "{what}: narrowed");
     let mut cmd = repo.handoff();
     cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "whole");
     let out = cmd.args(["snapshot", "--json", "--max-lines", "500"]).output().unwrap();
@@ -68,6 +85,82 @@ fn the_narrowed_diff_prints_what_the_whole_diff_prints() {
     let same = std::fs::read(repo.path.join(&names[12])).unwrap();
     repo.write(&names[12], same);
     narrowed_matches_git(&repo, &base, "and work-tree changes");
+}
+
+/// The snapshot's diff narrowed and in two parts (`GIT_HANDOFF_SNAPSHOT_DIFF=halves`), checked
+/// against git; returns how many gits the diff ran in.
+fn in_parts_matches_git(repo: &Repo, base: &str, what: &str) -> usize {
+    let trace = repo.path.join("../trace-parts.txt");
+    let _ = std::fs::remove_file(&trace);
+    let mut cmd = repo.handoff();
+    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "halves");
+    let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
+    let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
+    assert_matches_git(repo, &snap, base, 500);
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let parts = trace.matches("built-in: git diff --numstat").count();
+    assert!(!trace.contains(&format!("built-in: git diff --stat {base}")), "{what}: narrowed");
+    parts
+}
+
+/// Many paths HEAD changed since the base, of every kind but attributes (edits, a name with a
+/// space, deletions, additions, a rename, a mode change, a link become a file, a file become a
+/// directory), then work-tree changes on top: the diff in two parts, laid out by us, prints what
+/// git prints for the whole.
+#[test]
+fn the_diff_in_two_parts_prints_what_the_whole_diff_prints() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    for rel in &names[..20] {
+        repo.write(rel, format!("{rel}, edited since the base\nwith a second line\n"));
+    }
+    repo.write("d0/e0/with space.txt", "a name with a space\n");
+    std::fs::remove_file(repo.path.join(&names[20])).unwrap();
+    std::fs::remove_file(repo.path.join(&names[21])).unwrap();
+    repo.write("d2/e0/added.txt", "added\n");
+    std::fs::rename(repo.path.join(&names[22]), repo.path.join("d1/renamed.txt")).unwrap();
+    repo.chmod("tool.sh", 0o755);
+    std::fs::remove_file(repo.path.join("link")).unwrap();
+    repo.write("link", "a file now\n");
+    std::fs::remove_file(repo.path.join("top.txt")).unwrap();
+    repo.write("top.txt/inside.txt", "was a file\n");
+    repo.commit_all("work since the base");
+    for rel in repo.git_text(["ls-files"]).lines() {
+        age(&repo, rel);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    repo.git(["update-index", "--really-refresh"]);
+    assert_eq!(in_parts_matches_git(&repo, &base, "nothing changed"), 2, "two parts");
+    // The second part's lines are kept: the next snapshot runs only the first.
+    assert_eq!(in_parts_matches_git(&repo, &base, "kept"), 1, "the second part kept");
+
+    // Edited again (a path HEAD changed goes to the first part), deleted, a new file's name.
+    repo.write(&names[0], "edited twice\n");
+    repo.write(&names[1], "edited twice, and longer\nthan before\n");
+    std::fs::remove_file(repo.path.join(&names[2])).unwrap();
+    repo.write(&names[30], "an old file edited\n");
+    assert_eq!(in_parts_matches_git(&repo, &base, "and work-tree changes"), 2, "two parts");
+    assert_eq!(in_parts_matches_git(&repo, &base, "kept again"), 1, "kept again");
+
+    // What git's diff reads besides the ids changes what it prints: the kept lines are not used.
+    let kept = repo.path.join(".git/handoff-snapshot-stat");
+    assert!(kept.is_file());
+    repo.write(".git/info/attributes", "*.txt binary\n");
+    assert_eq!(in_parts_matches_git(&repo, &base, "binary by attribute"), 2, "info/attributes");
+    repo.git(["config", "diff.suppressBlankEmpty", "true"]);
+    assert_eq!(in_parts_matches_git(&repo, &base, "diff config"), 2, "diff config");
+    // A kept file cut short, or of another key, is ignored.
+    let bytes = std::fs::read(&kept).unwrap();
+    std::fs::write(&kept, &bytes[..bytes.len() / 2]).unwrap();
+    assert_eq!(in_parts_matches_git(&repo, &base, "cut short"), 2, "cut short");
+    // A commit moves HEAD: the paths it changed since the base are new pairs.
+    repo.write(&names[3], "committed later\n");
+    repo.commit_all("later");
+    age(&repo, &names[3]);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    repo.git(["update-index", "--really-refresh"]);
+    assert_eq!(in_parts_matches_git(&repo, &base, "a later commit"), 2, "a later commit");
+    assert_eq!(in_parts_matches_git(&repo, &base, "a later commit, kept"), 1, "kept");
 }
 
 /// A staged change: the index is no longer HEAD's tree, so the whole diff runs (and matches).
@@ -124,7 +217,11 @@ fn many_changes_in_a_larger_tree_are_still_narrowed() {
     let repo = env.repo("r");
     let base = changed_since_the_base(&repo, 4800, 1100);
     check(&repo, &base, "many changes");
-    assert_ne!(diff_base(&repo), base);
+    // So many paths that the narrowed diff runs in two parts (the second's lines kept by the
+    // snapshots before).
+    let calls = listing_calls(&repo, "diff");
+    assert!(calls.iter().all(|c| c.contains("git diff --numstat")), "in parts: {calls:?}");
+    assert!(!diff_bases(&repo).contains(&base), "narrowed: {calls:?}");
 }
 
 /// Random histories since the base (the awkward trees of `random_dirty_tree`: edits, deletions,
@@ -133,7 +230,7 @@ fn many_changes_in_a_larger_tree_are_still_narrowed() {
 #[test]
 fn random_histories_narrowed_match_git() {
     let env = Env::new();
-    let mut narrowed = 0;
+    let (mut narrowed, mut in_parts) = (0, 0);
     for seed in 200..230 {
         let repo = env.repo(&format!("r{seed}"));
         random_dirty_tree(&repo, seed);
@@ -164,9 +261,21 @@ fn random_histories_narrowed_match_git() {
         let started = repo.handoff().args(["start", "--issue", "5", "--base", &base]).output();
         stdout_ok(started.unwrap());
         check(&repo, &base, &format!("seed {seed}"));
-        narrowed += usize::from(diff_base(&repo) != base);
+        narrowed += usize::from(!diff_bases(&repo).contains(&base));
+        // In two parts whenever the second can have a path (`GIT_HANDOFF_SNAPSHOT_DIFF=halves`).
+        let mut cmd = repo.handoff();
+        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "halves");
+        let trace = repo.path.join("../trace-parts.txt");
+        let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
+        let snap: serde_json::Value =
+            serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
+        assert_matches_git(&repo, &snap, &base, 500);
+        let trace = std::fs::read_to_string(&trace).unwrap();
+        in_parts += usize::from(trace.matches("built-in: git diff --numstat").count() == 2);
     }
     assert!(narrowed >= 25, "narrowed in {narrowed} of 30");
+    // Most files here are racily clean, so the walk doubts them and the first part takes them.
+    assert!(in_parts >= 1, "in two parts in {in_parts} of 30");
 }
 
 /// With `core.splitIndex` set, the private indexes `git diff` writes back after refreshing them

@@ -171,7 +171,7 @@ fn through_real_dirs<'a>(top: &Path, path: &'a [u8], known: &mut HashMap<&'a [u8
 }
 
 /// Whether the repository's config leaves the parts' lines what the whole's would be.
-fn config_allows(repo: &Repo) -> bool {
+pub(super) fn config_allows(repo: &Repo) -> bool {
     let config = repo.gix.config_snapshot();
     let colour = colour_possible(&config, &["color.diff", "diff.color", "color.ui"]);
     let copies = config.string("diff.renames").is_some_and(|v| {

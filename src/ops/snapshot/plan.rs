@@ -4,7 +4,7 @@
 //! | the repository | status | the diff |
 //! | --- | --- | --- |
 //! | index under 256 KiB (about 2,500 files) | one `git status` | one `git diff --stat`, or in two parts laid out as git's ([`diff_split`]) when its changed files weigh 256 KiB or more |
-//! | larger | in two halves ([`status_split`]): the tracked files walked once by us ([`tracked_walk`](super::tracked_walk)), trusting what `core.fsmonitor`'s hook says is unchanged ([`monitor`](super::monitor)); the untracked names read on the same walk ([`untracked_names`](super::untracked_names)) and listed by git ([`untracked_lines`](super::untracked_lines)) | on the walk's private index, narrowed to the paths that can differ ([`narrowed_diff`](super::narrowed_diff)) when the index is HEAD's tree and they are at most a quarter of it; else whole |
+//! | larger | in two halves ([`status_split`]): the tracked files walked once by us ([`tracked_walk`](super::tracked_walk)), trusting what `core.fsmonitor`'s hook says is unchanged ([`monitor`](super::monitor)); the untracked names read on the same walk ([`untracked_names`](super::untracked_names)) and listed by git ([`untracked_lines`](super::untracked_lines)) | on the walk's private index, narrowed to the paths that can differ ([`narrowed_diff`](super::narrowed_diff)) when the index is HEAD's tree and they are at most a quarter of it, in two parts from 128 files HEAD changed that the walk found clean, the second part's lines kept between snapshots ([`stat_cache`](super::stat_cache)); else whole |
 //! | larger, but what the halves cannot reproduce (colour, `-c` config, submodules, conflicts, a sparse index, an unknown `status.showUntrackedFiles`) | one `git status` | as for a small index |
 //!
 //! Index versions 2 to 4 and split indexes are read alike (a split one made whole). On two cores
@@ -100,6 +100,7 @@ pub(super) fn choose(repo: &Repo, base: Option<ObjectId>) -> Strategy {
         forced: overrides.forced(),
         monitor: !overrides.no_monitor,
         narrow_diff: overrides.diff_parts != Some(false),
+        diff_halves: overrides.diff_parts == Some(true),
     });
     if let Some(plan) = asked.and_then(|asked| status_split::chosen(repo, asked)) {
         return Strategy::Split(Box::new(plan));

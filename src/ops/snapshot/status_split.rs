@@ -32,7 +32,7 @@ use anyhow::Result;
 use super::git_read::{colour_possible, join, run_git};
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
-use super::{monitor, narrowed_diff};
+use super::{diff_split, monitor, narrowed_diff};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -47,6 +47,8 @@ pub(super) struct Plan {
     forced: bool,
     /// The diff may be narrowed (see [`narrowed_diff`]).
     narrow_diff: bool,
+    /// Narrowed, the diff may run in two parts where the second gets at least this many paths.
+    diff_parts: Option<usize>,
     /// The walk may narrow git's search for untracked files (see [`untracked_names`](super::untracked_names)):
     /// names are compared byte for byte, as git does unless `core.ignoreCase` (or, on macOS,
     /// `core.precomposeUnicode`) is set.
@@ -76,12 +78,15 @@ pub(super) struct Asked {
     pub monitor: bool,
     /// The diff may be narrowed (see [`narrowed_diff`]).
     pub narrow_diff: bool,
+    /// The narrowed diff runs in two parts whenever its second part gets a path (the
+    /// environment asked for the diff in halves).
+    pub diff_halves: bool,
 }
 
 /// The plan for splitting status in `repo` as `asked`, or `None` to run it whole.
 pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     let index = repo.index_path().ok()?;
-    let Asked { walk_once: walk, forced, monitor: ask_monitor, narrow_diff } = asked;
+    let Asked { walk_once: walk, forced, monitor: ask_monitor, narrow_diff, diff_halves } = asked;
     if crate::git::repo::config_on_command_line() {
         return None;
     }
@@ -115,12 +120,19 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     let walk = walk.flatten();
     let git_dir = repo.git_dir.clone();
     let monitor = monitor::configured(&config, repo.top().ok()?).filter(|_| ask_monitor);
+    // Two gits at once only pay on two cores or more; parts laid out by us only where their lines
+    // are what the whole's would be (see [`diff_split`](super::diff_split)).
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let diff_parts =
+        (narrow_diff && (cores >= 2 || diff_halves) && diff_split::config_allows(repo))
+            .then_some(if diff_halves { 1 } else { narrowed_diff::SECOND_PART_FROM });
     Some(Plan {
         untracked,
         quote_path_fully,
         walk,
         forced,
         narrow_diff,
+        diff_parts,
         narrow_others,
         dir_cache,
         git_dir,
@@ -219,27 +231,33 @@ pub(super) fn run(
                     |args: &[String]| [tracked_walk::config_args(), args.to_vec()].concat();
                 let narrowed = match (&narrow_diff, &since) {
                     (Some(n), Some(since)) => {
-                        match narrowed_diff::narrowed(n.repo, index, &walked.dirty, since) {
+                        let parts = plan.diff_parts;
+                        match narrowed_diff::narrowed(n.repo, index, &walked.dirty, since, parts) {
                             Err(err) if plan.forced => return Err(err),
                             narrowed => narrowed.ok().flatten(),
                         }
                     }
                     _ => None,
                 };
-                let diff = match &narrowed {
-                    Some(narrowed) => (narrowed.git(git), narrowed.args(diff_args)),
-                    None => (private.clone(), with_walk(diff_args)),
+                let whole = || run_git(&private, &with_walk(diff_args));
+                let diff = || match &narrowed {
+                    Some(narrowed) => match narrowed.run(git, diff_args)? {
+                        Some(diff) => Ok(diff),
+                        // Parts whose lines the layout does not know: the diff whole.
+                        None => whole(),
+                    },
+                    None => whole(),
                 };
                 let tracked = (&private, &with_walk(&tracked_args)[..]);
-                match tracked_and_diff(tracked, (&diff.0, &diff.1)) {
+                match tracked_and_diff(tracked, diff) {
                     // An older git refuses the private index; it is only a way to go faster.
                     Err(_) if !plan.forced => {
-                        tracked_and_diff((git, &tracked_args), (git, diff_args))
+                        tracked_and_diff((git, &tracked_args), || run_git(git, diff_args))
                     }
                     both => both,
                 }
             }
-            _ => tracked_and_diff((git, &tracked_args), (git, diff_args)),
+            _ => tracked_and_diff((git, &tracked_args), || run_git(git, diff_args)),
         };
         Ok((both, join(untracked)))
     })?;
@@ -253,14 +271,14 @@ pub(super) fn run(
 /// takes about as long as status; giving way then changes nothing, measured either way.)
 fn tracked_and_diff(
     (tracked_git, tracked): (&Git, &[String]),
-    (diff_git, diff): (&Git, &[String]),
+    diff: impl FnOnce() -> Result<Vec<u8>>,
 ) -> Result<(Vec<u8>, Vec<u8>)> {
     thread::scope(|s| {
         let tracked = s.spawn(|| {
             yield_to_the_diff();
             run_git(tracked_git, tracked)
         });
-        let diff = run_git(diff_git, diff);
+        let diff = diff();
         let tracked = join(tracked);
         Ok((tracked?, diff?))
     })

@@ -1,0 +1,139 @@
+//! The narrowed diff's entries (see [`narrowed_diff`](super::narrowed_diff)), in one part or
+//! two: which index entries and which of the base's entries each part's private index and tree
+//! hold; and what both files speak of: what HEAD changed since the base, and how many paths
+//! narrowing takes.
+
+use anyhow::{Result, anyhow};
+use gix::ObjectId;
+
+use super::tracked_walk::Index;
+
+/// The most paths the narrowed diff is given for an index of `entries` entries: a quarter of
+/// them (at least 1,024). Past that, reading the trees of that many paths here and writing the
+/// base's tree of them costs about what the whole diff's visit of the index does, which
+/// narrowing saves; below it, the narrowed diff is the quicker whatever the size of the change.
+pub(super) fn max_paths(entries: usize) -> usize {
+    (entries / 4).max(1024)
+}
+/// A mode and an object id, as a tree or the index holds them.
+pub(super) type Held = (u32, ObjectId);
+
+/// What HEAD changed since the base: each path where their trees differ, with the base's entry
+/// there (`None` where the base has none).
+pub(super) struct Since {
+    pub changed: Vec<(Vec<u8>, Option<Held>)>,
+    pub base: String,
+}
+
+/// One part's private index entries (version 2, without the header's count and the checksum)
+/// and the base's entries at its paths.
+pub(super) struct Entries<'a> {
+    pub bytes: Vec<u8>,
+    pub count: u32,
+    pub base: Vec<(&'a [u8], Held)>,
+    /// The index's entries (mode and id) at its paths.
+    pub ids: Vec<(&'a [u8], Held)>,
+}
+
+/// The entries of the narrowed diff, in one part (the second empty) or, with `in_two`, in two;
+/// `None` when there are too many, or (in two) when an attributes file differs, which both
+/// parts must read alike.
+pub(super) fn split<'a>(
+    index: &'a Index,
+    dirty: &[bool],
+    since: &'a Since,
+    in_two: bool,
+    hash: gix::hash::Kind,
+) -> Result<Option<[Entries<'a>; 2]>> {
+    let scan = &index.scan;
+    // The paths HEAD changed, in the index's order (byte by byte), to meet its entries in one pass.
+    let mut changed: Vec<(&[u8], Option<Held>)> =
+        since.changed.iter().map(|(path, held)| (path.as_slice(), *held)).collect();
+    changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let mut changed = changed.into_iter().peekable();
+    let most = max_paths(scan.entries.len());
+    let kind = |mode: u32| mode & 0o170000;
+    let mut parts: [Entries<'a>; 2] = std::array::from_fn(|_| Entries {
+        bytes: Vec::new(),
+        count: 0,
+        base: Vec::new(),
+        ids: Vec::new(),
+    });
+    let mut extra = 0usize;
+    let mut alternate = false;
+    for (i, entry) in scan.entries.iter().enumerate() {
+        let path = scan.path(entry);
+        while changed.next_if(|c| c.0 < path).is_some() {}
+        let head_changed = changed.next_if(|c| c.0 == path);
+        let attributes = path == b".gitattributes" || path.ends_with(b"/.gitattributes");
+        let doubted = dirty.get(i).copied().unwrap_or(true);
+        if !(head_changed.is_some() || attributes || doubted) {
+            continue;
+        }
+        if in_two && attributes && (doubted || head_changed.is_some()) {
+            return Ok(None);
+        }
+        let id = scan.id(entry, hash).ok_or_else(|| anyhow!("an index entry cut short"))?;
+        // The base's entry: from `since` where HEAD changed the path, else the index's (which
+        // holds it as the base does).
+        let held = match head_changed {
+            Some((_, held)) => held,
+            None => Some((entry.mode, id)),
+        };
+        // The second part: every other file or link HEAD changed, the same kind of file in the
+        // base, that the walk found clean.
+        let second = in_two
+            && !doubted
+            && matches!(kind(entry.mode), 0o100000 | 0o120000)
+            && head_changed.is_some_and(|(_, held)| {
+                held.is_some_and(|(mode, _)| kind(mode) == kind(entry.mode))
+            })
+            && {
+                alternate = !alternate;
+                alternate
+            };
+        let to = match (attributes && in_two, second) {
+            (true, _) => &mut parts[..],
+            (false, true) => &mut parts[1..],
+            (false, false) => &mut parts[..1],
+        };
+        for part in to {
+            if let Some(held) = held {
+                part.base.push((path, held));
+            }
+            part.ids.push((path, (entry.mode, id)));
+            // Written as a version 2 entry: its stat data, id and flags (whose low bits are the
+            // path's length in every version), the whole path, NULs to a multiple of eight
+            // bytes. A version 4 index's paths are each cut against the one before, which is not
+            // here.
+            let at = entry.at();
+            let head_len = 40 + hash.len_in_bytes() + 2;
+            let start = part.bytes.len();
+            part.bytes.extend_from_slice(&scan.bytes[at..at + head_len]);
+            part.bytes.extend_from_slice(path);
+            part.bytes.resize(start + ((head_len + path.len() + 8) & !7), 0);
+            part.count += 1;
+        }
+        // The paths HEAD changed are counted once, in `since`.
+        extra += usize::from(head_changed.is_none());
+        if extra + since.changed.len() > most {
+            return Ok(None);
+        }
+    }
+    // The paths HEAD changed that the index does not hold: the base's entries, in the first part.
+    for (path, held) in &since.changed {
+        let in_index = scan.entries.binary_search_by(|e| scan.path(e).cmp(path)).is_ok();
+        if let (Some(held), false) = (held, in_index) {
+            parts[0].base.push((path.as_slice(), *held));
+        }
+    }
+    // Only attributes files in the second part: nothing to diff there.
+    if in_two && parts[1].count > 0 && parts[1].base.iter().all(|(p, _)| is_attributes(p)) {
+        parts[1].count = 0;
+    }
+    Ok(Some(parts))
+}
+
+fn is_attributes(path: &[u8]) -> bool {
+    path == b".gitattributes" || path.ends_with(b"/.gitattributes")
+}
