@@ -147,6 +147,14 @@ fn the_diff_in_two_parts_prints_what_the_whole_diff_prints() {
     assert!(kept.is_file());
     repo.write(".git/info/attributes", "*.txt binary\n");
     assert_eq!(in_parts_matches_git(&repo, &base, "binary by attribute"), 2, "info/attributes");
+    std::fs::remove_file(repo.path.join(".git/info/attributes")).unwrap();
+    assert_eq!(in_parts_matches_git(&repo, &base, "attributes gone"), 2, "attributes gone");
+    assert_eq!(in_parts_matches_git(&repo, &base, "kept once more"), 1, "kept once more");
+    // A `.gitattributes` the index does not hold is read by git too: nothing is kept then.
+    repo.write("d0/.gitattributes", "*.txt binary\n");
+    assert_eq!(in_parts_matches_git(&repo, &base, "untracked attributes"), 2, "untracked");
+    assert_eq!(in_parts_matches_git(&repo, &base, "untracked, again"), 2, "not kept");
+    std::fs::remove_file(repo.path.join("d0/.gitattributes")).unwrap();
     repo.git(["config", "diff.suppressBlankEmpty", "true"]);
     assert_eq!(in_parts_matches_git(&repo, &base, "diff config"), 2, "diff config");
     // A kept file cut short, or of another key, is ignored.

@@ -33,7 +33,7 @@ use tempfile::{NamedTempFile, TempDir};
 use std::os::unix::ffi::OsStrExt;
 
 use super::git_read::{join, run_git};
-use super::narrowed_parts::{Entries, Held, Since, max_paths, split};
+use super::narrowed_parts::{Entries, Held, Since, is_attributes, max_paths, split};
 use super::tracked_walk::Index;
 use super::{stat_cache, stat_render};
 use crate::git::index_scan::Scan;
@@ -264,6 +264,7 @@ pub(super) fn narrowed(
     dirty: &[bool],
     since: &Since,
     second_from: Option<usize>,
+    untracked: Option<&[Vec<u8>]>,
 ) -> Result<Option<Narrowed>> {
     let hash = repo.object_hash();
     let mut parts = match second_from {
@@ -277,7 +278,10 @@ pub(super) fn narrowed(
     let Some(parts) = parts.take() else { return Ok(None) };
     let [first, second] = parts;
     // The second part's lines where an earlier snapshot kept them under the same key.
-    let keep = (second.count > 0).then(|| {
+    // git also reads a `.gitattributes` the index does not hold: with one among the untracked
+    // names the walk found (or the names unknown), nothing is kept.
+    let attributes_outside = untracked.is_none_or(|names| names.iter().any(|n| is_attributes(n)));
+    let keep = (second.count > 0 && !attributes_outside).then(|| {
         let mut key = stat_cache::Key::new(repo, &since.base);
         for (path, (mode, id)) in second.base.iter().chain(&second.ids) {
             key.feed_entry(path, *mode, id);

@@ -65,7 +65,7 @@ pub(super) fn split<'a>(
         let path = scan.path(entry);
         while changed.next_if(|c| c.0 < path).is_some() {}
         let head_changed = changed.next_if(|c| c.0 == path);
-        let attributes = path == b".gitattributes" || path.ends_with(b"/.gitattributes");
+        let attributes = is_attributes(path);
         let doubted = dirty.get(i).copied().unwrap_or(true);
         if !(head_changed.is_some() || attributes || doubted) {
             continue;
@@ -134,6 +134,7 @@ pub(super) fn split<'a>(
     Ok(Some(parts))
 }
 
-fn is_attributes(path: &[u8]) -> bool {
+/// Whether `path` names a `.gitattributes` file.
+pub(super) fn is_attributes(path: &[u8]) -> bool {
     path == b".gitattributes" || path.ends_with(b"/.gitattributes")
 }

@@ -6,7 +6,9 @@
 //! index's, both named by their ids. So its lines are known from the ids, the paths and what
 //! git's diff reads besides them: the attributes (every `.gitattributes` in the index, by id, and
 //! `info/attributes` and `core.attributesFile`, by size and time), the `diff.*` config, and git
-//! itself (its binary, by size and time). All of these go into the key. An attempt's base stays
+//! itself (its binary, by size and time). All of these go into the key; a `.gitattributes` the
+//! index does not hold, which git reads too, keeps anything from being kept (see
+//! [`narrowed`](super::narrowed_diff::narrowed)). An attempt's base stays
 //! put while the agent works and HEAD moves only when it commits, so from the second snapshot on
 //! the paths HEAD changed cost nothing but the key: on a base 35 commits back on the generated
 //! 30k-file tree, 750 of the 974 paths diffed.

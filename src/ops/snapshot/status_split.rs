@@ -232,7 +232,9 @@ pub(super) fn run(
                 let narrowed = match (&narrow_diff, &since) {
                     (Some(n), Some(since)) => {
                         let parts = plan.diff_parts;
-                        match narrowed_diff::narrowed(n.repo, index, &walked.dirty, since, parts) {
+                        let others = walked.others.as_deref();
+                        let dirty = &walked.dirty;
+                        match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others) {
                             Err(err) if plan.forced => return Err(err),
                             narrowed => narrowed.ok().flatten(),
                         }
