@@ -155,6 +155,14 @@ fn the_diff_in_two_parts_prints_what_the_whole_diff_prints() {
     assert_eq!(in_parts_matches_git(&repo, &base, "untracked attributes"), 2, "untracked");
     assert_eq!(in_parts_matches_git(&repo, &base, "untracked, again"), 2, "not kept");
     std::fs::remove_file(repo.path.join("d0/.gitattributes")).unwrap();
+    // The lines kept before it was made are right again.
+    assert_eq!(in_parts_matches_git(&repo, &base, "untracked gone"), 1, "untracked gone");
+    // The user's attributes file (git's default, under XDG_CONFIG_HOME).
+    let user = env.home().join(".config/git/attributes");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, "*.txt binary\n").unwrap();
+    assert_eq!(in_parts_matches_git(&repo, &base, "user attributes"), 2, "user attributes");
+    std::fs::remove_file(&user).unwrap();
     repo.git(["config", "diff.suppressBlankEmpty", "true"]);
     assert_eq!(in_parts_matches_git(&repo, &base, "diff config"), 2, "diff config");
     // A kept file cut short, or of another key, is ignored.

@@ -17,7 +17,7 @@
 //! read, is cut short or torn, is of another version or holds another key is ignored, and one
 //! that cannot be written is not.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
 
@@ -42,18 +42,32 @@ impl Key {
         key.feed(MAGIC);
         key.feed(base.as_bytes());
         let config = repo.config_snapshot();
-        // Every `diff` and `core` section as written (drivers, algorithm, attributes file, ...).
+        // Every `diff`, `core` and `attr` section as written (drivers, algorithm, quoting, the
+        // attributes file, `attr.tree`, ...).
         for section in config.plumbing().sections() {
             let name = section.header().name();
-            if name.eq_ignore_ascii_case(b"diff") || name.eq_ignore_ascii_case(b"core") {
+            if [&b"diff"[..], b"core", b"attr"].iter().any(|n| name.eq_ignore_ascii_case(n)) {
                 key.feed(section.to_bstring().as_ref());
             }
         }
-        let attributes_file = config.trusted_path("core.attributesFile").ok().flatten();
-        let info = repo.common_dir().join("info/attributes");
-        let git = crate::git::process::program_path().map(Path::to_path_buf);
-        for path in [Some(info), attributes_file, git].into_iter().flatten() {
-            key.feed_file(&path);
+        for var in ["GIT_ATTR_SOURCE", "GIT_ATTR_NOSYSTEM"] {
+            key.feed(std::env::var_os(var).unwrap_or_default().as_encoded_bytes());
+        }
+        // The attributes files outside the index: the repository's, the user's (as set, or
+        // git's default under XDG_CONFIG_HOME or ~/.config), the system's beside git's prefix.
+        let mut files = vec![repo.common_dir().join("info/attributes")];
+        files.extend(config.trusted_path("core.attributesFile").ok().flatten());
+        let xdg = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty()).map(PathBuf::from);
+        let home = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config"));
+        files.extend(xdg.or(home).map(|dir| dir.join("git/attributes")));
+        if let Some(git) = crate::git::process::program_path() {
+            files.push(git.to_path_buf());
+            let prefix = git.parent().and_then(Path::parent);
+            files.extend(prefix.map(|p| p.join("etc/gitattributes")));
+            files.push(PathBuf::from("/etc/gitattributes"));
+        }
+        for path in &files {
+            key.feed_file(path);
         }
         key
     }
