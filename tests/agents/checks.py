@@ -133,3 +133,22 @@ def codex_contexts(body):
                     and not text.startswith("You are Codex"):
                 out.append(text)
     return out
+
+
+def note_tagged(ctx, box, requests, marker, note_tool, session):
+    """After `marker`'s conversation (a failing `cargo test`, then `handoff_note` over MCP): both
+    calls recorded with the session id, the test as failed with exit 101, and the claim that all
+    tests pass tagged in the tool result and in the committed note."""
+    ids = played(requests, marker)
+    ctx.check("the test run and the note call were played", len(ids) == 2, ids)
+    if len(ids) != 2:
+        return
+    events = box.events()
+    check_call(ctx, events, ids[0][0], "cargo test", "Bash", False, exit_code=101,
+               session=session)
+    check_call(ctx, events, ids[1][0], "handoff_note", note_tool, True, session=session)
+    result = tool_result_text(requests, ids[1][0]) or ""
+    ctx.check("the tool result tells the model what was tagged", tagged(result), result)
+    note = box.head_file(".agent/handoff/44.md")
+    ctx.check("the committed note tags the claim",
+              "All tests pass [unverified: last `cargo test` failed]" in note, note)

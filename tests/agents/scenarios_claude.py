@@ -2,8 +2,8 @@
 
 import json
 
-from checks import (check_call, claude_contexts, first_request, no_seal_advice, played,
-                    summary, tagged, tool_result_text)
+from checks import (check_call, claude_contexts, first_request, no_seal_advice, note_tagged,
+                    played, summary)
 from endpoint import call
 
 NOTE_TOOL = "mcp__git-handoff__handoff_note"
@@ -98,19 +98,7 @@ def mcp_note(ctx):
     ctx.check("the four MCP tools are offered to the model (deferred, by name)", all(
         f"mcp__git-handoff__{name}" in offered or f"mcp__git-handoff__{name}" in listed
         for name in MCP_TOOLS), offered)
-    ids = played(requests, "E2E-NOTE")
-    ctx.check("the test run and the note call were played", len(ids) == 2, ids)
-    if len(ids) != 2:
-        return
-    events = box.events()
-    check_call(ctx, events, ids[0][0], "cargo test", "Bash", False, exit_code=101,
-               session=session)
-    check_call(ctx, events, ids[1][0], "handoff_note", NOTE_TOOL, True, session=session)
-    result = tool_result_text(requests, ids[1][0]) or ""
-    ctx.check("the tool result tells the model what was tagged", tagged(result), result)
-    note = box.head_file(".agent/handoff/44.md")
-    ctx.check("the committed note tags the claim",
-              "All tests pass [unverified: last `cargo test` failed]" in note, note)
+    note_tagged(ctx, box, requests, "E2E-NOTE", NOTE_TOOL, session)
     ctx.check("validate passes on the attempt",
               box.handoff("validate", check=False).returncode == 0,
               box.handoff("validate", check=False).stdout)

@@ -1,8 +1,8 @@
 """Codex scenarios: `codex exec --json` against the scripted Responses API, with every hook that
 Codex lists for the repository approved in the temporary CODEX_HOME (harness.write_codex_config)."""
 
-from checks import (check_call, codex_contexts, first_request, no_seal_advice, played, summary,
-                    tagged, tool_result_text)
+from checks import (check_call, codex_contexts, first_request, no_seal_advice, note_tagged,
+                    played, summary)
 from endpoint import call
 
 NOTE_TOOL = "mcp__git_handoff__handoff_note"
@@ -108,19 +108,7 @@ def mcp_note(ctx):
     body = first_request(ctx, requests, "E2E-NOTE")
     ctx.check("the git-handoff MCP tools are offered to the model (a deferred namespace)",
               "mcp__git_handoff" in str(body.get("input", [])) + str(body.get("tools", [])))
-    ids = played(requests, "E2E-NOTE")
-    ctx.check("the test run and the note call were played", len(ids) == 2, ids)
-    if len(ids) != 2:
-        return
-    events = box.events()
-    check_call(ctx, events, ids[0][0], "cargo test", "Bash", False, exit_code=101,
-               session=thread)
-    check_call(ctx, events, ids[1][0], "handoff_note", NOTE_TOOL, True, session=thread)
-    result = tool_result_text(requests, ids[1][0]) or ""
-    ctx.check("the tool result tells the model what was tagged", tagged(result), result)
-    note = box.head_file(".agent/handoff/44.md")
-    ctx.check("the committed note tags the claim",
-              "All tests pass [unverified: last `cargo test` failed]" in note, note)
+    note_tagged(ctx, box, requests, "E2E-NOTE", NOTE_TOOL, thread)
 
 
 def recall(ctx):
