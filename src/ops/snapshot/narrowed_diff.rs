@@ -245,13 +245,14 @@ impl Narrowed {
 
 /// When the narrowed diff is cut in two: never, or when the second part gets at least this many
 /// paths. Each part is a git of its own, on its own private index and base tree, so neither
-/// matches pathspecs: the second takes every other path HEAD changed that the walk found clean
-/// and that is a file or a link in the base as in HEAD (never one end of a rename), the first all
-/// the rest. The second part's lines depend only on blob ids and what git reads besides them, so
-/// they are kept for the next snapshot (see [`stat_cache`]). On a base 35 commits back on the
-/// generated 30k-file tree (974 paths to diff, 750 of them in the second part), two cores: 95.4
-/// ms in one part, 96.5 in two run at once, 85.6 with the second part's lines kept (the three git
-/// commands: 162 ms; `bench/abx.py`, 21 rounds).
+/// matches pathspecs: the second takes every path HEAD changed that the walk found clean and that
+/// is a file or a link in the base as in HEAD (never one end of a rename), the first all the
+/// rest. The second part's lines depend only on blob ids and what git reads besides them, so they
+/// are kept for the next snapshot (see [`stat_cache`]), and while the base and HEAD stay put only
+/// the first part runs. On a base 35 commits back on the generated 30k-file tree (974 paths to
+/// diff), two cores, `bench/abx.py` with 21 rounds: 95.4 ms in one part, 96.5 in two run at once
+/// (half of the 750 such paths in the second), 85.6 with those lines kept; the three git
+/// commands 162 ms.
 pub(super) const SECOND_PART_FROM: usize = 128;
 
 /// The private index and the base's tree for the entries the walk doubted (`dirty`, one per

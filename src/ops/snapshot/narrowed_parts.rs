@@ -60,7 +60,6 @@ pub(super) fn split<'a>(
         ids: Vec::new(),
     });
     let mut extra = 0usize;
-    let mut alternate = false;
     for (i, entry) in scan.entries.iter().enumerate() {
         let path = scan.path(entry);
         while changed.next_if(|c| c.0 < path).is_some() {}
@@ -80,18 +79,14 @@ pub(super) fn split<'a>(
             Some((_, held)) => held,
             None => Some((entry.mode, id)),
         };
-        // The second part: every other file or link HEAD changed, the same kind of file in the
-        // base, that the walk found clean.
+        // The second part, whose lines are kept between snapshots: every file or link HEAD
+        // changed, the same kind of file in the base, that the walk found clean.
         let second = in_two
             && !doubted
             && matches!(kind(entry.mode), 0o100000 | 0o120000)
             && head_changed.is_some_and(|(_, held)| {
                 held.is_some_and(|(mode, _)| kind(mode) == kind(entry.mode))
-            })
-            && {
-                alternate = !alternate;
-                alternate
-            };
+            });
         let to = match (attributes && in_two, second) {
             (true, _) => &mut parts[..],
             (false, true) => &mut parts[1..],
