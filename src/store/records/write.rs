@@ -13,8 +13,13 @@ use crate::git::repo::Repo;
 use super::key::Key;
 use super::record::{Record, parse, render};
 
-/// How long a write keeps retrying while other writers move the notes ref first.
-const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
+/// How long a write keeps retrying while nobody moves the notes ref (a writer stuck holding it).
+const GIVE_UP_UNMOVED: Duration = Duration::from_secs(30);
+
+/// How long a write keeps retrying while other writers keep moving the notes ref first: on a
+/// loaded machine many parallel writers each take their turn, slowly, and every turn taken is
+/// progress, so this is far longer than [`GIVE_UP_UNMOVED`].
+const GIVE_UP_AFTER: Duration = Duration::from_secs(300);
 
 /// A notes ref lock unchanged this long, and held open by no process, is a dead writer's.
 const STALE_REF_LOCK: Duration = Duration::from_secs(2);
@@ -89,25 +94,25 @@ pub(super) fn write_with_retry(
     is_key: bool,
     update: impl Fn(Vec<Record>) -> Vec<Record>,
 ) -> Result<()> {
-    let started = Instant::now();
-    let mut tries = 0u32;
+    let mut patience = Patience::new(Instant::now());
     loop {
-        tries += 1;
         let raced = match replace_note(repo, notes_ref, object, is_key, &update)? {
             None => return Ok(()),
             Some(raced) => raced,
         };
+        let tries = patience.lost(raced.read_from, Instant::now());
         // A writer killed while it held the ref's lock never lets go of it: a lock nobody holds
         // open, unchanged for a while, is cleared (a live writer holds it for microseconds).
         if tries.is_multiple_of(8) {
             let lock = repo.gix.common_dir().join(format!("{notes_ref}.lock"));
             crate::util::leftovers::clear_lock_older_than(&lock, STALE_REF_LOCK);
         }
-        if started.elapsed() > GIVE_UP_AFTER {
+        if let Some(waited) = patience.exhausted(Instant::now()) {
             bail!(
-                "could not update {notes_ref} after {tries} tries in {}s: {raced:#}; another \
-                 process keeps moving it, run the command again",
-                GIVE_UP_AFTER.as_secs()
+                "could not update {notes_ref} after {tries} tries in {}s: {:#}; {waited}, run \
+                 the command again",
+                patience.started.elapsed().as_secs(),
+                raced.why,
             );
         }
         // Another writer won the race: back off for a random while, longer as the tries go on,
@@ -115,6 +120,54 @@ pub(super) fn write_with_retry(
         // Exponential, capped at a quarter second ("full jitter"): 32 writers converge.
         let cap = (4u64 << tries.min(6)).min(250);
         std::thread::sleep(Duration::from_millis(1 + jitter() % cap));
+    }
+}
+
+/// A lost race, from [`replace_note`]: why, and the notes commit the write was built on.
+struct Raced {
+    why: anyhow::Error,
+    read_from: Option<ObjectId>,
+}
+
+/// When a writer that keeps losing the race gives up: once the notes ref has not moved for
+/// [`GIVE_UP_UNMOVED`] (nobody is making progress: a stuck writer holds it), or after
+/// [`GIVE_UP_AFTER`] in all; not while other writers are taking their turns, however slowly.
+struct Patience {
+    started: Instant,
+    tries: u32,
+    /// The ref as last read, and since when it has not moved.
+    seen: Option<ObjectId>,
+    unmoved_since: Instant,
+}
+
+impl Patience {
+    fn new(now: Instant) -> Patience {
+        Patience { started: now, tries: 0, seen: None, unmoved_since: now }
+    }
+
+    /// Counts a lost race whose write was built on `read_from`; returns the tries so far.
+    fn lost(&mut self, read_from: Option<ObjectId>, now: Instant) -> u32 {
+        if self.tries == 0 || read_from != self.seen {
+            self.seen = read_from;
+            self.unmoved_since = now;
+        }
+        self.tries += 1;
+        self.tries
+    }
+
+    /// Why to stop retrying, if it is time to.
+    fn exhausted(&self, now: Instant) -> Option<String> {
+        let unmoved = now.duration_since(self.unmoved_since);
+        if unmoved > GIVE_UP_UNMOVED {
+            Some(format!(
+                "it has not moved for {}s, so a process is stuck holding it",
+                unmoved.as_secs()
+            ))
+        } else if now.duration_since(self.started) > GIVE_UP_AFTER {
+            Some("other processes keep moving it".to_owned())
+        } else {
+            None
+        }
     }
 }
 
@@ -140,7 +193,7 @@ const KEY_ENTRY_PREFIX: &str = "handoff-key-";
 ///
 /// The records already on `object` are read from the very notes commit the new one is built on, and
 /// the ref moves only if it still points there: so `update` always sees every record written before
-/// and none is lost to a race. Returns `None` when written, `Some(why)` when another writer won the
+/// and none is lost to a race. Returns `None` when written, `Some(raced)` when another writer won the
 /// race (nothing was written; read again and retry); an error is one that retrying cannot mend.
 fn replace_note(
     repo: &Repo,
@@ -148,7 +201,7 @@ fn replace_note(
     object: ObjectId,
     is_key: bool,
     update: &dyn Fn(Vec<Record>) -> Vec<Record>,
-) -> Result<Option<anyhow::Error>> {
+) -> Result<Option<Raced>> {
     use gix::refs::transaction::PreviousValue;
     let gix = &repo.gix;
     let (parent, tree, ref_name) = match gix.try_find_reference(notes_ref)? {
@@ -216,7 +269,7 @@ fn replace_note(
     };
     match gix.reference(ref_name, commit.id, expected, format!("notes: {message}")) {
         Ok(_) => Ok(None),
-        Err(err) => Ok(Some(err.into())),
+        Err(err) => Ok(Some(Raced { why: err.into(), read_from: parent })),
     }
 }
 
@@ -238,5 +291,44 @@ pub fn ensure_identity(repo: &mut Repo) {
     if any {
         let mut snapshot = repo.gix.config_snapshot_mut();
         let _ = snapshot.append(config);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(byte: u8) -> Option<ObjectId> {
+        Some(ObjectId::from_bytes_or_panic(&[byte; 20]))
+    }
+
+    #[test]
+    fn a_writer_waits_while_others_move_the_ref() {
+        let start = Instant::now();
+        let mut patience = Patience::new(start);
+        // Every lost race finds the ref moved: progress, however slow, for up to GIVE_UP_AFTER.
+        for (i, second) in (0..290).step_by(20).enumerate() {
+            let now = start + Duration::from_secs(second);
+            patience.lost(id(i as u8), now);
+            assert_eq!(patience.exhausted(now), None, "at {second}s");
+        }
+        let late = start + GIVE_UP_AFTER + Duration::from_secs(1);
+        patience.lost(id(200), late);
+        assert!(patience.exhausted(late).unwrap().contains("keep moving"));
+    }
+
+    #[test]
+    fn a_writer_gives_up_when_the_ref_stops_moving() {
+        let start = Instant::now();
+        let mut patience = Patience::new(start);
+        assert_eq!(patience.lost(None, start), 1);
+        patience.lost(id(1), start + Duration::from_secs(5));
+        let still = start + Duration::from_secs(34);
+        assert_eq!(patience.lost(id(1), still), 3);
+        assert_eq!(patience.exhausted(still), None, "29 s unmoved");
+        let stuck = start + Duration::from_secs(36);
+        patience.lost(id(1), stuck);
+        let why = patience.exhausted(stuck).unwrap();
+        assert!(why.contains("not moved for 31s"), "{why}");
     }
 }
