@@ -4,11 +4,10 @@
 
 use crate::common;
 
+use common::STARTED;
 use common::payloads::{bash_failed, edit, record};
 use common::{Env, Repo, stdout_ok};
 use serde_json::Value;
-
-const STARTED: &str = "2026-11-30T03:48:52Z";
 
 fn started(env: &Env, issue: u64) -> Repo {
     let repo = env.repo("r");

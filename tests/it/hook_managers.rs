@@ -7,9 +7,8 @@ use crate::common;
 
 use std::process::Output;
 
+use common::STARTED;
 use common::{Env, Repo, path_with_binary, stdout_ok};
-
-const STARTED: &str = "2026-11-30T03:48:52Z";
 
 /// What `lefthook install` (2.2) writes, cut short.
 const LEFTHOOK_HOOK: &str = "#!/bin/sh\n\nif [ \"$LEFTHOOK\" = \"0\" ]; then\n  exit 0\nfi\n\ncall_lefthook()\n{\n  lefthook \"$@\"\n}\n\ncall_lefthook run \"pre-push\" \"$@\"\n";

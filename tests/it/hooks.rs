@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::{Env, Repo, path_with_binary};
+use common::{STARTED, stderr};
 
-const STARTED: &str = "2026-11-30T03:48:52Z";
 const BEGIN: &str = "# >>> git-handoff >>>";
 
 fn note(issue: u64, last: &str) -> String {
@@ -57,10 +57,6 @@ fn push(repo: &Repo, args: &[&str]) -> Output {
     let mut cmd = repo.git_cmd(["push"]);
     cmd.args(args).env("PATH", path_with_binary());
     cmd.output().unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// A branch with a work commit and a good note commit on it.

@@ -6,27 +6,9 @@ use crate::common;
 
 use common::payloads::{bash_ok, record};
 use common::{Env, Repo, stdout_ok};
+use common::{started, stderr};
 
-const STARTED: &str = "2026-11-30T03:48:52Z";
 const HOOK: &str = "#!/bin/sh\necho the user's own hook\n";
-
-fn started(env: &Env, name: &str, issue: u64) -> Repo {
-    let repo = env.repo(name);
-    repo.write("README.md", "hi\n");
-    repo.commit_all("init");
-    let issue = issue.to_string();
-    stdout_ok(
-        repo.handoff()
-            .args(["start", "--issue", &issue, "--started-at", STARTED])
-            .output()
-            .unwrap(),
-    );
-    repo
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// The bytes of every file git keeps that a hostile path aims at.
 fn git_files(repo: &Repo) -> Vec<(String, Option<Vec<u8>>)> {

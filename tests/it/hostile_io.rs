@@ -12,8 +12,7 @@ use crate::common;
 
 use common::payloads::bash_ok;
 use common::{Env, Repo, stdout_ok};
-
-const STARTED: &str = "2026-11-30T03:48:52Z";
+use common::{STARTED, started, stderr};
 
 /// Runs `cmd` with `stdin`, and fails the test if it has not ended within `secs` (killing it).
 pub fn within(mut cmd: Command, stdin: &[u8], secs: u64) -> Output {
@@ -34,20 +33,6 @@ pub fn within(mut cmd: Command, stdin: &[u8], secs: u64) -> Output {
     }
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn started(env: &Env, issue: u64) -> Repo {
-    let repo = env.repo("r");
-    repo.write("README.md", "hi\n");
-    repo.commit_all("init");
-    let issue = issue.to_string();
-    let args = ["start", "--issue", &issue, "--started-at", STARTED];
-    stdout_ok(repo.handoff().args(args).output().unwrap());
-    repo
-}
-
 fn mkfifo(path: &Path) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let status = Command::new("mkfifo").arg(path).status().unwrap();
@@ -63,7 +48,7 @@ fn handoff(repo: &Repo, args: &[&str]) -> Command {
 #[test]
 fn a_special_configuration_is_refused_at_once_by_every_command() {
     let env = Env::new();
-    let repo = started(&env, 12);
+    let repo = started(&env, "r", 12);
     let payload = bash_ok(&repo, "cargo test").to_string();
     for (make, kind) in [
         (&(|p: &Path| mkfifo(p)) as &dyn Fn(&Path), "FIFO"),
@@ -90,7 +75,7 @@ fn a_special_configuration_is_refused_at_once_by_every_command() {
 #[test]
 fn a_fifo_at_the_rules_path_leaves_the_rules_out_of_recall() {
     let env = Env::new();
-    let repo = started(&env, 12);
+    let repo = started(&env, "r", 12);
     repo.write("s.toml", "goal = \"Fix the parser\"\n");
     stdout_ok(repo.handoff().args(["note", "--summary", "s.toml"]).output().unwrap());
     mkfifo(&repo.path.join(".agent/rules.md"));
@@ -104,7 +89,7 @@ fn a_fifo_at_the_rules_path_leaves_the_rules_out_of_recall() {
 #[test]
 fn the_hard_limit_path_completes_past_a_fifo_at_the_note_path() {
     let env = Env::new();
-    let repo = started(&env, 12);
+    let repo = started(&env, "r", 12);
     let note = repo.path.join(".agent/handoff/12.md");
     mkfifo(&note);
     repo.write("work.rs", "fn half_done() {}\n");
@@ -139,7 +124,7 @@ fn the_hard_limit_path_completes_past_a_fifo_at_the_note_path() {
 #[test]
 fn a_fifo_as_the_note_or_summary_given_is_an_error_at_once() {
     let env = Env::new();
-    let repo = started(&env, 12);
+    let repo = started(&env, "r", 12);
     mkfifo(&repo.path.join("pipe"));
     for args in [&["note", "--from", "pipe"][..], &["note", "--summary", "pipe"]] {
         let out = within(handoff(&repo, args), b"", 10);
@@ -157,7 +142,7 @@ fn patterns(key: &str, n: usize) -> String {
 #[test]
 fn configured_patterns_are_capped_and_record_stays_quick() {
     let env = Env::new();
-    let repo = started(&env, 12);
+    let repo = started(&env, "r", 12);
     let payload = bash_ok(&repo, "echo CORP3_ABCDEFGHIJ0123456789").to_string();
     // At the cap: taken, and it redacts.
     repo.write(".handoff.toml", patterns("redact", 64));

@@ -8,28 +8,10 @@ use std::time::Instant;
 
 use common::payloads::{bash_failed, bash_ok, edit, record, stop};
 use common::{Env, Repo, stdout_ok};
+use common::{STARTED, started, stderr};
 use serde_json::Value;
 
-const STARTED: &str = "2026-11-30T03:48:52Z";
 const TOKEN: &str = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
-
-fn started(env: &Env, name: &str, issue: u64) -> Repo {
-    let repo = env.repo(name);
-    repo.write("README.md", "hi\n");
-    repo.commit_all("init");
-    let issue = issue.to_string();
-    stdout_ok(
-        repo.handoff()
-            .args(["start", "--issue", &issue, "--started-at", STARTED])
-            .output()
-            .unwrap(),
-    );
-    repo
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// The id of the key blob that names an issue in the notes ref.
 fn issue_key(repo: &Repo, issue: u64) -> String {

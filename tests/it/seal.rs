@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use common::{Env, Repo, random_dirty_tree, stdout_ok};
+use common::{STARTED, stderr};
 use serde_json::Value;
-
-const STARTED: &str = "2026-11-30T03:48:52Z";
 
 /// `git handoff seal --json` for issue 1 with a fixed start time, plus `extra`.
 fn seal(repo: &Repo, extra: &[&str]) -> Output {
@@ -43,10 +42,6 @@ fn seal_ok(repo: &Repo, extra: &[&str]) -> Value {
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Every entry under `root` but `.git`: type, permission bits, mtime, and content or link target.

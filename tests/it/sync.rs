@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 
 use common::payloads::{edit, record};
+use common::stderr;
 use common::{Env, Repo, path_with_binary, stdout_ok};
 use serde_json::Value;
 
@@ -154,10 +155,6 @@ fn all_agree(env: &Env, remote: &Path, repos: &[Repo], commits: &[String]) {
 fn ref_of(repo: &Repo, name: &str) -> Option<String> {
     let out = repo.git_cmd(["rev-parse", "--verify", "--quiet", name]).output().unwrap();
     out.status.success().then(|| String::from_utf8(out.stdout).unwrap().trim().to_string())
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

@@ -9,12 +9,9 @@ use std::process::{Output, Stdio};
 use crate::common;
 
 use common::payloads::{edit, record};
+use common::stderr;
 use common::{Env, Repo, stdout_ok};
 use serde_json::{Value, json};
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// A repository whose note commit for issue 5 carries its record, and also a note that is not a
 /// record in a remote-tracking copy of the notes ref (which readers look in too).

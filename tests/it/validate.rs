@@ -6,13 +6,13 @@ use crate::common;
 use std::io::Write;
 use std::process::{Output, Stdio};
 
+use common::STARTED;
 use common::{Env, Repo, Rng};
 use git_handoff::api::Config;
 use git_handoff::api::check_note_file;
 use git_handoff::api::{EMERGENCY_SECTIONS, Note};
 use serde_json::Value;
 
-const STARTED: &str = "2026-11-30T03:48:52Z";
 const ZERO: &str = "0000000000000000000000000000000000000000";
 
 fn agent_note(issue: u64, last: &str) -> String {

@@ -186,6 +186,29 @@ pub fn path_with_binary() -> std::ffi::OsString {
     std::env::join_paths(paths).unwrap()
 }
 
+/// The attempt start most tests give `start --started-at`.
+pub const STARTED: &str = "2026-11-30T03:48:52Z";
+
+/// A repository `name` with one commit (README.md) and attempt `issue` started at [`STARTED`].
+pub fn started(env: &Env, name: &str, issue: u64) -> Repo {
+    let repo = env.repo(name);
+    repo.write("README.md", "hi\n");
+    repo.commit_all("init");
+    let issue = issue.to_string();
+    stdout_ok(
+        repo.handoff()
+            .args(["start", "--issue", &issue, "--started-at", STARTED])
+            .output()
+            .unwrap(),
+    );
+    repo
+}
+
+/// Stderr of a finished command as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// Stdout of a finished command as text; panics with stderr when it failed unexpectedly.
 pub fn stdout_ok(out: Output) -> String {
     assert!(
