@@ -214,15 +214,43 @@ fn changed_since_the_base(repo: &Repo, count: usize, changed: usize) -> String {
     base
 }
 
-/// More paths changed since the base than a quarter of the index: the whole diff runs (and
-/// matches).
+/// The `git diff` calls of a split snapshot whose diff runs as `GIT_HANDOFF_SNAPSHOT_DIFF=diff`
+/// asks, checked against git.
+fn diff_calls(repo: &Repo, base: &str, diff: &str) -> Vec<String> {
+    let trace = repo.path.join("../trace-diff.txt");
+    let _ = std::fs::remove_file(&trace);
+    let mut cmd = repo.handoff();
+    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
+    let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
+    let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
+    assert_matches_git(repo, &snap, base, 500);
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    trace.lines().filter(|l| l.contains("built-in: git diff")).map(str::to_string).collect()
+}
+
+/// More paths changed since the base than a quarter of the index (at least 1,024). In one part,
+/// the whole diff runs. In two, only the first part (what the walk doubts) is bounded: the second
+/// takes every file HEAD changed, however many, and its lines are kept; once the work tree holds
+/// more doubted files than the bound, the whole diff runs. Each matches git.
 #[test]
-fn most_of_the_tree_changed_since_the_base_runs_the_whole_diff() {
+fn most_of_the_tree_changed_since_the_base() {
     let env = Env::new();
     let repo = env.repo("r");
     let base = changed_since_the_base(&repo, 1100, 1100);
     check(&repo, &base, "many changes");
-    assert_eq!(diff_base(&repo), base);
+    let whole = format!("built-in: git diff --stat {base}");
+    let one = diff_calls(&repo, &base, "narrowed");
+    assert!(one.len() == 1 && one[0].contains(&whole), "one part: the whole diff: {one:?}");
+    // What the checks above kept goes, so the second part runs again.
+    std::fs::remove_file(repo.path.join(".git/handoff-snapshot-stat")).unwrap();
+    assert_eq!(in_parts_matches_git(&repo, &base, "in two parts"), 2, "two parts");
+    assert_eq!(in_parts_matches_git(&repo, &base, "kept"), 1, "the second part kept");
+    // 1,030 files edited in the work tree: too many for the first part.
+    for i in 0..1030 {
+        repo.write(format!("d{}/f{i:04}.txt", i % 7), format!("{i} edited in the work tree\n"));
+    }
+    let calls = diff_calls(&repo, &base, "halves");
+    assert!(calls.len() == 1 && calls[0].contains(&whole), "too many doubted: {calls:?}");
 }
 
 /// No cliff at a fixed number of paths: 1,100 paths changed since the base in a tree of 4,800

@@ -18,7 +18,8 @@
 //!
 //! Where the reasoning does not hold, the whole diff runs: an index that is not HEAD's tree (a
 //! staged change, no cache tree), an unmerged entry, a submodule, intent-to-add or skip-worktree
-//! entries, more paths to give than a quarter of the index (see [`max_paths`]). The narrowed
+//! entries, more paths to give than a quarter of the index (in two parts: in the first part; see
+//! [`max_paths`]). The narrowed
 //! index is written in version 2 whatever the real one's version: a version 4 index's entries
 //! (`feature.manyFiles`) are spelled out.
 
@@ -43,12 +44,14 @@ const TREE: u32 = 0o040000;
 const GITLINK: u32 = 0o160000;
 
 /// What HEAD changed since `base` (a commit, given to git as `base_arg`), when the index `scan`
-/// is HEAD's tree; `None` where the diff must run whole.
+/// is HEAD's tree; `None` where the diff must run whole. Bounded by [`max_paths`] unless `in_parts`
+/// (the diff may run in two parts, whose second is not bounded).
 pub(super) fn since(
     repo: &gix::Repository,
     base: ObjectId,
     base_arg: &str,
     scan: &Scan,
+    in_parts: bool,
 ) -> Option<Since> {
     if scan.special || scan.entries.iter().any(|e| e.extended) {
         return None;
@@ -59,7 +62,7 @@ pub(super) fn since(
     }
     let base_tree = repo.find_commit(base).ok()?.tree_id().ok()?.detach();
     let mut changed = Vec::new();
-    let most = max_paths(scan.entries.len());
+    let most = if in_parts { usize::MAX / 2 } else { max_paths(scan.entries.len()) };
     let mut budget = Budget { paths: most, trees: 2 * most };
     let (old, new) = (Some(base_tree), Some(head_tree));
     diff_trees(repo, old, new, &mut Vec::new(), &mut changed, &mut budget)?;

@@ -8,10 +8,15 @@ use gix::ObjectId;
 
 use super::tracked_walk::Index;
 
-/// The most paths the narrowed diff is given for an index of `entries` entries: a quarter of
-/// them (at least 1,024). Past that, reading the trees of that many paths here and writing the
-/// base's tree of them costs about what the whole diff's visit of the index does, which
-/// narrowing saves; below it, the narrowed diff is the quicker whatever the size of the change.
+/// The most paths the narrowed diff is given for an index of `entries` entries, in one part, or in
+/// its first part when it runs in two: a quarter of them (at least 1,024). Past that, reading the
+/// trees of that many paths here and writing the base's tree of them costs about what the whole
+/// diff's visit of the index does, which narrowing saves; below it, the narrowed diff is the
+/// quicker whatever the size of the change. The second part is not bounded: its lines are kept
+/// between snapshots, so however many paths HEAD changed, the diff is run over them once. (With
+/// 12,954 paths changed since the base on the generated 30k-file tree, the snapshot took 470 ms
+/// the first time, where the whole diff took 500, and 81 ms each time after; the three git
+/// commands 469 ms.)
 pub(super) fn max_paths(entries: usize) -> usize {
     (entries / 4).max(1024)
 }
@@ -59,7 +64,9 @@ pub(super) fn split<'a>(
         base: Vec::new(),
         ids: Vec::new(),
     });
+    // One part: every path given counts against the most. Two: the first part's paths only.
     let mut extra = 0usize;
+    let mut first = 0usize;
     for (i, entry) in scan.entries.iter().enumerate() {
         let path = scan.path(entry);
         while changed.next_if(|c| c.0 < path).is_some() {}
@@ -111,7 +118,8 @@ pub(super) fn split<'a>(
         }
         // The paths HEAD changed are counted once, in `since`.
         extra += usize::from(head_changed.is_none());
-        if extra + since.changed.len() > most {
+        first += usize::from(!second);
+        if (in_two && first > most) || (!in_two && extra + since.changed.len() > most) {
             return Ok(None);
         }
     }
@@ -120,7 +128,11 @@ pub(super) fn split<'a>(
         let in_index = scan.entries.binary_search_by(|e| scan.path(e).cmp(path)).is_ok();
         if let (Some(held), false) = (held, in_index) {
             parts[0].base.push((path.as_slice(), *held));
+            first += 1;
         }
+    }
+    if in_two && first > most {
+        return Ok(None);
     }
     // Only attributes files in the second part: nothing to diff there.
     if in_two && parts[1].count > 0 && parts[1].base.iter().all(|(p, _)| is_attributes(p)) {

@@ -4,7 +4,7 @@
 //! | the repository | status | the diff |
 //! | --- | --- | --- |
 //! | index under 256 KiB (about 2,500 files) | one `git status` | one `git diff --stat`, or in two parts laid out as git's ([`diff_split`]) when its changed files weigh 256 KiB or more |
-//! | larger | in two halves ([`status_split`]): the tracked files walked once by us ([`tracked_walk`](super::tracked_walk)), trusting what `core.fsmonitor`'s hook says is unchanged ([`monitor`](super::monitor)); the untracked names read on the same walk ([`untracked_names`](super::untracked_names)) and listed by git ([`untracked_lines`](super::untracked_lines)) | on the walk's private index, narrowed to the paths that can differ ([`narrowed_diff`](super::narrowed_diff)) when the index is HEAD's tree and they are at most a quarter of it, in two parts from 128 files HEAD changed that the walk found clean, the second part's lines kept between snapshots ([`stat_cache`](super::stat_cache)); else whole |
+//! | larger | in two halves ([`status_split`]): the tracked files walked once by us ([`tracked_walk`](super::tracked_walk)), trusting what `core.fsmonitor`'s hook says is unchanged ([`monitor`](super::monitor)); the untracked names read on the same walk ([`untracked_names`](super::untracked_names)) and listed by git ([`untracked_lines`](super::untracked_lines)) | on the walk's private index, narrowed to the paths that can differ ([`narrowed_diff`](super::narrowed_diff)) when the index is HEAD's tree and they are at most a quarter of it, in two parts from 128 files HEAD changed that the walk found clean (then only the first part is bounded so), the second part's lines kept between snapshots ([`stat_cache`](super::stat_cache)); else whole |
 //! | larger, but what the halves cannot reproduce (colour, `-c` config, submodules, conflicts, a sparse index, an unknown `status.showUntrackedFiles`) | one `git status` | as for a small index |
 //!
 //! Index versions 2 to 4 and split indexes are read alike (a split one made whole). On two cores
@@ -13,8 +13,9 @@
 //!
 //! The overrides, for tests and benchmarks: `GIT_HANDOFF_SNAPSHOT_WALKS=split` (status in halves
 //! with the walk, whatever the size), `halves` (in halves, each git walking), `two` (status whole
-//! beside the diff); `GIT_HANDOFF_SNAPSHOT_DIFF=whole` (the diff neither narrowed nor in parts) or
-//! `halves` (in two parts whenever a path can go to the second); `GIT_HANDOFF_SNAPSHOT_MONITOR=off`
+//! beside the diff); `GIT_HANDOFF_SNAPSHOT_DIFF=whole` (the diff neither narrowed nor in parts),
+//! `narrowed` (narrowed where it can be, in one part) or `halves` (in two parts whenever a path
+//! can go to the second); `GIT_HANDOFF_SNAPSHOT_MONITOR=off`
 //! (the walk stats every file, whatever the monitor knows). Given, a failure of the private index
 //! is an error rather than a quiet way back.
 
@@ -41,13 +42,24 @@ pub(super) enum Walk {
     EachGit,
 }
 
+/// How the environment asks the diff to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DiffAsked {
+    /// Neither narrowed nor in parts.
+    Whole,
+    /// Narrowed where it can be, in one part.
+    OnePart,
+    /// In two parts whenever a path can go to the second.
+    Halves,
+}
+
 /// What the environment asks for; nothing, mostly.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Overrides {
     /// `Some(None)`: status whole; `Some(Some(walk))`: split, so walked.
     pub status: Option<Option<Walk>>,
-    /// `Some(false)`: the diff whole; `Some(true)`: in two parts where it can be.
-    pub diff_parts: Option<bool>,
+    /// How the diff is asked to run.
+    pub diff: Option<DiffAsked>,
     /// The monitor is not asked.
     pub no_monitor: bool,
 }
@@ -62,9 +74,10 @@ impl Overrides {
                 Some("two") => Some(None),
                 _ => None,
             },
-            diff_parts: match var(DIFF_ENV).as_deref() {
-                Some("whole") => Some(false),
-                Some("halves") => Some(true),
+            diff: match var(DIFF_ENV).as_deref() {
+                Some("whole") => Some(DiffAsked::Whole),
+                Some("narrowed") => Some(DiffAsked::OnePart),
+                Some("halves") => Some(DiffAsked::Halves),
                 _ => None,
             },
             no_monitor: var(MONITOR_ENV).as_deref() == Some("off"),
@@ -99,15 +112,19 @@ pub(super) fn choose(repo: &Repo, base: Option<ObjectId>) -> Strategy {
         walk_once: walk == Walk::Once,
         forced: overrides.forced(),
         monitor: !overrides.no_monitor,
-        narrow_diff: overrides.diff_parts != Some(false),
-        diff_halves: overrides.diff_parts == Some(true),
+        narrow_diff: overrides.diff != Some(DiffAsked::Whole),
+        diff_parts: match overrides.diff {
+            Some(DiffAsked::OnePart) => Some(false),
+            Some(DiffAsked::Halves) => Some(true),
+            _ => None,
+        },
     });
     if let Some(plan) = asked.and_then(|asked| status_split::chosen(repo, asked)) {
         return Strategy::Split(Box::new(plan));
     }
-    let diff = match overrides.diff_parts {
-        Some(false) => None,
-        forced => diff_split::chosen(repo, base, forced == Some(true)),
+    let diff = match overrides.diff {
+        Some(DiffAsked::Whole | DiffAsked::OnePart) => None,
+        asked => diff_split::chosen(repo, base, asked == Some(DiffAsked::Halves)),
     };
     Strategy::Whole { diff }
 }

@@ -78,15 +78,15 @@ pub(super) struct Asked {
     pub monitor: bool,
     /// The diff may be narrowed (see [`narrowed_diff`]).
     pub narrow_diff: bool,
-    /// The narrowed diff runs in two parts whenever its second part gets a path (the
-    /// environment asked for the diff in halves).
-    pub diff_halves: bool,
+    /// As the environment asks: `Some(true)`, the narrowed diff runs in two parts whenever its
+    /// second part gets a path; `Some(false)`, in one part.
+    pub diff_parts: Option<bool>,
 }
 
 /// The plan for splitting status in `repo` as `asked`, or `None` to run it whole.
 pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     let index = repo.index_path().ok()?;
-    let Asked { walk_once: walk, forced, monitor: ask_monitor, narrow_diff, diff_halves } = asked;
+    let Asked { walk_once: walk, forced, monitor: ask_monitor, narrow_diff, diff_parts } = asked;
     if crate::git::repo::config_on_command_line() {
         return None;
     }
@@ -123,9 +123,12 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     // Two gits at once only pay on two cores or more; parts laid out by us only where their lines
     // are what the whole's would be (see [`diff_split`](super::diff_split)).
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let diff_parts =
-        (narrow_diff && (cores >= 2 || diff_halves) && diff_split::config_allows(repo))
-            .then_some(if diff_halves { 1 } else { narrowed_diff::SECOND_PART_FROM });
+    let halves = diff_parts == Some(true);
+    let diff_parts = (narrow_diff
+        && diff_parts != Some(false)
+        && (cores >= 2 || halves)
+        && diff_split::config_allows(repo))
+    .then_some(if halves { 1 } else { narrowed_diff::SECOND_PART_FROM });
     Some(Plan {
         untracked,
         quote_path_fully,
@@ -185,9 +188,10 @@ pub(super) fn run(
             (Some(n), Some((index, _))) if plan.narrow_diff => {
                 let repo = n.repo.clone().into_sync();
                 let (base, arg, scan) = (n.base, n.arg, &index.scan);
-                Some(
-                    s.spawn(move || narrowed_diff::since(&repo.to_thread_local(), base, arg, scan)),
-                )
+                let in_parts = plan.diff_parts.is_some();
+                Some(s.spawn(move || {
+                    narrowed_diff::since(&repo.to_thread_local(), base, arg, scan, in_parts)
+                }))
             }
             _ => None,
         };
