@@ -26,12 +26,31 @@ impl Ctx {
     /// that asked for that ([`output::AskGit::FromRepo`]), so an error in the configuration is
     /// styled as git would style it.
     pub fn open(&self) -> Result<(Repo, Config)> {
+        let repo = Self::repo()?;
+        let config = Config::load(repo.top().ok())?;
+        Ok((repo, config))
+    }
+
+    /// As [`Ctx::open`], for a command that saves work at the end (`seal`, `note`, `recall
+    /// --hook`): a configuration it cannot take whole never stops it. What it could not use
+    /// falls back to the defaults ([`Config::load_for_saving`]), is warned of, and is returned
+    /// for the emergency note.
+    pub fn open_saving(&self) -> Result<(Repo, Config, Vec<String>)> {
+        let repo = Self::repo()?;
+        let (config, problems) = Config::load_for_saving(repo.top().ok());
+        for problem in &problems {
+            self.warn(problem);
+        }
+        Ok((repo, config, problems))
+    }
+
+    /// The repository, as [`Ctx::open`] finds it, without its configuration.
+    pub fn repo() -> Result<Repo> {
         let repo = Repo::discover()?;
         // What a killed seal or note left (a quarantine may hold a secret's blob) goes first.
         crate::ops::seal::clear_leftovers(&repo.git_dir, repo.gix.objects.store_ref().path());
         output::settle_color_from(&repo.gix.config_snapshot());
-        let config = Config::load(repo.top().ok())?;
-        Ok((repo, config))
+        Ok(repo)
     }
 }
 

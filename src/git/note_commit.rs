@@ -87,10 +87,10 @@ pub fn commit_file_on(
     // HEAD has the note; the work tree and the index follow.
     // The temporary copy is made in the git dir: a kill must not leave it in the work tree.
     crate::util::fs::write_atomic_in(&path, content, &repo.handoff_dir()).with_context(|| {
-        format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {rel}`")
+        format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {}`", crate::util::shell::quote(rel))
     })?;
     git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {
-        format!("the note is committed in {commit}, but the index could not be updated (another git process?); run `git reset -q -- {rel}`")
+        format!("the note is committed in {commit}, but the index could not be updated (another git process?); run `git reset -q -- {}`", crate::util::shell::quote(rel))
     })?;
     Ok(commit_id)
 }

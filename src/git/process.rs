@@ -194,7 +194,7 @@ pub fn describe(cmd: &Command) -> String {
     let name = if run == program() { OsStr::new("git") } else { run };
     let mut words = vec![name.to_string_lossy().into_owned()];
     words.extend(cmd.get_args().map(|a| a.to_string_lossy().into_owned()));
-    format!("`{}`", words.join(" "))
+    format!("`{}`", crate::util::shell::quote_all(&words))
 }
 
 #[cfg(test)]

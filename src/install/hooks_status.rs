@@ -29,6 +29,9 @@ pub struct Status {
     pub codex_skill: Option<Skill>,
     pub claude_mcp: Option<mcp::Status>,
     pub codex_mcp: Option<mcp::Status>,
+    /// What of `.handoff.toml` cannot be used (file:line): the hooks run on with the defaults.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config_problem: Option<String>,
 }
 
 /// Whether `notes.rewriteRef` includes the notes ref.
@@ -47,7 +50,7 @@ pub struct Skill {
 }
 
 /// What git-handoff has installed in `repo`, whose configuration is `config`.
-pub fn status(repo: &Repo, config: &Config) -> Result<Status> {
+pub fn status(repo: &Repo, config: &Config, config_problem: Option<String>) -> Result<Status> {
     let top = repo.top().ok().map(|p| p.to_path_buf());
     let set = rewrite_ref::covers(repo, &config.notes_ref)?;
     let agent = |agent| top.as_deref().map(|t| agent_status::status(t, agent)).transpose();
@@ -72,5 +75,6 @@ pub fn status(repo: &Repo, config: &Config) -> Result<Status> {
         codex_skill: skill(Agent::Codex)?,
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
         codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
+        config_problem,
     })
 }

@@ -50,7 +50,8 @@ pub fn add(repo: &Repo, notes_ref: &str, dry_run: bool) -> Result<RewriteRef> {
         if !dry_run {
             repo.git().output(["config", "--add", KEY, notes_ref]).with_context(|| {
                 format!(
-                    "adding {notes_ref} to {KEY}; set it by hand: git config --add {KEY} {notes_ref}"
+                    "adding {notes_ref} to {KEY}; set it by hand: `git config --add {KEY} {}`",
+                    crate::util::shell::quote(notes_ref)
                 )
             })?;
         }

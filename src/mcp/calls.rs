@@ -101,7 +101,8 @@ struct NoteArgs {
 /// The summary route of `note`: checked, tagged, committed alone, recorded.
 fn note(args: NoteArgs) -> Result<Reply> {
     let mut repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    // As the command: a configuration it cannot take whole never stops the note.
+    let (config, config_problems) = Config::load_for_saving(repo.top().ok());
     let overrides = Overrides { issue: args.issue, ..Overrides::default() };
     let resolved = Attempt::resolve(&repo, &overrides)?;
     if resolved.issue.is_none() {
@@ -130,7 +131,7 @@ fn note(args: NoteArgs) -> Result<Reply> {
         }
     }
     // What the command would print as warnings, the model reads here.
-    for warning in &outcome.warnings {
+    for warning in config_problems.iter().chain(&outcome.warnings) {
         text.push_str(&format!("\nwarning: {warning}"));
     }
     let is_error = !outcome.problems.is_empty();
@@ -146,7 +147,7 @@ struct RecallArgs {
 
 fn recall(args: RecallArgs) -> Result<Reply> {
     let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let (config, config_problems) = Config::load_for_saving(repo.top().ok());
     let resolved = Attempt::resolve(&repo, &Overrides::default())?;
     let source = args.source.unwrap_or(recall::SessionSource::Resume);
     let asked = recall::Asked { issue: None, source, max_lines: args.max_lines, tool: true };
@@ -155,7 +156,7 @@ fn recall(args: RecallArgs) -> Result<Reply> {
     if text.is_empty() {
         text = "No handoff is recorded for this branch or issue yet.".to_string();
     }
-    for warning in &recall.warnings {
+    for warning in config_problems.iter().chain(&recall.warnings) {
         text.push_str(&format!("\nwarning: {warning}"));
     }
     Ok(Reply { text, structured: Some(serde_json::to_value(&recall)?), is_error: false })

@@ -40,6 +40,10 @@ use anyhow::{Result, anyhow};
 use serde::Deserialize;
 
 mod checks;
+mod key_line;
+mod salvage;
+
+use key_line::key_line;
 
 pub use checks::DEFAULT_CHECKS;
 
@@ -189,11 +193,9 @@ impl Config {
         let read = crate::util::fs::read_regular_if_any(&path, MAX_BYTES, "the configuration")?;
         let Some(bytes) = read else { return Ok(Config::default()) };
         let text = String::from_utf8(bytes).map_err(|err| {
-            anyhow!(
-                "{}: not UTF-8 (byte {}); save it as UTF-8 text",
-                path.display(),
-                err.utf8_error().valid_up_to()
-            )
+            let at = err.utf8_error().valid_up_to();
+            let line = err.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            anyhow!("{}:{line}: not UTF-8 (byte {at}); save it as UTF-8 text", path.display())
         })?;
         Config::parse(&text, &path.display().to_string())
     }
@@ -208,27 +210,43 @@ impl Config {
                  see `git handoff --help` for the list)"
             )
         })?;
-        config.validate(origin)?;
+        config.validate(text, origin)?;
         // Checked and compiled once, within the caps of model/patterns.rs.
-        config.secrets.compiled =
-            Patterns::compile("secrets.patterns", &config.secrets.patterns, origin)?;
-        config.redact.compiled =
-            Patterns::compile("redact.patterns", &config.redact.patterns, origin)?;
+        // An error names the line, found only then: `record` parses this on every tool call.
+        let compile = |key: &str, list: &[String]| {
+            Patterns::compile(key, list, origin).or_else(|_| {
+                Patterns::compile(key, list, &format!("{origin}:{}", key_line(text, key)))
+            })
+        };
+        config.secrets.compiled = compile("secrets.patterns", &config.secrets.patterns)?;
+        config.redact.compiled = compile("redact.patterns", &config.redact.patterns)?;
         Ok(config)
     }
 
-    fn validate(&self, origin: &str) -> Result<()> {
+    fn validate(&self, text: &str, origin: &str) -> Result<()> {
         // Paths from the config are read and written for the user: they stay inside the work tree
-        // and out of every git directory, whoever wrote the file.
+        // and out of every git directory, whoever wrote the file. They are also named in commands
+        // the prompt tells an agent to run, so they hold only characters no shell treats
+        // specially (the commands quote them as well).
         let paths = [
             ("note_dir", Some(self.note_dir.as_str())),
             ("progress.write", self.progress.write.as_deref()),
             ("recall.rules_file", Some(self.recall.rules_file.as_str()).filter(|f| !f.is_empty())),
             ("recall.spec_file", self.recall.spec_file.as_deref()),
         ];
+        // Where a key is given, found only on an error: `record` parses this on every tool call.
+        let at = |key: &str| format!("{origin}:{}", key_line(text, key));
         for (key, path) in paths {
             let Some(path) = path else { continue };
             if crate::util::paths::stays_inside(path) {
+                if let Some(bad) = not_plain(path) {
+                    return Err(anyhow!(
+                        "{}: {key} = {path:?} holds {bad}; a path here may hold only letters, \
+                         digits, `.`, `_`, `-`, `+`, `@`, `,`, `=` and `/` between names that do not \
+                         start with `-`, like \".agent/progress.md\"",
+                        at(key)
+                    ));
+                }
                 continue;
             }
             let git_dir = std::path::Path::new(path)
@@ -240,8 +258,9 @@ impl Config {
                 "is outside the work tree"
             };
             return Err(anyhow!(
-                "{origin}: {key} = {path:?} {why}; give a path relative to the top of the work \
-                 tree, without `..` or `.git`, like \".agent/progress.md\""
+                "{}: {key} = {path:?} {why}; give a path relative to the top of the work \
+                 tree, without `..` or `.git`, like \".agent/progress.md\"",
+                at(key)
             ));
         }
         // Lists that hooks go through on every event stay short (the patterns have their own caps).
@@ -255,15 +274,17 @@ impl Config {
         for (key, list) in lists {
             if list.len() > MAX_LIST {
                 return Err(anyhow!(
-                    "{origin}: {key} holds {} entries, more than the {MAX_LIST} git-handoff takes; \
+                    "{}: {key} holds {} entries, more than the {MAX_LIST} git-handoff takes; \
                      keep the ones that matter",
+                    at(key),
                     list.len()
                 ));
             }
         }
         if !self.notes_ref.starts_with("refs/notes/") {
             return Err(anyhow!(
-                "{origin}: notes_ref {:?} must start with refs/notes/, like \"refs/notes/handoff\"",
+                "{}: notes_ref {:?} must start with refs/notes/, like \"refs/notes/handoff\"",
+                at("notes_ref"),
                 self.notes_ref
             ));
         }
@@ -271,8 +292,9 @@ impl Config {
         // fail only when the record is written, after the note commit moved HEAD.
         if let Some(why) = bad_ref_name(&self.notes_ref) {
             return Err(anyhow!(
-                "{origin}: notes_ref {:?} is not a name git accepts for a ref ({why}); use letters, \
+                "{}: notes_ref {:?} is not a name git accepts for a ref ({why}); use letters, \
                  digits, `-`, `_` and `/`, like \"refs/notes/handoff\"",
+                at("notes_ref"),
                 self.notes_ref
             ));
         }
@@ -323,6 +345,20 @@ impl Config {
             ))
         }
     }
+}
+
+/// What keeps `path` from being a plain path, if anything: a character a shell treats specially
+/// (or any control, space or quote), or a name starting with `-` (read as an option).
+fn not_plain(path: &str) -> Option<String> {
+    let plain = |c: char| {
+        c.is_ascii_alphanumeric()
+            || "._-+@,=/".contains(c)
+            || (!c.is_ascii() && c.is_alphanumeric())
+    };
+    if let Some(c) = path.chars().find(|&c| !plain(c)) {
+        return Some(format!("the character {:?}", c.escape_default().to_string()));
+    }
+    path.split('/').any(|name| name.starts_with('-')).then(|| "a name starting with `-`".into())
 }
 
 /// Why git would refuse `name` as a ref name (`git check-ref-format`'s rules), if it would.

@@ -44,6 +44,9 @@ pub fn render(input: &Input) -> String {
         input.reason,
         input.written_at
     ));
+    for problem in &input.facts.config_problems {
+        out.push_str(&format!("Configuration: {}\n", one_line(problem, 600)));
+    }
     changes(&mut out, input);
     intent(&mut out, input);
     activity(&mut out, input);

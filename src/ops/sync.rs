@@ -102,8 +102,9 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Report> {
     if !is_configured(repo, remote) {
         bail!(
             "no remote named {remote:?} in {}; `git remote -v` lists the remotes, and `git remote \
-             add {remote} <url>` adds one",
-            repo.git_dir.display()
+             add {} <url>` adds one",
+            repo.git_dir.display(),
+            crate::util::shell::quote(remote)
         );
     }
     let tracking = records::tracking_ref(notes_ref, remote);
@@ -135,8 +136,9 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Report> {
     bail!(
         "gave up after {tries} tries in {}s: each time another writer moved {notes_ref} first or held \
          a ref lock (the last: {last_race}); nothing was lost and the local notes are whole; run \
-         `git handoff sync {remote}` again, and look for a stale `.lock` file if this persists",
-        started.elapsed().as_secs()
+         `git handoff sync {}` again, and look for a stale `.lock` file if this persists",
+        started.elapsed().as_secs(),
+        crate::util::shell::quote(remote)
     )
 }
 

@@ -89,10 +89,10 @@ pub fn open_regular(path: &Path, what: &str) -> Result<File> {
         bail!(
             "{}: {what} is {}, not a regular file; git-handoff reads {what} only from a regular \
              file, so it refuses it rather than wait on it or read it without end: remove it \
-             (`rm {}`) or put a regular file in its place",
+             (`rm -- {}`) or put a regular file in its place",
             path.display(),
             kind_of(&meta.file_type()),
-            path.display()
+            crate::util::shell::quote(&path.display().to_string())
         );
     }
     Ok(file)

@@ -55,7 +55,8 @@ pub fn inside(top: &Path, rel: &str, what: &str) -> Result<PathBuf> {
                 bail!(
                     "{link} is a symbolic link, so {what} ({rel}) could be read from or written to \
                      outside the work tree; git-handoff refuses to follow it: replace the link with a \
-                     real directory or file (`rm {link}`) and run the command again"
+                     real directory or file (`rm {}`) and run the command again",
+                    crate::util::shell::quote(&link)
                 );
             }
             Ok(_) => {}

@@ -44,7 +44,7 @@ fn config_paths_never_reach_the_git_directory() {
             repo.write(".handoff.toml", format!("{key} = '{target}'\n"));
             for args in [
                 &["progress", "set", "0", "done", "--files", "src/$(touch pwned).rs"][..],
-                &["note", "--emergency", "--reason", "time_limit"][..],
+                &["snapshot", "--prompt"][..],
             ] {
                 let out = repo.handoff().args(args).output().unwrap();
                 assert_eq!(out.status.code(), Some(2), "{key} = {target}, {args:?}: {out:?}");
@@ -55,6 +55,23 @@ fn config_paths_never_reach_the_git_directory() {
         assert_eq!(git_files(&repo), before, "{target}");
         assert_eq!(repo.head(), head);
     }
+    // The hard-limit path is never stopped by the config: the emergency note goes where the
+    // defaults put it, the warning names the line, and nothing reaches the git directory.
+    repo.write(".handoff.toml", "notes_ref = 'refs/notes/handoff'\nnote_dir = '.git/hooks'\n");
+    let out = repo.handoff().args(["note", "--emergency", "--reason", "time_limit"]).output();
+    let out = out.unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(".handoff.toml:2: note_dir") && err.contains("git directory"), "{err}");
+    assert!(err.contains("`note_dir`"), "{err}");
+    let files = repo.git_text(["show", "--name-only", "--format=%s"]);
+    assert_eq!(files.trim_end(), "Handoff note: issue #12\n\n.agent/handoff/12.md");
+    let note = String::from_utf8(repo.read(".agent/handoff/12.md")).unwrap();
+    assert!(
+        note.contains("Configuration: ") && note.contains(".handoff.toml:2: note_dir"),
+        "{note}"
+    );
+    assert_eq!(repo.read(".git/hooks/pre-push"), HOOK.as_bytes());
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod claims;
 mod claims_corpus;
 mod codex;
 mod completions;
+mod config_fallback;
 mod digest;
 mod docs;
 mod emergency;

@@ -171,3 +171,68 @@ fn the_prompt_and_the_skill_give_the_same_five_steps() {
         "the skill names where the state is from"
     );
 }
+
+/// A cloned repository's `.handoff.toml` is a stranger's: a path in it that a shell would read
+/// as more than a name (a command substitution, a quote, a space, a leading `-`) is refused with
+/// exit 2 at its file:line by every command that reads it, so it never reaches the command the
+/// prompt tells the agent to run; the planted command never runs.
+#[test]
+fn a_config_path_that_would_run_a_command_is_refused_at_its_line() {
+    let env = Env::new();
+    let repo = started(&env, 7);
+    let marker = env.home().join("planted");
+    let planted = [
+        format!("note_dir = \".agent/$(touch {})\"\n", marker.display()),
+        format!("note_dir = \".agent/`touch {}`\"\n", marker.display()),
+        format!("note_dir = \".agent/x;touch {}\"\n", marker.display()),
+        "note_dir = \".agent/it's\"\n".to_string(),
+        "note_dir = \"-n\"\n".to_string(),
+        "note_dir = \".agent/a\\nb\"\n".to_string(),
+        format!(
+            "[recall]\nenabled = true\n\n[progress]\nwrite = \"$(touch {})\"\n",
+            marker.display()
+        ),
+    ];
+    for config in &planted {
+        repo.write(".handoff.toml", config);
+        let line = config.lines().count();
+        for args in [&["snapshot", "--prompt"][..], &["snapshot", "--prompt", "--plain-git"]] {
+            let out = repo.handoff().args(args).output().unwrap();
+            let err = common::stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{config:?} {args:?}: {err}");
+            assert!(err.contains(&format!(".handoff.toml:{line}: ")), "{config:?}: {err}");
+            assert!(err.contains("may hold only letters"), "{config:?}: {err}");
+            assert!(out.stdout.is_empty(), "{config:?}: nothing of the prompt is printed");
+        }
+    }
+    assert!(!marker.exists(), "a planted command ran");
+}
+
+/// A path that needs quoting but holds nothing a shell runs (a non-ASCII name) is quoted in the
+/// prompt's command, and that command, run by a real shell, commits the note as the layout wants.
+#[test]
+fn the_prompts_command_quotes_the_note_path_and_runs_as_written() {
+    let env = Env::new();
+    let repo = started(&env, 7);
+    repo.write(".handoff.toml", "note_dir = \"docs/übergabe\"\n");
+    repo.commit_all("config");
+    let text = prompt(&repo, &["--plain-git"]);
+    let step4 = after(&text, "4. In one Bash call");
+    let command = step4.split('`').nth(1).unwrap();
+    assert_eq!(
+        command, "git add 'docs/übergabe/7.md' && git commit -m \"Handoff note: issue #7\"",
+        "{text}"
+    );
+    let header = &text[text.find("# Handoff note: issue #7\n").unwrap()..];
+    let header = &header[..header.find("last_work_commit: ").unwrap() + 59];
+    repo.write(
+        "docs/übergabe/7.md",
+        format!(
+            "{header}\n## Summary\n\n- a\n\n## Remaining work\n\n- b\n\n## Evidence\n\n- none\n"
+        ),
+    );
+    stdout_ok(repo.shell(command));
+    assert_eq!(repo.git_text(["log", "-1", "--format=%s"]).trim(), "Handoff note: issue #7");
+    let files = repo.git_text(["-c", "core.quotePath=false", "show", "--name-only", "--format="]);
+    assert_eq!(files.trim(), "docs/übergabe/7.md");
+}

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::cli::context::Ctx;
 use crate::cli::output;
+use crate::util::shell::{quote, quote_all};
 
 /// Play a whole interrupted attempt in a throwaway repository, printing each step.
 ///
@@ -77,7 +78,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 impl<W: Write> Demo<'_, W> {
     fn play(&mut self) -> Result<()> {
         if self.steps.is_none() {
-            writeln!(self.out, "$ cd {}", shell_quote(&self.dir.display().to_string()))?;
+            writeln!(self.out, "$ cd {}", quote(&self.dir.display().to_string()))?;
         }
         self.say("A project with one commit")?;
         self.git(&["init", "-q", "-b", "main"])?;
@@ -222,7 +223,7 @@ impl<W: Write> Demo<'_, W> {
     fn handoff(&mut self, args: &[&str], stdin: Option<&str>, expect: i32) -> Result<()> {
         let command = match stdin {
             Some(payload) => {
-                format!("printf '%s\\n' {} | git handoff {}", shell_quote(payload), quote_all(args))
+                format!("printf '%s\\n' {} | git handoff {}", quote(payload), quote_all(args))
             }
             None => format!("git handoff {}", quote_all(args)),
         };
@@ -248,31 +249,5 @@ impl<W: Write> Demo<'_, W> {
             );
         }
         Ok(())
-    }
-}
-
-/// `args` joined for a POSIX shell, each quoted only where it needs to be.
-fn quote_all(args: &[&str]) -> String {
-    args.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
-}
-
-/// One word for a POSIX shell: as it is when it is plain, else in single quotes.
-fn shell_quote(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', "'\\''"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_are_quoted_for_the_shell() {
-        assert_eq!(quote_all(&["show", "--format=%h %s", "HEAD"]), "show '--format=%h %s' HEAD");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(shell_quote(""), "''");
     }
 }

@@ -79,7 +79,7 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let (mut repo, config) = ctx.open()?;
+    let (mut repo, config, config_problems) = ctx.open_saving()?;
     let resolved = State::resolve(&repo, &(&args.attempt).into())?;
     let outcome = if args.digest_only {
         let asked = note::DigestSession {
@@ -93,10 +93,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         let attempt = NoteAttempt::from_resolved(&resolved)?;
         if args.emergency {
             // Facts degrade per field: the note is written whatever the file holds.
-            let facts = match &args.facts {
+            let mut facts = match &args.facts {
                 Some(path) => read_facts(ctx, path),
                 None => Facts::default(),
             };
+            facts.config_problems = config_problems;
             let reason = args.reason.as_deref().unwrap_or("agent_request");
             note::emergency_note(&mut repo, &config, &attempt, reason, facts)?
         } else {

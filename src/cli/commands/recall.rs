@@ -90,7 +90,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         None => HookPayload::default(),
     };
     let source = args.source.or(payload.source).unwrap_or(SourceArg::Resume);
-    let (mut repo, config) = ctx.open()?;
+    // Recall reads; at a session start it must never fail on the repository's configuration.
+    let (mut repo, config, _) = ctx.open_saving()?;
     // The attempt as the session found it: whether it left work without a handoff is asked of
     // it, not of the next attempt the session may begin.
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;

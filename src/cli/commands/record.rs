@@ -98,7 +98,11 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     }
     let cwd = std::env::current_dir().context("reading the current directory")?;
     let (git_dir, top) = locate(&cwd)?;
-    let config = Config::load(Some(&top))?;
+    // A configuration that cannot be taken whole never stops the record: the defaults stand in.
+    let (config, problems) = Config::load_for_saving(Some(&top));
+    for problem in &problems {
+        crate::cli::output::warn(problem);
+    }
     let redactor = Redactor::new(&config)?;
     // Relative paths in the payload are the session's, wherever the repository was found.
     let session_dir = session_cwd.filter(|d| d.is_dir()).unwrap_or_else(|| cwd.clone());
@@ -164,7 +168,7 @@ fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
 fn begin_session(event: &events::Event<'_>) {
     let begin = || -> Result<()> {
         let mut repo = Repo::discover()?;
-        let config = Config::load(Some(repo.top()?))?;
+        let (config, _) = Config::load_for_saving(Some(repo.top()?));
         let start = crate::ops::session::SessionStart {
             agent: event.agent.to_string(),
             source: event.text.as_deref().unwrap_or("startup").to_string(),

@@ -64,7 +64,7 @@ struct Report<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let (mut repo, config) = ctx.open()?;
+    let (mut repo, config, _) = ctx.open_saving()?;
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
     let started_at = resolved.started_at.unwrap_or_else(time::now);
     let issue = resolved.require_issue()?;

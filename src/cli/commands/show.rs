@@ -89,7 +89,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
                     .or(resolved.issue)
                     .map(|i| format!(" or issue #{i}"))
                     .unwrap_or_default(),
-                config.notes_ref.trim_start_matches("refs/notes/")
+                crate::util::shell::quote(&config.notes_ref)
             ))
         }
     };

@@ -56,7 +56,10 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let archived = attempt.begin(&repo)?;
     // Above an earlier note, the notes ref says where this attempt began, so `validate` on any
     // machine tells its work from work committed after that note.
-    let config = crate::model::config::Config::load(repo.top().ok()).unwrap_or_default();
+    let (config, problems) = crate::model::config::Config::load_for_saving(repo.top().ok());
+    for problem in &problems {
+        ctx.warn(problem);
+    }
     if let Err(err) = crate::ops::session::mark_if_above_note(&mut repo, &config, &attempt) {
         ctx.warn(&format!("{err:#}; `validate` elsewhere may not tell this attempt's work apart"));
     }

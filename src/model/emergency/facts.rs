@@ -26,6 +26,9 @@ pub struct Facts {
     /// Fields of the wrong type that were scalars, by their path (`budget.turns`), as given.
     #[serde(skip)]
     pub as_given: BTreeMap<String, String>,
+    /// What of `.handoff.toml` could not be used (the defaults were), from git-handoff itself.
+    #[serde(skip)]
+    pub config_problems: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

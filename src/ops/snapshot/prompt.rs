@@ -102,7 +102,8 @@ pub fn render(snap: &Snapshot, req: &Request<'_>) -> String {
 
 /// The plain-git commit of the note alone.
 fn plain_commit(req: &Request<'_>) -> String {
-    format!("git add {} && git commit -m \"Handoff note: issue #{}\"", req.note_path, req.issue)
+    let path = crate::util::shell::quote(req.note_path);
+    format!("git add {path} && git commit -m \"Handoff note: issue #{}\"", req.issue)
 }
 
 /// What step 3 says about claims: `git handoff note` tags what the log cannot support; a plain

@@ -43,10 +43,11 @@ pub fn fetch(
     }
     bail!(
         "could not fetch {notes_ref} from {remote} ({}): {}; check the remote's URL \
-         (`git remote get-url {remote}`), the network and your access, then run the sync again; \
-         the local notes are unchanged",
+         (`git remote get-url {quoted}`), the network and your access, then run the sync \
+         again; the local notes are unchanged",
         url_of(repo, remote),
-        one_line(&stderr)
+        one_line(&stderr),
+        quoted = crate::util::shell::quote(remote),
     )
 }
 

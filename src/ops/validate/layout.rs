@@ -248,7 +248,8 @@ pub(super) fn check_above(
                     format!("the seal commit above the note changes the note file {path}"),
                     format!(
                         "a seal must not touch the note: take {path} out of the seal \
-                         (`git reset --soft HEAD~1`, `git restore --staged {path}`, commit again)"
+                         (`git reset --soft HEAD~1`, `git restore --staged -- {}`, commit again)",
+                        crate::util::shell::quote(path)
                     ),
                 );
             }

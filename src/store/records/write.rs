@@ -227,7 +227,7 @@ fn replace_note(
         Some(blob) => {
             let blob =
                 gix.find_blob(blob).with_context(|| format!("reading the note on {object}"))?;
-            let name = notes_ref.trim_start_matches("refs/notes/");
+            let name = crate::util::shell::quote(notes_ref);
             parse(&blob.data, &format!("{notes_ref}:{object}")).map_err(|err| {
                 err.context(format!(
                     "mend: look at it with `git notes --ref={name} show {object}` and remove it \

@@ -13,6 +13,7 @@ use crate::install::change::shown;
 use crate::install::codex_review::{HOW_TO_APPROVE, Review};
 use crate::install::hooks_status;
 use crate::install::managers::Evidence;
+use crate::model::config::Config;
 
 /// A row label, padded before it is made bold so the columns line up in colour too.
 fn label(name: &str) -> String {
@@ -41,10 +42,17 @@ fn label(name: &str) -> String {
 pub struct StatusArgs {}
 
 pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
-    let (repo, config) = ctx.open()?;
-    let report = hooks_status::status(&repo, &config)?;
+    // A configuration the hooks cannot take whole is reported, and the rest is shown with the
+    // defaults the hooks fall back to.
+    let repo = Ctx::repo()?;
+    let (config, problems) = Config::load_for_saving(repo.top().ok());
+    let report = hooks_status::status(&repo, &config, problems.into_iter().next())?;
     if ctx.json {
         return Ok(output::write_json(out, &report)?);
+    }
+    if let Some(problem) = &report.config_problem {
+        let problem = crate::util::text::escape_controls(problem, false);
+        writeln!(out, "{}{problem}", label("config"))?;
     }
     let top = repo.top().ok();
     let show = |p: &Path| shown(p, top);
