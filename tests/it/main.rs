@@ -34,6 +34,7 @@ mod prompt;
 mod recall;
 mod record;
 mod seal;
+mod seal_layouts;
 mod secret_channels;
 mod secrets;
 mod seeds;

@@ -34,7 +34,7 @@ fn json(out: &Output) -> Value {
     })
 }
 
-fn seal_ok(repo: &Repo, extra: &[&str]) -> Value {
+pub(crate) fn seal_ok(repo: &Repo, extra: &[&str]) -> Value {
     let out = seal(repo, extra);
     let text = stdout_ok(out);
     serde_json::from_str(&text).unwrap()
@@ -77,7 +77,7 @@ fn walk(root: &Path, dir: &Path, state: &mut BTreeMap<Vec<u8>, String>) {
 /// Everything a seal may change: HEAD (symbolic and resolved), refs, the index bytes, the git
 /// dir's top-level names (no leftovers) and the work tree.
 #[derive(Debug, PartialEq, Eq)]
-struct State {
+pub(crate) struct State {
     head: String,
     refs: String,
     index: Option<u64>,
@@ -85,7 +85,7 @@ struct State {
     tree: BTreeMap<Vec<u8>, String>,
 }
 
-fn state(repo: &Repo) -> State {
+pub(crate) fn state(repo: &Repo) -> State {
     let git_dir = PathBuf::from(repo.git_text(["rev-parse", "--absolute-git-dir"]));
     let symbolic = repo.git_cmd(["symbolic-ref", "-q", "HEAD"]).output().unwrap();
     let resolved = repo.git_cmd(["rev-parse", "-q", "--verify", "HEAD"]).output().unwrap();
@@ -147,7 +147,12 @@ fn expected_tree(repo: &Repo) -> String {
 }
 
 /// The checks every successful seal must pass.
-fn assert_sealed_like_git(repo: &Repo, before: &State, old_head: Option<&str>, sealed: &Value) {
+pub(crate) fn assert_sealed_like_git(
+    repo: &Repo,
+    before: &State,
+    old_head: Option<&str>,
+    sealed: &Value,
+) {
     let expected = expected_tree(repo);
     assert_eq!(tree_state(&repo.path), before.tree, "the work tree changed");
     let old_tree = old_head.map(|h| repo.git_text(["rev-parse", &format!("{h}^{{tree}}")]));

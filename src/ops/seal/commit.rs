@@ -51,7 +51,12 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // hook must not fail (or slow) the seal. New objects go to a quarantine first.
     let quarantine = Quarantine::new(repo.gix.objects.store_ref().path())?;
     let fsync_as_default = fsync_as_default(repo);
-    let git = quarantine.apply(repo.git().without_hooks(), fsync_as_default);
+    // Under `core.splitIndex`, git writing the private index may write a new shared index and
+    // delete the shared indexes older than `splitIndex.sharedIndexExpire`: with `now`, the one the
+    // real index still names, which every git command then fails to open. Nothing is expired
+    // here; the user's next index write expires what the installed index no longer names.
+    let git = repo.git().without_hooks().with_config("splitIndex.sharedIndexExpire=never");
+    let git = quarantine.apply(git, fsync_as_default);
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
     let hash = repo.gix.object_hash();
     // `git add -A` on the private index is the longest step: it starts before anything else
