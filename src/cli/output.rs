@@ -178,7 +178,8 @@ fn parse_git_color(listing: &str) -> Option<ColorChoice> {
 
 /// Writes `value` as one JSON document and a newline.
 pub fn write_json(out: &mut impl Write, value: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
+    let json = serde_json::to_string_pretty(value)?;
+    out.write_all(crate::util::text::json_safe(json).as_bytes())?;
     out.write_all(b"\n")
 }
 

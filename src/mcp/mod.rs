@@ -104,7 +104,8 @@ fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
 
 /// One message a line: compact JSON escapes every newline inside strings.
 fn send(out: &mut impl Write, message: &Value) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, message)?;
+    let json = crate::util::text::json_safe(serde_json::to_string(message)?);
+    out.write_all(json.as_bytes())?;
     out.write_all(b"\n")?;
     out.flush()
 }

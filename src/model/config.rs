@@ -9,7 +9,7 @@
 //! snapshot_lines = 40                # lines per git output in `snapshot`
 //! seal_files = 40                    # files listed by `seal` (text form)
 //! recall_lines = 10
-//! recall_chars = 1200                # recall's character budget (tags are never cut)
+//! recall_chars = 1200                # recall's character budget (tags are cut last)
 //! rules_lines = 40
 //! rules_chars = 2000
 //!
@@ -90,7 +90,7 @@ pub struct Caps {
     pub seal_files: usize,
     pub recall_lines: usize,
     /// Recall's character budget, newlines counted; untagged items are shortened first and an
-    /// `[unverified: ...]` tag is never cut.
+    /// `[unverified: ...]` tag is cut last (see `ops/recall/budget.rs`).
     pub recall_chars: usize,
     pub rules_lines: usize,
     pub rules_chars: usize,

@@ -43,6 +43,26 @@ pub fn escape_controls(text: &str, keep_lines: bool) -> std::borrow::Cow<'_, str
     std::borrow::Cow::Owned(out)
 }
 
+/// JSON text with the characters serde passes through raw that a terminal or a model must not get
+/// raw (DEL, the C1 controls, the bidirectional overrides and isolates) written as `\uXXXX`
+/// escapes: the same JSON value, only spelled safely. They can stand only inside JSON strings, so
+/// the replacement never touches the structure.
+pub fn json_safe(json: String) -> String {
+    let unsafe_char = |c: char| matches!(c, '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !json.chars().any(unsafe_char) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// [`escape_controls`] for bytes that may not be UTF-8 (git's output): invalid sequences become
 /// U+FFFD first.
 pub fn escape_controls_lossy(bytes: &[u8], keep_lines: bool) -> String {
@@ -63,5 +83,13 @@ mod tests {
         assert_eq!(escape_controls("a\nb\tc", false), "a\\nb\\tc");
         assert!(matches!(escape_controls("plain", true), std::borrow::Cow::Borrowed(_)));
         assert_eq!(escape_controls_lossy(b"\xff\x1b[m", true), "\u{fffd}\\x1b[m");
+    }
+
+    #[test]
+    fn json_is_spelled_safely_and_means_the_same() {
+        let value = serde_json::json!({"branch": "a\u{9b}31m\u{202e}b\u{7f}", "plain": "é"});
+        let json = json_safe(serde_json::to_string(&value).unwrap());
+        assert_eq!(json, r#"{"branch":"a\u009b31m\u202eb\u007f","plain":"é"}"#);
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap(), value);
     }
 }

@@ -22,6 +22,7 @@ mod hook_managers;
 mod hooks;
 mod hostile;
 mod hostile_io;
+mod hostile_output;
 mod integrity;
 mod json;
 mod kills;

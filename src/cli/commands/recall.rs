@@ -20,7 +20,8 @@ use crate::ops::{recall, session};
 /// The handoff is the latest note commit on the branch (of --issue N when given) with its record;
 /// a note committed with plain git is recalled from its file, its tags as written. Recall says
 /// when the work was sealed. Within the character budget (`[caps] recall_chars`, 1200) untagged
-/// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
+/// items are shortened or dropped first; an `[unverified: ...]` tag is cut last: past 200
+/// characters, and the tags that do not fit are counted, with the command that lists them all.
 ///
 /// A second line says what happened since the note: the last check since (a later failure is
 /// never hidden behind the note's older "passed"), the commits since and the files changed.
@@ -122,7 +123,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             let answer = serde_json::json!({
                 "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
             });
-            writeln!(out, "{answer}")?;
+            writeln!(out, "{}", crate::util::text::json_safe(answer.to_string()))?;
         }
         None => writeln!(out, "{text}")?,
     }

@@ -106,4 +106,8 @@ fn terminal_safe(snap: &mut Snapshot) {
     if let Some(header) = &mut snap.header {
         *header = crate::util::text::escape_controls(header, true).into_owned();
     }
+    // A branch name may hold a C1 control or a bidirectional override: git refuses neither.
+    if let Some(branch) = &mut snap.branch {
+        *branch = crate::util::text::escape_controls(branch, false).into_owned();
+    }
 }

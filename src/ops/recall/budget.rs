@@ -3,8 +3,12 @@
 //! A line is a list of items (`Done: a; b [unverified: why]; c`: the first item carries the
 //! label). When recall is over its character budget, untagged items are shortened first (cut with
 //! `…`), then dropped, then whole untagged lines go; only then are tagged claims shortened, and a
-//! tag itself is never cut: `[unverified: ...]` is the one thing the next session must see. The
+//! tag itself is not cut: `[unverified: ...]` is the one thing the next session must see. The
 //! first line (the headline) is cut last.
+//!
+//! The caps hold whatever a note holds: a tag longer than [`MAX_TAG`] (a note may hold a 1 MB one)
+//! is cut to it, and when the tags alone are over the budget the last ones go, counted on a line
+//! that says where they all are; a headline still over it is cut.
 
 use crate::model::claims::TAG_PREFIX;
 
@@ -14,6 +18,8 @@ const MIN_ITEM: usize = 24;
 const MIN_CLAIM: usize = 16;
 /// What joins the items of a line.
 const SEPARATOR: &str = "; ";
+/// The longest tag shown whole; a longer one is cut to this many characters, `…]` at its end.
+pub const MAX_TAG: usize = 200;
 
 /// At most `max_lines` lines of at most `max_chars` characters in all (each line counted with its
 /// newline), every line on one line, every tag whole.
@@ -21,7 +27,7 @@ pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String
     let mut lines: Vec<Vec<String>> = lines
         .iter()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .map(|l| l.split(SEPARATOR).map(str::to_string).collect())
+        .map(|l| l.split(SEPARATOR).map(cap_tag).collect())
         .collect();
     while lines.len() > max_lines.max(1) {
         let at = last_untagged_line(&lines).unwrap_or(lines.len() - 1);
@@ -40,9 +46,95 @@ pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String
         lines.remove(at);
     }
     total = shorten(&mut lines, total, max_chars, true, 0);
-    // What is left over budget is tags and the shortest items: over budget beats a lost tag.
-    shorten(&mut lines, total, max_chars, false, 0);
-    lines.into_iter().map(|items| items.join(SEPARATOR)).collect()
+    total = shorten(&mut lines, total, max_chars, false, 0);
+    // What is left over budget is tags: the last ones go, counted.
+    drop_tagged_items(&mut lines, total, max_lines.max(1), max_chars);
+    let lines: Vec<String> = lines.into_iter().map(|items| items.join(SEPARATOR)).collect();
+    hard_cut(lines, max_chars)
+}
+
+/// `item` with its tag cut to [`MAX_TAG`] characters.
+fn cap_tag(item: &str) -> String {
+    match item.find(TAG_PREFIX) {
+        Some(at) if chars(&item[at..]) > MAX_TAG => {
+            let kept: String = item[at..].chars().take(MAX_TAG - 2).collect();
+            format!("{}{}…]", &item[..at], kept.trim_end())
+        }
+        _ => item.to_string(),
+    }
+}
+
+/// The line that stands for the `n` tagged claims that did not fit.
+fn not_shown(n: usize) -> String {
+    format!("+{n} more [unverified] claims: `git handoff show` lists them all")
+}
+
+/// While over `max_chars`, drops the last tagged items (never the headline's), and says how many
+/// went on a line of their own, or at the end of the last line when there are `max_lines`. One
+/// pass, with a running total: a note may hold tens of thousands of tags.
+fn drop_tagged_items(
+    lines: &mut Vec<Vec<String>>,
+    mut total: usize,
+    max_lines: usize,
+    max_chars: usize,
+) {
+    // Room for the count is kept from the first item dropped on.
+    let room = |n: usize| if n == 0 { 0 } else { chars(&not_shown(n)) + 2 };
+    let mut dropped = 0;
+    let mut gone: Vec<Vec<bool>> = lines.iter().map(|items| vec![false; items.len()]).collect();
+    'lines: for l in (1..lines.len()).rev() {
+        let mut left = lines[l].len();
+        for i in (0..lines[l].len()).rev() {
+            if total + room(dropped) <= max_chars {
+                break 'lines;
+            }
+            if !tagged(&lines[l][i]) {
+                continue;
+            }
+            gone[l][i] = true;
+            // With others left, the item and a separator go; alone, the item and the newline.
+            total -= chars(&lines[l][i]) + if left > 1 { SEPARATOR.len() } else { 1 };
+            left -= 1;
+            dropped += 1;
+        }
+    }
+    if dropped == 0 {
+        return;
+    }
+    for (items, gone) in lines.iter_mut().zip(&gone) {
+        let mut at = 0;
+        items.retain(|_| {
+            at += 1;
+            !gone[at - 1]
+        });
+    }
+    let mut first = true;
+    lines.retain(|items| std::mem::replace(&mut first, false) || !items.is_empty());
+    let full = lines.len() >= max_lines && lines.len() > 1;
+    match lines.last_mut() {
+        Some(last) if full => last.push(not_shown(dropped)),
+        _ => lines.push(vec![not_shown(dropped)]),
+    }
+}
+
+/// The lines cut to `max_chars` characters in all (newlines counted), the last lines first: the
+/// last resort, for a headline or a budget too small for anything else.
+fn hard_cut(mut lines: Vec<String>, max_chars: usize) -> Vec<String> {
+    let mut total: usize = lines.iter().map(|l| chars(l) + 1).sum();
+    while total > max_chars && !lines.is_empty() {
+        let last = lines.len() - 1;
+        let len = chars(&lines[last]);
+        let excess = total - max_chars;
+        if len < excess || len <= 1 {
+            total -= len + 1;
+            lines.pop();
+            continue;
+        }
+        let keep = len - excess - 1;
+        lines[last] = format!("{}…", lines[last].chars().take(keep).collect::<String>());
+        total = total - len + keep + 1;
+    }
+    lines
 }
 
 fn tagged(item: &str) -> bool {
@@ -195,9 +287,24 @@ mod tests {
     }
 
     #[test]
-    fn tags_alone_over_budget_stay_whole() {
+    fn tags_over_budget_are_counted_and_the_caps_hold() {
         let tag = format!("[unverified: {}]", "w".repeat(100));
-        let out = fit(vec!["head".into(), format!("Done: claim {tag}")], 10, 50);
-        assert!(out[1].ends_with(&tag), "{out:?}");
+        let items: Vec<String> = (0..12).map(|i| format!("claim {i} {tag}")).collect();
+        let lines = vec!["head".to_string(), format!("Done: {}", items.join("; "))];
+        let out = fit(lines, 10, 600);
+        assert!(size(&out) <= 600, "{} {out:#?}", size(&out));
+        let text = out.join("\n");
+        assert!(
+            text.contains(&tag) && text.contains("more [unverified] claims: `git handoff show`")
+        );
+        // A tag of a megabyte: cut to its cap, and the caps hold.
+        let huge = format!("Done: x [unverified: {}]", "y".repeat(1 << 20));
+        let out = fit(vec!["head".into(), huge], 10, 1200);
+        assert!(
+            size(&out) <= 1200 && out[1].contains("[unverified: yyy") && out[1].ends_with("…]")
+        );
+        // A budget smaller than anything: cut, never over.
+        let out = fit(vec!["a long headline ".repeat(10), format!("Done: c {tag}")], 10, 30);
+        assert!(size(&out) <= 30, "{out:?}");
     }
 }

@@ -201,7 +201,7 @@ fn when(written_at: &str) -> String {
 }
 
 /// Keeps at most `max_lines` lines, each on one line, within `max_chars` characters: untagged
-/// items are shortened or dropped first, and an `[unverified: ...]` tag is never cut.
+/// items are shortened or dropped first, and an `[unverified: ...]` tag is cut last.
 pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String> {
     budget::fit(lines, max_lines, max_chars)
 }
