@@ -135,7 +135,14 @@ impl Attempt {
     pub fn begin(&self, repo: &Repo) -> Result<Option<PathBuf>> {
         let dir = repo.handoff_dir();
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        crate::util::leftovers::sweep(&dir, crate::util::fs::TMP_PREFIX);
         let archived = archive_previous(&dir)?;
+        // What killed writers left in archives made before temporary files stayed out of them.
+        if let Ok(archives) = std::fs::read_dir(dir.join(ARCHIVE_DIR)) {
+            for archive in archives.flatten() {
+                crate::util::leftovers::sweep(&archive.path(), crate::util::fs::TMP_PREFIX);
+            }
+        }
         self.save(repo)?;
         let events = dir.join(EVENTS_FILE);
         // Never truncate: a hook that fired after the old log was archived may already have
@@ -190,7 +197,13 @@ fn archive_previous(dir: &Path) -> Result<Option<PathBuf>> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let entry = entry?;
-        if entry.file_name() != ARCHIVE_DIR {
+        // Temporary files are another process's, or a killed one's: never archived, where no
+        // sweep would find them (the next command's sweep removes a killed writer's).
+        let name = entry.file_name();
+        let temporary = name
+            .to_str()
+            .is_some_and(|n| n.starts_with(crate::util::fs::TMP_PREFIX) || n.starts_with(".tmp"));
+        if name != ARCHIVE_DIR && !temporary {
             entries.push(entry.path());
         }
     }

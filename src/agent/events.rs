@@ -104,6 +104,36 @@ pub fn append(path: &Path, line: &[u8]) -> Result<()> {
     append_locked(&file, path, line)
 }
 
+/// [`append`], unless the log's last event is `line`'s event again (`same` judges it): a hook
+/// retried after a kill, which had already written it, writes it once. True when appended.
+pub fn append_once(path: &Path, line: &[u8], same: impl Fn(&Event<'_>) -> bool) -> Result<bool> {
+    let file = open_locked(path)?;
+    if last_event_is(&file, same) {
+        return Ok(false);
+    }
+    append_locked(&file, path, line)?;
+    Ok(true)
+}
+
+/// Whether the last complete line of the log `file` is an event `same` accepts (read from the
+/// file's last 64 KiB).
+fn last_event_is(file: &File, same: impl Fn(&Event<'_>) -> bool) -> bool {
+    const TAIL: u64 = 64 << 10;
+    let Ok(len) = file.metadata().map(|m| m.len()) else { return false };
+    let from = len.saturating_sub(TAIL);
+    let mut tail = vec![0; (len - from) as usize];
+    if file.read_exact_at(&mut tail, from).is_err() {
+        return false;
+    }
+    let Some(body) = tail.strip_suffix(b"\n") else { return false };
+    let last = match body.iter().rposition(|&b| b == b'\n') {
+        Some(at) => &body[at + 1..],
+        None if from == 0 => body,
+        None => return false,
+    };
+    serde_json::from_slice::<Event<'_>>(last).is_ok_and(|event| same(&event))
+}
+
 /// Opens the log for appending and takes its exclusive lock (released when the file is dropped).
 /// `start` archives a log by renaming it under this same lock: a writer that opened the old file
 /// just before sees, once it holds the lock, that the path names another file, and starts over

@@ -16,6 +16,9 @@ use crate::git::plumbing::{commit_tree, move_head};
 use crate::git::repo::Repo;
 use crate::util::interrupt::Interrupt;
 
+/// How long a note commit waits for another process's `index.lock` to go.
+pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The private index of a note commit is `<git dir>/<this><pid>-<random>`.
 pub const NOTE_INDEX_PREFIX: &str = "handoff-note-index-";
 
@@ -42,7 +45,7 @@ pub fn commit_file_on(
     let git = repo.git();
     let old = repo.head()?.id;
     let lock = repo.git_dir.join("index.lock");
-    if lock.exists() && !crate::util::leftovers::clear_stale_lock(&lock) {
+    if !crate::util::leftovers::lock_cleared_within(&lock, LOCK_WAIT) {
         bail!(
             "{} exists: another git process is running in this repository; wait for it to \
              finish (or remove the lock if no git process is running) and run the command again",
@@ -89,10 +92,34 @@ pub fn commit_file_on(
     crate::util::fs::write_atomic_in(&path, content, &repo.handoff_dir()).with_context(|| {
         format!("the note is committed in {commit}, but its work-tree copy could not be written; run `git checkout -- {}`", crate::util::shell::quote(rel))
     })?;
+    // Past the point of no return: git updating the index must not die holding index.lock.
+    let git = git.clone().detached();
     git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {
         format!("the note is committed in {commit}, but the index could not be updated (another git process?); run `git reset -q -- {}`", crate::util::shell::quote(rel))
     })?;
     Ok(commit_id)
+}
+
+/// Brings the work-tree copy and the index entry of the note at `rel` in line with `commit`, as a
+/// note commit killed past HEAD's move may have left them: a missing work-tree file is written, and
+/// an index entry that is not the committed blob is set to it while the work-tree file holds that
+/// blob's bytes. A file the user changed since is left as it is.
+pub fn complete(repo: &Repo, rel: &str, commit: ObjectId) -> Result<()> {
+    let spec = format!("{commit}:{rel}");
+    let Ok(id) = repo.gix.rev_parse_single(spec.as_str()) else { return Ok(()) };
+    let blob = id.detach();
+    let data = id.object().context("reading the committed note")?.data.clone();
+    let path = repo.inside_work_tree(rel, "the note")?;
+    if path.symlink_metadata().is_err() {
+        crate::util::fs::write_atomic_in(&path, &data, &repo.handoff_dir())?;
+    }
+    let git = repo.git().with_env("GIT_LITERAL_PATHSPECS", "1").detached();
+    let staged = git.text(["ls-files", "-s", "--", rel])?;
+    let in_index = staged.split_whitespace().nth(1) == Some(blob.to_string().as_str());
+    if !in_index && std::fs::read(&path).is_ok_and(|bytes| bytes == data) {
+        git.output(["update-index", "--add", "--cacheinfo", &format!("100644,{blob},{rel}")])?;
+    }
+    Ok(())
 }
 
 /// Hashes `content` as the blob git would store for `rel` (its clean filters and eol

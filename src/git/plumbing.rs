@@ -58,6 +58,9 @@ pub fn write_commit(
 /// points at `old` (an unborn branch must still be unborn).
 pub fn move_head(git: &Git, new: &str, old: Option<ObjectId>, reflog: &str) -> Result<()> {
     let old = old.map(|o| o.to_string()).unwrap_or_else(|| "0".repeat(new.len()));
+    // The point of no return: detached, so a signal to our process group never stops git holding
+    // the ref's lock; killed, we leave the move whole, for the next run to complete what follows.
+    let git = git.clone().detached();
     git.output(["update-ref", "-m", reflog, "HEAD", new, old.as_str()]).map(drop).with_context(
         || format!("moving HEAD from {old} to {new} failed (did HEAD move meanwhile?)"),
     )

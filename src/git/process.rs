@@ -23,12 +23,14 @@ pub struct Git {
     pub env: Vec<(OsString, OsString)>,
     /// `-c key=value` settings every child gets: hooks off, seal's quarantine.
     pub config: Vec<String>,
+    /// Children start in a process group of their own (see [`Git::detached`]).
+    pub detached: bool,
 }
 
 impl Git {
     /// Git for the repository at `git_dir` (and `work_tree`), hooks on, no extra environment.
     pub fn new(git_dir: PathBuf, work_tree: Option<PathBuf>) -> Git {
-        Git { git_dir, work_tree, env: Vec::new(), config: Vec::new() }
+        Git { git_dir, work_tree, env: Vec::new(), config: Vec::new(), detached: false }
     }
 
     /// The same, with every hook off (`-c core.hooksPath=/dev/null`): no hook, failing or slow,
@@ -46,6 +48,17 @@ impl Git {
     /// The same, with `-c key=value` (`setting`) on every child's command line.
     pub fn with_config(mut self, setting: impl Into<String>) -> Git {
         self.config.push(setting.into());
+        self
+    }
+
+    /// The same, each child in a process group of its own: for the steps past a command's point of
+    /// no return (HEAD moved), which must complete. A signal sent to our group (Ctrl-C, a runtime
+    /// killing the agent's process group, with SIGKILL too) then never stops git halfway, holding
+    /// `index.lock`: we catch the catchable ones and go on, and a child outlives our own death and
+    /// finishes its step. Never for a command that may ask on the terminal (a credential prompt
+    /// from another group would stop).
+    pub fn detached(mut self) -> Git {
+        self.detached = true;
         self
     }
 
@@ -69,7 +82,14 @@ impl Git {
             cmd.arg("-c").arg(setting);
         }
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
+        // No child takes a lock it does not need (`git status` refreshing the index): a child
+        // killed with us (SIGKILL to the process group) would leave it, and every git command,
+        // its retry too, would refuse to run until someone removed it.
+        cmd.env("GIT_OPTIONAL_LOCKS", "0");
         cmd.args(args).stdin(Stdio::null());
+        if self.detached {
+            std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        }
         cmd
     }
 

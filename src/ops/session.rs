@@ -141,7 +141,15 @@ fn append_start(repo: &Repo, start: &SessionStart) -> Result<()> {
     )?;
     let dir = repo.handoff_dir();
     std::fs::create_dir_all(&dir)?;
-    events::append(&dir.join(EVENTS_FILE), &line)
+    // A hook retried after a kill (its SessionStart written, its answer not) records it once.
+    let same = |last: &events::Event<'_>| {
+        last.kind == events::Kind::SessionStart
+            && last.agent == agent
+            && last.text.as_deref() == Some(source)
+            && last.session.as_deref() == start.session.as_deref()
+    };
+    events::append_once(&dir.join(EVENTS_FILE), &line, same)?;
+    Ok(())
 }
 
 /// The newest note commit on the first-parent line from `from`, if one is within the walk.

@@ -148,6 +148,22 @@ fn held_open(path: &Path) -> bool {
     false
 }
 
+/// Whether the lock at `path` is gone, or a dead process's and cleared, within `wait`: a git that
+/// a killed command left running in its own process group (see `Git::detached`) finishes its step
+/// in milliseconds, and the retry that follows at once must not fail on its lock.
+pub fn lock_cleared_within(path: &Path, wait: Duration) -> bool {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        if path.symlink_metadata().is_err() || clear_stale_lock(path) {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Removes the lock at `path` if it is [`stale_lock`], moving it aside first so that a lock
 /// another process took meanwhile is never the one removed. True when it was removed.
 pub fn clear_stale_lock(path: &Path) -> bool {

@@ -26,6 +26,7 @@ mod hostile_output;
 mod integrity;
 mod json;
 mod kills;
+mod kills_resume;
 mod lifecycle;
 mod mcp;
 mod note;

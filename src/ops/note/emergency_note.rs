@@ -16,7 +16,7 @@ use crate::store::records::{self, Record, RecordKind, Summary};
 use crate::util::time;
 
 use super::agent::agent_note;
-use super::commit::{base_record, commit_note, existing_note, head_commit};
+use super::commit::{base_record, commit_note, existing_note, head_commit, validate_note};
 use super::outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};
 
 /// The emergency note, unless the attempt already has a note.
@@ -28,10 +28,17 @@ pub fn emergency_note(
     facts: Facts,
 ) -> Result<NoteOutcome> {
     config.check_reason(reason)?;
-    let head = head_commit(repo)?;
     let digest = digest::for_repo(repo, config)?;
     let rel = config.note_path(attempt.issue);
-    if let Some(existing) = existing_note(repo, attempt)? {
+    let existing = existing_note(repo, attempt)?;
+    // An emergency note committed by a run killed before its record: this run completes it, from
+    // the commit the note went on.
+    let resumed = existing.filter(|&commit| lacks_its_record(repo, config, commit, &rel));
+    let head = match resumed.and_then(|commit| first_parent(repo, commit)) {
+        Some(parent) => parent,
+        None => head_commit(repo)?,
+    };
+    if let (Some(existing), None) = (existing, resumed) {
         return Ok(NoteOutcome {
             commit: Some(existing.to_string()),
             path: Some(rel),
@@ -95,8 +102,9 @@ pub fn emergency_note(
         .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))
         .unwrap_or_default();
     let seal = if seal_message::is_seal_message(&head_message) {
+        let at = head.to_string();
         let files =
-            git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", "HEAD"])?;
+            git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", &at])?;
         Some((head.to_string(), files.lines().map(str::to_string).collect()))
     } else {
         None
@@ -110,10 +118,10 @@ pub fn emergency_note(
     let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
     let (log, log_range) = match attempt.base {
         Some(b) => (
-            git.text(["log", "--oneline", &format!("{b}..HEAD")])?,
+            git.text(["log", "--oneline", &format!("{b}..{head}")])?,
             format!("{}..HEAD", crate::util::text::short_id(&b.to_string())),
         ),
-        None => (git.text(["log", "--oneline", "HEAD"])?, "HEAD".to_string()),
+        None => (git.text(["log", "--oneline", &head.to_string()])?, "HEAD".to_string()),
     };
     let plan = Store::new(&repo.handoff_dir()).load().ok().flatten();
     let dirty: Vec<String> = uncommitted(repo)?.into_iter().filter(|p| *p != rel).collect();
@@ -178,7 +186,13 @@ pub fn emergency_note(
     };
     let redactor = Redactor::new(config)?;
     let text = redactor.redact(&emergency::render(&input)).into_owned();
-    let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
+    let (commit, problems) = match resumed {
+        Some(commit) => {
+            crate::git::note_commit::complete(repo, &rel, commit)?;
+            (commit, validate_note(repo, config, commit, attempt.issue)?)
+        }
+        None => commit_note(repo, config, attempt.issue, &rel, &text, head)?,
+    };
     let record = Record {
         kind: RecordKind::Emergency,
         seal_commit: input.seal.as_ref().map(|(c, _)| c.clone()),
@@ -257,6 +271,26 @@ fn left_out(repo: &Repo, dirty: Vec<String>) -> Vec<String> {
             None => format!("{path} — changed after the seal"),
         })
         .collect()
+}
+
+fn first_parent(repo: &Repo, commit: gix::ObjectId) -> Option<gix::ObjectId> {
+    let commit = repo.gix.find_commit(commit).ok()?;
+    commit.parent_ids().next().map(|id| id.detach())
+}
+
+/// Whether `commit` holds an emergency note at `rel` and no emergency record is attached to it: a
+/// run was killed between the note commit and its record.
+fn lacks_its_record(repo: &Repo, config: &Config, commit: gix::ObjectId, rel: &str) -> bool {
+    let spec = format!("{commit}:{rel}");
+    let Some(blob) = repo.gix.rev_parse_single(spec.as_str()).ok().and_then(|id| id.object().ok())
+    else {
+        return false;
+    };
+    let emergency = Note::parse(&blob.data).is_ok_and(|n| n.kind() == note::Kind::Emergency);
+    let refs = [config.notes_ref.clone()];
+    emergency
+        && records::read_lenient(repo, &refs, commit)
+            .is_ok_and(|attached| !attached.records.iter().any(|r| r.kind == RecordKind::Emergency))
 }
 
 fn same_as_head(repo: &Repo, rel: &str, bytes: &[u8]) -> bool {

@@ -33,7 +33,10 @@ impl IndexLock {
         let file = match create() {
             Err(err)
                 if err.kind() == io::ErrorKind::AlreadyExists
-                    && crate::util::leftovers::clear_stale_lock(&path) =>
+                    && crate::util::leftovers::lock_cleared_within(
+                        &path,
+                        crate::git::note_commit::LOCK_WAIT,
+                    ) =>
             {
                 create()
             }
