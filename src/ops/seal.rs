@@ -36,6 +36,7 @@
 mod attempt;
 mod changes;
 mod commit;
+mod filtered;
 mod guard;
 mod lock;
 mod prescan;

@@ -38,6 +38,7 @@ mod record;
 mod seal;
 mod seal_layouts;
 mod secret_channels;
+mod secret_filters;
 mod secrets;
 mod seeds;
 mod sessions;

@@ -3,7 +3,7 @@
 
 use super::rule::{Check, Rule};
 
-pub(super) static RULES: [Rule; 43] = [
+pub(super) static RULES: [Rule; 53] = [
     Rule::new("url-credentials", &["://"], r"\b[A-Za-z][A-Za-z0-9+.-]*://([^\s/@:]*:([^\s/@]+))@")
         .secret(&[1], Check::ValueOf(2)),
     Rule::new("authorization", &["authorization"],
@@ -23,6 +23,7 @@ pub(super) static RULES: [Rule; 43] = [
     Rule::new("github-token", &["github_pat_"], r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
     Rule::new("gitlab-token", &["gl"], r"\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent|soat)-[A-Za-z0-9_\-]{20,}"),
     Rule::new("slack-token", &["xox"], r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    Rule::new("slack-token", &["xapp-"], r"\bxapp-\d-[A-Za-z0-9-]{10,}"),
     Rule::new("slack-webhook", &["hooks.slack.com"], r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}"),
     Rule::new("stripe-key", &["_live_", "_test_"], r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b"),
     Rule::new("stripe-key", &["whsec_"], r"\bwhsec_[A-Za-z0-9]{24,}\b"),
@@ -44,6 +45,22 @@ pub(super) static RULES: [Rule; 43] = [
     Rule::new("shopify-token", &["shp"], r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     Rule::new("vault-token", &["hvs.", "hvb."], r"\bhv[sb]\.[A-Za-z0-9_-]{24,}"),
     Rule::new("databricks-token", &["dapi"], r"\bdapi[a-f0-9]{32}\b"),
+    Rule::new("square-token", &["sq0"], r"\bsq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}"),
+    Rule::new("postman-key", &["pmak-"], r"\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}\b"),
+    Rule::new("linear-key", &["lin_"], r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"),
+    Rule::new("doppler-token", &["dp."],
+        r"\bdp\.(?:st|ct|sa|scim|audit|pt)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{40,44}\b"),
+    Rule::new("terraform-token", &[".atlasv1."], r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
+    Rule::new("newrelic-key", &["nrak-", "nrii-", "nraa-", "nrjs-"], r"\bNR(?:AK|II|AA|JS)-[A-Z0-9]{27}\b"),
+    Rule::new("sentry-dsn", &["sentry"], r"(?i)\bhttps?://([0-9a-f]{32})(?::[0-9a-f]{32})?@[A-Za-z0-9.-]*sentry")
+        .secret(&[1], Check::Always),
+    // Docker's config.json: `"auth": "<base64 of user:password>"`.
+    Rule::new("docker-auth", &["auth"], r#""auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})""#)
+        .secret(&[1], Check::Always),
+    // A PuTTY key file: its private lines follow `Private-Lines: N`.
+    Rule::new("putty-key", &["putty-user-key-file"],
+        r"(?s)PuTTY-User-Key-File-\d:.*?Private-Lines:[ \t]*\d+\r?\n((?:[A-Za-z0-9+/=]+(?:\r?\n|$))+)")
+        .secret(&[1], Check::Always),
     Rule::new("age-secret-key", &["age-secret-key-"], r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
     Rule::new("azure-key", &["accountkey", "sharedaccesskey"], r"(?i)\b(?:AccountKey|SharedAccessKey)=([^;\s\x22']+)")
         .secret(&[1], Check::Value),

@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
+use super::filtered;
 use super::lock::{IndexLock, index_path, refuse_in_progress};
 use super::quarantine::Quarantine;
 use super::scan::{Objects, find_secrets};
@@ -62,8 +63,14 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     // `git add -A` on the private index is the longest step: it starts before anything else
     // competes for the cores (the secret rules are compiled while it starts; should that fail, it
     // is stopped, having written only the seal's temporary files).
-    let special = special_held(repo.top()?, req);
-    let adding = stage.start_add(!req.allow_secrets, &special)?;
+    let mut keep_out = special_held(repo.top()?, req);
+    // Files behind a clean filter are scanned in the work tree before the filter sees them.
+    let filtered = match req.allow_secrets {
+        false => filtered::secrets_behind_filters(repo, &git, &Guard::new(&config.secrets)?)?,
+        true => Vec::new(),
+    };
+    keep_out.extend(filtered.iter().map(|s| s.path.as_slice()));
+    let adding = stage.start_add(!req.allow_secrets, &keep_out)?;
     let guard = Guard::new(&config.secrets)?;
     // A `--message` is text git-handoff writes into history: secrets in it are redacted.
     let message = Redactor::new(config)?.redact_string(message);
@@ -114,6 +121,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     let mut skipped = scanned?;
     let scan_held = skipped.iter().any(|s| !caller_held.contains(s.path.as_slice()));
     hold_back(&mut skipped, &req.hold, &changes);
+    skipped.extend(filtered);
     let held: HashSet<&[u8]> = skipped.iter().map(|s| s.path.as_slice()).collect();
     let files: Vec<Vec<u8>> = changes
         .iter()
