@@ -30,7 +30,7 @@
 
 use crate::agent::digest::Digest;
 use crate::agent::progress::{Item, Mode, Plan, Status};
-use crate::model::markdown::code_span;
+use crate::model::markdown::{code_span, inline};
 
 /// What the summary says besides the plan.
 #[derive(Debug, Clone, Default)]
@@ -61,6 +61,9 @@ pub fn render(plan: &Plan, facts: &Facts) -> String {
         Mode::Findings => "Per-finding summary",
     };
     out.push_str(&format!("\n## {title}\n\n"));
+    if plan.items.is_empty() {
+        out.push_str("(pending)\n");
+    }
     let mut open = false;
     for item in &plan.items {
         let details = details(plan.mode, item);
@@ -85,7 +88,7 @@ pub fn render(plan: &Plan, facts: &Facts) -> String {
         .iter()
         .filter(|i| i.status.is_deferred())
         .map(|i| match &i.note {
-            Some(note) => format!("{}: {note}", heading(plan.mode, i)),
+            Some(note) => format!("{}: {}", heading(plan.mode, i), inline(note)),
             None => heading(plan.mode, i),
         })
         .collect();
@@ -96,13 +99,15 @@ pub fn render(plan: &Plan, facts: &Facts) -> String {
 /// `Task 0: Parse input — done`, `F1: off by one — FIXED`.
 fn heading(mode: Mode, item: &Item) -> String {
     match mode {
-        Mode::Tasks => format!("Task {}: {} — {}", item.id, item.title, item.status.words()),
+        Mode::Tasks => {
+            format!("Task {}: {} — {}", item.id, inline(&item.title), item.status.words())
+        }
         Mode::Findings => {
             let status = match item.status {
                 Status::Pending => "pending".to_string(),
                 other => other.as_str().to_ascii_uppercase(),
             };
-            format!("{}: {} — {status}", item.id, item.title)
+            format!("{}: {} — {status}", item.id, inline(&item.title))
         }
     }
 }
@@ -112,10 +117,11 @@ fn heading(mode: Mode, item: &Item) -> String {
 fn details(mode: Mode, item: &Item) -> Vec<String> {
     let mut lines = Vec::new();
     if !item.files.is_empty() {
-        lines.push(format!("Files: {}", item.files.join(", ")));
+        let files: Vec<String> = item.files.iter().map(|f| inline(f)).collect();
+        lines.push(format!("Files: {}", files.join(", ")));
     }
     match (mode, &item.note) {
-        (Mode::Tasks, Some(note)) => lines.push(format!("Outcome: {note}")),
+        (Mode::Tasks, Some(note)) => lines.push(format!("Outcome: {}", inline(note))),
         (Mode::Tasks, None) => {}
         (Mode::Findings, note) => lines.extend(action(item.status, note.as_deref())),
     }
@@ -126,7 +132,7 @@ fn details(mode: Mode, item: &Item) -> Vec<String> {
 /// none was given (the seed overwrites "that finding's Status and Action" together).
 pub fn action(status: Status, note: Option<&str>) -> Option<String> {
     match (status, note) {
-        (_, Some(note)) => Some(format!("Action: {note}")),
+        (_, Some(note)) => Some(format!("Action: {}", inline(note))),
         (Status::Pending, None) => None,
         (_, None) => Some(format!("Action: {NO_ACTION}")),
     }

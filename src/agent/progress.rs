@@ -200,7 +200,13 @@ impl Plan {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.items.iter().all(|item| item.status.is_finished())
+        !self.items.is_empty() && self.items.iter().all(|item| item.status.is_finished())
+    }
+
+    /// What the change summary shows before a plan is written (seed 004's orchestrator wants the
+    /// file whole from the coder's start): no items, every section pending.
+    pub fn scaffold() -> Plan {
+        Plan { mode: Mode::Tasks, created_at: String::new(), items: Vec::new() }
     }
 
     /// The change summary's status line, counting by id: `In progress — task 1 of 3` (the item in
@@ -208,6 +214,9 @@ impl Plan {
     /// `Complete — 2 of 3 tasks done (task 2 abandoned)` or
     /// `Complete — 3 of 3 findings addressed (F2 not fixed)`.
     pub fn status_line(&self) -> String {
+        if self.items.is_empty() {
+            return "Not started — no plan yet".to_string();
+        }
         let total = self.items.len();
         let noun = self.mode.noun();
         let current = self

@@ -6,6 +6,14 @@
 //! Commands and file names come from the agent and may hold backticks of any length; a span or
 //! fence one backtick longer than the longest run inside keeps the Markdown around it whole.
 
+/// A field (a goal, an item, a title, an outcome) as inline text Markdown cannot read as
+/// structure: inner newlines become spaces, so no heading, section or header line can start, and
+/// fence markers are escaped, so no code block opens and swallows what follows.
+pub fn inline(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    line.replace("```", "\\`\\`\\`").replace("~~~", "\\~\\~\\~")
+}
+
 /// `text` as an inline code span: delimited by one backtick more than its longest backtick run,
 /// padded with a space where it starts or ends with a backtick (CommonMark strips one each side).
 pub fn code_span(text: &str) -> String {

@@ -5,6 +5,7 @@
 use anyhow::{Result, anyhow};
 use serde::{Deserialize, Serialize};
 
+use crate::model::markdown::inline as field;
 use crate::model::note::{Note, Section};
 
 /// What the agent said it did and what remains.
@@ -54,7 +55,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Summary> {
 pub fn render_sections(summary: &Summary, evidence: &[String]) -> String {
     let mut out = String::from("\n## Summary\n\n");
     if let Some(goal) = summary.goal.as_deref().filter(|g| !g.trim().is_empty()) {
-        out.push_str(&format!("Goal: {}\n", goal.trim()));
+        out.push_str(&format!("Goal: {}\n", field(goal)));
     }
     for (title, items) in [
         ("Done", &summary.done),
@@ -67,7 +68,7 @@ pub fn render_sections(summary: &Summary, evidence: &[String]) -> String {
         }
         out.push_str(&format!("\n### {title}\n\n"));
         for item in items {
-            out.push_str(&format!("- {}\n", single_line(item)));
+            out.push_str(&format!("- {}\n", field(item)));
         }
     }
     if summary.goal.is_none() && summary.done.is_empty() && summary.in_progress.is_empty() {
@@ -78,18 +79,13 @@ pub fn render_sections(summary: &Summary, evidence: &[String]) -> String {
         out.push_str("none recorded\n");
     }
     for item in &summary.next {
-        out.push_str(&format!("- {}\n", single_line(item)));
+        out.push_str(&format!("- {}\n", field(item)));
     }
     out.push_str("\n## Evidence\n\n");
     for line in evidence {
         out.push_str(&format!("{line}\n"));
     }
     out
-}
-
-/// List items are one line each: inner newlines would break the Markdown list.
-fn single_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// For each line of `section` (from its body start), the `### ` heading it sits under,

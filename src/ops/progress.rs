@@ -144,6 +144,11 @@ fn write_summaries(repo: &Repo, config: &Config, when: Write) -> Result<Vec<Stri
     Ok(warnings)
 }
 
+/// The plan, or the scaffold a change summary shows before one is written.
+pub fn load_or_scaffold(repo: &Repo) -> Result<Plan> {
+    Ok(Store::new(&repo.handoff_dir()).load()?.unwrap_or_else(Plan::scaffold))
+}
+
 /// The plan, or the error that says how to write one.
 pub fn load(repo: &Repo) -> Result<Plan> {
     match Store::new(&repo.handoff_dir()).load()? {

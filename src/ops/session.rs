@@ -1,13 +1,15 @@
 //! Sessions and attempts, one model: what a session's start does to the attempt.
 //!
-//! A session that begins after its attempt's note is committed (whatever started it: startup,
+//! A new session that begins after its attempt's note is committed (whatever started it: startup,
 //! resume, clear, compact) begins the next attempt on its own: same issue, based on HEAD, begun
-//! now, the previous attempt archived as `start` archives it. Only the same attempt's work
-//! committed after its own note is a fault (the runner's rule); the next attempt's work above an
-//! earlier note is not. So that `validate` tells the two apart on any machine, also on CI where
-//! only the branch and `refs/notes/handoff` arrive, every attempt begun above an earlier note
-//! leaves an `attempt` record on its base's key in the notes ref ([`records::mark_begun`]);
-//! `start` does the same.
+//! now, the previous attempt archived as `start` archives it. The same session going on (its id
+//! already in the attempt's log, as after a compaction; a compaction without an id) stays in its
+//! attempt: its note stays the attempt's note, and an emergency note at its end finds it there
+//! instead of landing on top of it. Only the same attempt's work committed after its own note is
+//! a fault (the runner's rule); the next attempt's work above an earlier note is not. So that
+//! `validate` tells the two apart on any machine, also on CI where only the branch and
+//! `refs/notes/handoff` arrive, every attempt begun above an earlier note leaves an `attempt`
+//! record on its base's key in the notes ref ([`records::mark_begun`]); `start` does the same.
 //!
 //! A session that begins while its attempt has no note continues the attempt; its start is
 //! written to the event log, so the digest at its end is the session's own.
@@ -58,8 +60,8 @@ pub fn begin(repo: &mut Repo, config: &Config, start: &SessionStart) -> Result<B
     let current = Attempt::load(repo)?;
     let next_after = match &current {
         Some(attempt) => match handoff::own_note(repo, config, attempt)? {
-            Some(_) => Some(attempt.clone()),
-            None => {
+            Some(_) if !same_session(repo, start) => Some(attempt.clone()),
+            _ => {
                 append_start(repo, start)?;
                 return Ok(Began::Continued);
             }
@@ -127,6 +129,16 @@ fn mark_begun(
 }
 
 /// Appends the session's start to the attempt's event log (unless the caller does).
+/// Whether `start` is the attempt's own session going on: a session id the attempt's event log
+/// already holds (a compaction keeps its id), or, without an id, a compaction.
+fn same_session(repo: &Repo, start: &SessionStart) -> bool {
+    let Some(id) = start.session.as_deref() else { return start.source == "compact" };
+    let mut seen = false;
+    let log = repo.handoff_dir().join(EVENTS_FILE);
+    let _ = events::for_each(&log, |event| seen |= event.session.as_deref() == Some(id));
+    seen
+}
+
 fn append_start(repo: &Repo, start: &SessionStart) -> Result<()> {
     if start.logged {
         return Ok(());

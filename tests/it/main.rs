@@ -41,6 +41,7 @@ mod secret_channels;
 mod secret_filters;
 mod secrets;
 mod seeds;
+mod seeds_three;
 mod sessions;
 mod skill;
 mod snapshot;

@@ -169,14 +169,14 @@ fn killing_updates_midway_never_leaves_a_broken_plan() {
 }
 
 #[test]
-fn no_plan_is_a_clear_error() {
+fn no_plan_is_a_clear_error_to_set_and_a_scaffold_to_show() {
     let env = Env::new();
     let repo = env.repo("r");
-    for args in [vec!["progress", "show"], vec!["progress", "set", "0", "done"]] {
-        let out = repo.handoff().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("git handoff progress plan"));
-    }
+    let out = repo.handoff().args(["progress", "set", "0", "done"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("git handoff progress plan"));
+    let shown = stdout_ok(repo.handoff().args(["progress", "show"]).output().unwrap());
+    assert!(shown.contains("Not started — no plan yet") && shown.contains("(pending)"), "{shown}");
 }
 
 #[test]

@@ -84,7 +84,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
             Change::Set { id, status, note, files }
         }
         Action::Show { write, attempt } => {
-            let plan = progress::load(&repo)?;
+            // Before the plan, the scaffold: every section there, pending.
+            let plan = progress::load_or_scaffold(&repo)?;
             let (summary, files) = progress::summary(&repo, &config, &plan, &(&attempt).into())?;
             if let Some(path) = write {
                 progress::write_summary(&repo, &path, &summary)?;

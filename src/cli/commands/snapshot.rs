@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::agent::attempt::Attempt;
@@ -77,7 +77,15 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         let form = if args.followup { Form::Followup } else { Form::First };
         let commit = if args.plain_git { Commit::PlainGit } else { Commit::Handoff };
         let reason = req.reason.as_str();
-        let prompt = prompt::Request { issue, note_path: &note_path, reason, form, commit };
+        let note_args = note_args(&repo, &args.attempt)?;
+        let prompt = prompt::Request {
+            issue,
+            note_path: &note_path,
+            reason,
+            form,
+            commit,
+            note_args: &note_args,
+        };
         let text = prompt::render(&snap, &prompt);
         if ctx.json {
             return Ok(output::write_json(out, &WithPrompt { snapshot: &snap, prompt: &text })?);
@@ -94,6 +102,28 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let mut text = Vec::new();
     markdown::write(&snap, &|h: &str| output::heading(h), &mut text);
     Ok(out.write_all(&text)?)
+}
+
+/// The attempt overrides given to `snapshot --prompt`, as arguments of the `git handoff note` it
+/// hands out (each word quoted): a stateless runtime never ran `start`, and the note must find
+/// the attempt the prompt was made for. The base goes as the commit it names now (`HEAD~3` would
+/// name another once the agent commits).
+fn note_args(
+    repo: &crate::git::repo::Repo,
+    attempt: &crate::cli::context::AttemptArgs,
+) -> Result<String> {
+    use crate::util::shell::quote;
+    let mut words = String::new();
+    if let Some(issue) = attempt.issue {
+        words.push_str(&format!(" --issue {issue}"));
+    }
+    if let Some(base) = &attempt.base {
+        words.push_str(&format!(" --base {}", repo.resolve_commit(base).context("--base")?));
+    }
+    if let Some(started) = &attempt.started_at {
+        words.push_str(&format!(" --started-at {}", quote(started)));
+    }
+    Ok(words)
 }
 
 /// Escapes control characters in what git printed (file names, commit subjects, C1 controls that

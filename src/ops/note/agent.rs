@@ -127,10 +127,16 @@ pub fn agent_note(
         .into_iter()
         .map(|t| Tag { item: redactor.redact_string(t.item), why: redactor.redact_string(t.why) })
         .collect();
-    let summary = match summary {
-        Some(summary) => summary,
-        None => Summary::of_note(&Note::parse(text.as_bytes()).map_err(|p| anyhow!("{p}"))?),
-    };
+    // What is committed passes its check, whatever the fields held: a note that would fail is
+    // refused before HEAD, the index or the work tree changes.
+    let committed = Note::parse(text.as_bytes())
+        .map_err(|problem| check_failure(&rel, vec![problem.to_string()]))?;
+    let problems: Vec<String> =
+        committed.check(config, Some(attempt.issue)).iter().map(|p| p.to_string()).collect();
+    if !problems.is_empty() {
+        return Err(check_failure(&rel, problems));
+    }
+    let summary = summary.unwrap_or_else(|| Summary::of_note(&committed));
     let (commit, problems) = commit_note(repo, config, attempt.issue, &rel, &text, head)?;
     let record = Record {
         kind: RecordKind::Agent,

@@ -29,8 +29,14 @@ pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .map(|l| l.split(SEPARATOR).map(cap_tag).collect())
         .collect();
+    // Over the line budget: untagged lines go first, then tagged ones (their tags counted), and
+    // the goal, the next step and what happened since the note last.
+    let mut dropped = 0;
     while lines.len() > max_lines.max(1) {
-        let at = last_untagged_line(&lines).unwrap_or(lines.len() - 1);
+        let at = last_untagged_line(&lines)
+            .or_else(|| (1..lines.len()).rev().find(|&n| !protected(&lines[n])))
+            .unwrap_or(lines.len() - 1);
+        dropped += lines[at].iter().filter(|i| tagged(i)).count();
         lines.remove(at);
     }
     // Each step runs once over all items with a running total, in this order, so a recall of a
@@ -46,9 +52,10 @@ pub fn fit(lines: Vec<String>, max_lines: usize, max_chars: usize) -> Vec<String
         lines.remove(at);
     }
     total = shorten(&mut lines, total, max_chars, true, 0);
-    total = shorten(&mut lines, total, max_chars, false, 0);
-    // What is left over budget is tags: the last ones go, counted.
-    drop_tagged_items(&mut lines, total, max_lines.max(1), max_chars);
+    // What is left over budget is tags: the last ones go, counted; only then is the headline (the
+    // last check) cut.
+    total = drop_tagged_items(&mut lines, total, max_lines.max(1), max_chars, dropped);
+    shorten(&mut lines, total, max_chars, false, 0);
     let lines: Vec<String> = lines.into_iter().map(|items| items.join(SEPARATOR)).collect();
     hard_cut(lines, max_chars)
 }
@@ -77,10 +84,10 @@ fn drop_tagged_items(
     mut total: usize,
     max_lines: usize,
     max_chars: usize,
-) {
+    mut dropped: usize,
+) -> usize {
     // Room for the count is kept from the first item dropped on.
     let room = |n: usize| if n == 0 { 0 } else { chars(&not_shown(n)) + 2 };
-    let mut dropped = 0;
     let mut gone: Vec<Vec<bool>> = lines.iter().map(|items| vec![false; items.len()]).collect();
     'lines: for l in (1..lines.len()).rev() {
         let mut left = lines[l].len();
@@ -99,7 +106,7 @@ fn drop_tagged_items(
         }
     }
     if dropped == 0 {
-        return;
+        return total;
     }
     for (items, gone) in lines.iter_mut().zip(&gone) {
         let mut at = 0;
@@ -111,10 +118,13 @@ fn drop_tagged_items(
     let mut first = true;
     lines.retain(|items| std::mem::replace(&mut first, false) || !items.is_empty());
     let full = lines.len() >= max_lines && lines.len() > 1;
+    let pointer = not_shown(dropped);
+    total += chars(&pointer) + if full { SEPARATOR.len() } else { 1 };
     match lines.last_mut() {
-        Some(last) if full => last.push(not_shown(dropped)),
-        _ => lines.push(vec![not_shown(dropped)]),
+        Some(last) if full => last.push(pointer),
+        _ => lines.push(vec![pointer]),
     }
+    total
 }
 
 /// The lines cut to `max_chars` characters in all (newlines counted), the last lines first: the
@@ -149,9 +159,18 @@ fn chars(text: &str) -> usize {
     text.chars().count()
 }
 
-/// The last line (never the first, the headline) that holds no tag.
+/// The last line (never the first, the headline, nor a [`protected`] one) that holds no tag.
 fn last_untagged_line(lines: &[Vec<String>]) -> Option<usize> {
-    (1..lines.len()).rev().find(|&n| !lines[n].iter().any(|i| tagged(i)))
+    (1..lines.len()).rev().find(|&n| !protected(&lines[n]) && !lines[n].iter().any(|i| tagged(i)))
+}
+
+/// The lines the next session must always get: the goal, the next step, and what happened since
+/// the note (the last check). They are shortened, never dropped.
+fn protected(items: &[String]) -> bool {
+    let first = items.first().map(String::as_str).unwrap_or_default();
+    ["Goal: ", "Next: ", "Since the note: ", "Since the handoff: "]
+        .iter()
+        .any(|p| first.starts_with(p))
 }
 
 /// The length of an item's claim (the item without its tag).
@@ -275,15 +294,19 @@ mod tests {
     }
 
     #[test]
-    fn lines_without_tags_are_dropped_before_tagged_ones() {
+    fn untagged_lines_go_first_then_tagged_ones_counted_and_the_goal_stays() {
         let lines: Vec<String> = vec![
             "head".into(),
             "Goal: g".into(),
+            "Decisions: d".into(),
             "Done: x [unverified: why]".into(),
             "Next: n".into(),
         ];
-        let out = fit(lines, 2, 1200);
-        assert_eq!(out, ["head", "Done: x [unverified: why]"]);
+        let out = fit(lines.clone(), 4, 1200);
+        assert_eq!(out, ["head", "Goal: g", "Done: x [unverified: why]", "Next: n"]);
+        let out = fit(lines, 3, 1200);
+        let pointer = "+1 more [unverified] claims: `git handoff show` lists them all";
+        assert_eq!(out, ["head", "Goal: g", &format!("Next: n; {pointer}")]);
     }
 
     #[test]

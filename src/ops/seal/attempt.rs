@@ -49,6 +49,9 @@ pub fn seal_attempt(
     let mut note = None;
     let mut warnings = Vec::new();
     let mut draft = None;
+    // On an unborn branch a note commit has nothing to stand on: the work is sealed first, as the
+    // root commit, and the note follows on top of it, as a note does on any seal.
+    let mut note_after = false;
     if let Some(why) = note_change(repo, &rel)? {
         // Whatever would stop the seal stops it before the note commit moves HEAD.
         preflight(repo, &req)?;
@@ -69,6 +72,14 @@ pub fn seal_attempt(
             _ if let Change::Unreadable(err) = &why => {
                 warnings.push(format!("{err}; seal leaves it out and seals the rest"));
                 req.hold.push(hold(format!("{err}; seal leaves it out")))
+            }
+            _ if repo.head()?.id.is_none() => {
+                note_after = true;
+                req.hold.push(hold(
+                    "no commit yet: the work is sealed first, as the root commit, and the note \
+                     follows on top of it"
+                        .into(),
+                ))
             }
             _ if why == Change::Deleted => req.hold.push(hold(
                 "the note file is deleted in the work tree; a seal never changes the note \
@@ -101,7 +112,7 @@ pub fn seal_attempt(
             },
         }
     }
-    let sealed = match seal(repo, config, &req) {
+    let mut sealed = match seal(repo, config, &req) {
         Ok(sealed) => sealed,
         // The note commit stands: the error must not read as if nothing had changed.
         Err(err) => match note.as_ref().and_then(|n| n.commit.as_deref()) {
@@ -116,6 +127,10 @@ pub fn seal_attempt(
             None => return Err(err),
         },
     };
+    if note_after && sealed.commit.is_some() {
+        let outcome = note_on_the_seal(repo, config, attempt, &rel, &mut sealed)?;
+        (note, draft) = outcome;
+    }
     // What was left out, for the emergency note to name; a seal that left nothing out says so.
     let left_out = repo.handoff_dir().join(crate::model::seal_message::LEFT_OUT_FILE);
     let listed = serde_json::to_vec(&sealed.skipped).context("listing the files left out")?;
@@ -124,6 +139,44 @@ pub fn seal_attempt(
         crate::util::fs::write_atomic(&left_out, &listed)?;
     }
     Ok(SealOutcome { sealed, note, warnings, draft })
+}
+
+/// The note commit on top of the root seal of an unborn branch: the agent's note when it passes
+/// its check (no longer left out), else the draft, kept for the emergency note.
+fn note_on_the_seal(
+    repo: &mut Repo,
+    config: &Config,
+    attempt: &NoteAttempt,
+    rel: &str,
+    sealed: &mut Sealed,
+) -> Result<(Option<NoteOutcome>, Option<String>)> {
+    let held = sealed.skipped.iter().position(|s| s.path == rel.as_bytes());
+    match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
+        Ok(outcome) => {
+            if let Some(at) = held {
+                sealed.skipped.remove(at);
+            }
+            Ok((Some(outcome), None))
+        }
+        Err(err) if err.is::<NotPassed>() => {
+            let report = crate::util::error::not_passed_report(&err);
+            let problems: Vec<&str> = report
+                .iter()
+                .flat_map(|r| r.lines())
+                .filter(|l| *l != note::NOT_COMMITTED)
+                .collect();
+            if let Some(at) = held {
+                sealed.skipped[at].why = format!(
+                    "the draft note does not pass its check ({}); it stays in the work tree, \
+                     kept for `git handoff note --emergency` (or mend it and run `git handoff \
+                     note`)",
+                    problems.join("; ")
+                );
+            }
+            Ok((None, Some(rel.to_string())))
+        }
+        Err(err) => Err(err),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -33,6 +33,10 @@ pub struct Request<'a> {
     pub reason: &'a str,
     pub form: Form,
     pub commit: Commit,
+    /// What `git handoff note` needs besides: the attempt overrides the prompt was made with
+    /// (` --issue 7 --base … --started-at …`, each word quoted), so that a stateless runtime's
+    /// agent runs a command that works without `start`; empty otherwise.
+    pub note_args: &'a str,
 }
 
 /// Whether the agent leaves its work to the seal or commits it first.
@@ -126,8 +130,9 @@ fn commit_step(req: &Request<'_>) -> String {
     let plain = plain_commit(req);
     match req.commit {
         Commit::Handoff => format!(
-            "4. In one Bash call, commit the note: `git handoff note`. (Only if git-handoff is \
-             not on your PATH, run `{plain}` instead.)"
+            "4. In one Bash call, commit the note: `git handoff note{}`. (Only if git-handoff is \
+             not on your PATH, run `{plain}` instead.)",
+            req.note_args
         ),
         Commit::PlainGit => format!("4. In one Bash call, commit the note: `{plain}`."),
     }
@@ -185,7 +190,10 @@ fn followup(req: &Request<'_>, flow: Flow) -> String {
     let plain = plain_commit(req);
     let commit = match req.commit {
         Commit::Handoff => {
-            format!("`git handoff note` (without git-handoff on your PATH: `{plain}`)")
+            format!(
+                "`git handoff note{}` (without git-handoff on your PATH: `{plain}`)",
+                req.note_args
+            )
         }
         Commit::PlainGit => format!("`{plain}`"),
     };

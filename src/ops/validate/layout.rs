@@ -235,6 +235,9 @@ pub(super) fn check_above(
     find: &mut Finding,
 ) -> Result<Option<ObjectId>> {
     let note_id = history.commits[at].id;
+    // The issue the note is for, from its file name (`.agent/handoff/7.md`), for the advice.
+    let issue = path.rsplit('/').next().and_then(|f| f.strip_suffix(".md")).unwrap_or("N");
+    let issue = if issue.bytes().all(|b| b.is_ascii_digit()) { issue } else { "N" };
     let above = history.above(at);
     let mut seal = None;
     for &n in above.iter().filter(|n| !later.contains(n)) {
@@ -272,9 +275,12 @@ pub(super) fn check_above(
             &commit.id,
             what,
             format!(
-                "only one seal commit may follow a note: move this commit below the note \
-                 (`git rebase -i {}~1`), or write a new note on top of it",
-                short(&note_id)
+                "only one seal commit may follow a note. New work after a handoff is the next \
+                 attempt's: begin it from the note (`git handoff start --issue {issue} --base \
+                 {note}`), then hand it off (`git handoff seal`, then `git handoff note`, or \
+                 `git handoff note --emergency --reason agent_request`); or move this commit \
+                 below the note (`git rebase -i {note}~1`)",
+                note = short(&note_id),
             ),
         );
     }

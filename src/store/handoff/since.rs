@@ -148,9 +148,17 @@ fn from_log(
     if later_attempt {
         return Ok((check, whole.files_edited));
     }
-    // The note's own attempt: the note's digest was made from this very log, so a last check
-    // other than the note's ran after it (times are to the second, too coarse to tell).
-    if check.as_ref().is_some_and(|c| same_check(record, c)) {
+    // The note's own attempt: "since the note" counts from the note commit, however it was made.
+    // With a record, its digest was made from this very log, so a last check other than the
+    // note's ran after it (times are to the second, too coarse to tell). A note committed with
+    // plain git has no digest: a check at or before its commit's second ran before it (the agent
+    // runs its check, then writes and commits the note).
+    let before = |c: &CheckSince| match (&c.at, record.digest.is_some()) {
+        (Some(at), true) => at.as_str() < record.written_at.as_str(),
+        (Some(at), false) => at.as_str() <= record.written_at.as_str(),
+        (None, _) => false,
+    };
+    if check.as_ref().is_some_and(|c| same_check(record, c) || before(c)) {
         check = None;
     }
     let after = crate::agent::session::digest_since(&log, config, &record.written_at)?;
