@@ -42,10 +42,12 @@ use crate::model::markdown::count;
 use crate::model::verdict::CheckKind;
 
 mod checks;
+mod ended;
 mod own;
 
 pub use checks::LastCheck;
-pub use own::OwnFiles;
+pub use ended::EndedOnError;
+pub use own::{INSTALLED, OwnFiles};
 use own::{is_handoff_command, is_handoff_skill, is_handoff_tool};
 
 /// How many recent tool calls the digest keeps.
@@ -87,6 +89,10 @@ pub struct Digest {
     pub implicit_attempt: bool,
     /// Torn or malformed lines that were skipped.
     pub skipped_lines: u64,
+    /// The API error the session's last turn ended on (Claude Code's StopFailure), unless a turn
+    /// ended normally after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_on_error: Option<EndedOnError>,
 }
 
 /// One tool call.
@@ -218,9 +224,19 @@ impl Builder {
                     self.digest.turns += 1;
                 }
                 self.in_turn = false;
+                self.digest.ended_on_error = None;
                 if let Some(text) = &event.text {
                     self.digest.last_assistant_text = Some(text.to_string());
                 }
+            }
+            // The abrupt end: the end reason's fact, never a tool failure.
+            Kind::StopFailure if !event.sub => {
+                self.in_turn = false;
+                self.digest.ended_on_error = Some(EndedOnError {
+                    kind: event.error.as_deref().unwrap_or("unknown").to_string(),
+                    message: event.text.as_deref().map(str::to_string),
+                    at: event.at.to_string(),
+                });
             }
             Kind::Prompt if !event.sub => {
                 self.digest.turns += 1;
@@ -264,7 +280,16 @@ impl Builder {
         set_opt(&mut call.error, event.error.as_deref());
         set(&mut call.at, &event.at);
         call.subagent = event.sub;
-        set_opt(&mut call.id, event.id.as_deref());
+        // A start and its result are one call: paired by the call id where the agent sends one,
+        // else (Gemini CLI) by session, tool and arguments, the oldest start first.
+        match event.id.as_deref() {
+            Some(id) => set_opt(&mut call.id, Some(id)),
+            None => {
+                let session = event.session.as_deref().unwrap_or_default();
+                let key = format!("\u{1}{session}\u{1}{name}\u{1}{}", target.unwrap_or_default());
+                call.id = Some(key);
+            }
+        }
         if let Some(run) = check {
             let ok = is_result && call.ok == Some(true);
             // A failure of `cargo build && cargo test` may be the build's: it is the chain's.
@@ -331,7 +356,7 @@ impl Builder {
             self.push_recent(call);
             return;
         }
-        match self.recent.iter_mut().rev().find(|c| c.id.is_some() && c.id == call.id) {
+        match self.recent.iter_mut().find(|c| c.ok.is_none() && c.id.is_some() && c.id == call.id) {
             Some(entry) => *entry = call,
             None => self.push_recent(call),
         }

@@ -35,6 +35,9 @@ pub enum Kind {
     Stop,
     /// A subagent finished (SubagentStop).
     SubagentStop,
+    /// The turn ended on an API error (Claude Code's StopFailure): `error` holds its kind
+    /// (`rate_limit`, `server_error` ...), `text` its message.
+    StopFailure,
     SessionStart,
     SessionEnd,
     PreCompact,

@@ -114,11 +114,8 @@ fn hook_event(
             event.id = str_field(payload, "tool_use_id")?.map(|id| clean(id, CAP_NAME).into());
             describe_tool(tool, input, place, clean, event)?;
             event.kind = if name == "PreToolUse" { Kind::ToolStart } else { Kind::ToolResult };
-            // PreToolUse runs before every call: its line stays short. The edited paths count
-            // only once the call succeeded, and its result carries them.
-            if event.kind == Kind::ToolStart {
-                event.paths.clear();
-            }
+            // The edited paths count only once the call succeeded, and its result carries them;
+            // a start keeps them so that the note's own write is known as such from its start.
             if name == "PostToolUseFailure" {
                 let error = str_field(payload, "error")?.unwrap_or("");
                 event.ok = Some(false);
@@ -166,6 +163,19 @@ fn hook_event(
             };
             event.text = text.map(|text| clean(text, CAP_TEXT).into());
         }
+        "StopFailure" => {
+            event.kind = Kind::StopFailure;
+            let kind = str_field(payload, "error_type")?.unwrap_or("unknown");
+            event.error = Some(clean(kind, CAP_NAME).into());
+            let code = str_field(payload, "error")?.filter(|c| !c.is_empty() && *c != kind);
+            let message = str_field(payload, "error_message")?.unwrap_or("");
+            let text = match code {
+                Some(code) if !message.is_empty() => format!("{code}: {message}"),
+                Some(code) => code.to_string(),
+                None => message.to_string(),
+            };
+            event.text = (!text.is_empty()).then(|| clean(&text, CAP_ERROR).into());
+        }
         "SessionStart" => {
             event.kind = Kind::SessionStart;
             event.text = str_field(payload, "source")?.map(|s| clean(s, CAP_NAME).into());
@@ -199,6 +209,7 @@ fn generic_event(
         "tool_start" => Kind::ToolStart,
         "tool" | "tool_result" => Kind::ToolResult,
         "stop" => Kind::Stop,
+        "stop_failure" | "api_error" => Kind::StopFailure,
         "subagent_stop" => Kind::SubagentStop,
         "session_start" => Kind::SessionStart,
         "session_end" => Kind::SessionEnd,

@@ -79,6 +79,9 @@ impl Agent {
                 ),
                 w("UserPromptSubmit", None, "git-handoff record --agent claude || exit 1", 5),
                 w("Stop", None, "git-handoff record --agent claude || exit 1", 5),
+                // A turn that ends on an API error (rate limit, overload, billing, output cut):
+                // the abrupt end this product exists for.
+                w("StopFailure", None, "git-handoff record --agent claude || exit 1", 5),
                 w("SessionStart", None, "git-handoff recall --hook claude || exit 1", 10),
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 30),
             ],

@@ -61,7 +61,12 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
             let outcome = TargetReport::new("handoff skill", change.path.clone(), Action::Created);
             planned.push((outcome, Some(change)));
         }
-        let change = agent_settings::plan_install(top, *agent)?;
+        let mut change = agent_settings::plan_install(top, *agent)?;
+        // Gemini CLI reads its MCP servers from the hooks' own file: registered in the same change.
+        let gemini_mcp = match agent {
+            Agent::Gemini => Some(mcp::fold::fold_install(&mut change, *agent)?),
+            _ => None,
+        };
         if change.changes_anything() {
             // Remember what this merge creates, so uninstall takes out no more than that.
             let events: Vec<&str> = agent.wanted().iter().map(|w| w.event).collect();
@@ -79,9 +84,11 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
             (true, true) => Action::Added,
             (true, false) => Action::Created,
         };
-        planned.push((TargetReport::new(agent.name(), change.path.clone(), action), Some(change)));
-        // Gemini CLI reads its MCP servers from the hooks' own file: left to the user.
-        if *agent != Agent::Gemini {
+        let path = change.path.clone();
+        planned.push((TargetReport::new(agent.name(), path.clone(), action), Some(change)));
+        if let Some(action) = gemini_mcp {
+            planned.push((TargetReport::new(mcp::label(*agent), path, action), None));
+        } else {
             let (change, action) = mcp::plan_install(top, *agent)?;
             planned.push((
                 TargetReport::new(mcp::label(*agent), change.path.clone(), action),

@@ -29,6 +29,7 @@ pub struct Status {
     pub codex_skill: Option<Skill>,
     pub claude_mcp: Option<mcp::Status>,
     pub codex_mcp: Option<mcp::Status>,
+    pub gemini_mcp: Option<mcp::Status>,
     /// What of `.handoff.toml` cannot be used (file:line): the hooks run on with the defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_problem: Option<String>,
@@ -75,6 +76,7 @@ pub fn status(repo: &Repo, config: &Config, config_problem: Option<String>) -> R
         codex_skill: skill(Agent::Codex)?,
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
         codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
+        gemini_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Gemini)).transpose()?,
         config_problem,
     })
 }

@@ -109,9 +109,18 @@ fn plan(
     };
     let Some(top) = top else { return Ok(Vec::new()) }; // a bare repository has no agent settings
     let created = manifest.remove(agent.settings_path());
-    let (change, action) = agent_uninstall::plan_uninstall(top, agent, created.as_ref())?;
+    let (mut change, action) = agent_uninstall::plan_uninstall(top, agent, created.as_ref())?;
+    // Gemini CLI's server sits in the hooks' own file: taken out in the same change.
+    let gemini_mcp = match agent {
+        Agent::Gemini => Some(mcp::fold::fold_uninstall(&mut change, agent)?),
+        _ => None,
+    };
+    let path = change.path.clone();
     let mut plans = vec![outcome(agent.name(), change, action)];
-    if agent != Agent::Gemini {
+    if let Some(action) = gemini_mcp {
+        let none = FileChange { path: path.clone(), before: None, after: None, executable: false };
+        plans.push((TargetReport::new(mcp::label(agent), path, action), none));
+    } else {
         let (change, action) = mcp::plan_uninstall(top, agent)?;
         plans.push(outcome(mcp::label(agent), change, action));
     }

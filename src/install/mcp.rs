@@ -1,6 +1,6 @@
 //! Registering `git handoff mcp` with the agents, so their models get the handoff tools: Claude
 //! Code reads project servers from `.mcp.json` (`mcpServers`), Codex from `.codex/config.toml`
-//! (`[mcp_servers.<name>]`).
+//! (`[mcp_servers.<name>]`), Gemini CLI from its hooks' file ([`fold`]).
 //!
 //! Like the hook settings, the merge keeps every byte of what is there: the JSON entry is spliced
 //! in (`json_edit`), the TOML table appended as a block of its own, and removing takes out exactly
@@ -17,6 +17,8 @@ use crate::install::Action;
 use crate::install::agent_settings::Agent;
 use crate::install::change::{FileChange, read_text};
 use crate::install::json_edit::{self, Step};
+
+pub mod fold;
 
 /// The server's name in the agents' configuration.
 pub const NAME: &str = "git-handoff";
@@ -39,8 +41,8 @@ pub fn config_path(agent: Agent) -> &'static str {
     match agent {
         Agent::Claude => ".mcp.json",
         Agent::Codex => ".codex/config.toml",
-        // The hooks' own file: `hooks install --gemini` leaves the server to the user (one file
-        // is planned once), but a registration there is read.
+        // The hooks' own file: the registration is folded into the hooks' change
+        // ([`fold_install`]), one file planned once.
         Agent::Gemini => ".gemini/settings.json",
     }
 }

@@ -44,6 +44,9 @@ pub fn render(input: &Input) -> String {
         input.reason,
         input.written_at
     ));
+    if let Some(error) = &input.ended_on_error {
+        out.push_str(&format!("The last turn ended on an API error: {}.\n", one_line(error, 400)));
+    }
     for problem in &input.facts.config_problems {
         out.push_str(&format!("Configuration: {}\n", one_line(problem, 600)));
     }

@@ -183,8 +183,13 @@ fn summary_facts(
     let resolved = Attempt::resolve(repo, overrides)?;
     let own = OwnFiles::of(config);
     let mut files = files_changed(repo, plan, resolved.base)?;
-    files.retain(|f| !own.holds(f));
     let digest = digest::for_repo(repo, config)?;
+    // Neither the handoff's own files nor what `hooks install` wrote (settings, MCP registrations,
+    // the skill) are the agent's work, unless the agent edited them itself.
+    let installed = |f: &String| {
+        crate::agent::digest::INSTALLED.contains(&f.as_str()) && !digest.files_edited.contains(f)
+    };
+    files.retain(|f| !own.holds(f) && !installed(f));
     Ok(change_summary::Facts {
         ticket: resolved.issue,
         files_changed: files,

@@ -65,6 +65,12 @@ def tool_calls(ctx):
             True, True, False], summary(events))
         ctx.check("the failed ls recorded with exit code 2", results[2].get("exit_code") == 2,
                   results[2])
+    # One call, one count: BeforeTool and AfterTool carry no call id and are paired by session,
+    # tool and arguments.
+    digest = json.loads(box.handoff("digest", "--json").stdout)
+    counts = (digest.get("tool_calls"), digest.get("errors"), digest.get("files_edited"))
+    ctx.check("the digest counts 3 tool calls, 1 error, hello.txt edited", counts == (
+        3, 1, ["hello.txt"]), counts)
     ctx.check("every event carries the session id", events and all(
         e.get("session") == session for e in events), f"want {session}: {summary(events)}")
     first = next((r["body"] for r in ctx.endpoint.requests if r.get("marker") == "E2E-CALLS"), {})

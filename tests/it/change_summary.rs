@@ -109,3 +109,29 @@ fn review_findings_in_any_letter_case_with_their_actions() {
     let out = repo.handoff().args(["progress", "set", "F2", "DONE"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// What `hooks install` wrote (settings, MCP registrations, the skill) is set-up, not the agent's
+/// work: never in Files changed, unless the agent edited such a file itself.
+#[test]
+fn files_hooks_install_wrote_are_not_files_changed() {
+    let env = Env::new();
+    let repo = started(&env, 3);
+    for agent in ["--claude", "--codex", "--gemini"] {
+        stdout_ok(repo.handoff().args(["hooks", "install", agent]).output().unwrap());
+    }
+    progress(&repo, &["plan", "One"]);
+    repo.write("src/lib.rs", "fn a() { b() }\n");
+    record(&repo, &edit(&repo, "src/lib.rs"));
+    let text = summary(&repo);
+    let files =
+        &text[text.find("## Files changed").unwrap()..text.find("## Quality gates").unwrap()];
+    assert!(files.contains("src/lib.rs"), "{files}");
+    for installed in [".claude/", ".mcp.json", ".codex/", ".gemini/", ".agents/"] {
+        assert!(!files.contains(installed), "{installed} listed: {files}");
+    }
+    // Edited by the agent, it is work.
+    repo.write(".mcp.json", "{\"mcpServers\": {}}\n");
+    record(&repo, &edit(&repo, ".mcp.json"));
+    let text = summary(&repo);
+    assert!(text.contains(".mcp.json"), "{text}");
+}

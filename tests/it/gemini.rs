@@ -125,3 +125,63 @@ fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
     assert!(!repo.path.join(".gemini").exists());
     assert!(!repo.path.join(".agents").exists());
 }
+
+/// Gemini's BeforeTool and AfterTool carry no call id: each pair is one call, paired by session,
+/// tool and arguments. The handoff's own MCP tool (`mcp_git-handoff_handoff_note`) and the note's
+/// own write never count, from their start on, and using the tool is using the handoff skill.
+#[test]
+fn gemini_calls_count_once_and_the_handoffs_own_never() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
+    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    assert_eq!(
+        settings["mcpServers"]["git-handoff"],
+        json!({"command": "git-handoff", "args": ["mcp"]})
+    );
+    let record = installed(&settings, "AfterTool");
+    let shell = json!({"command": "cargo test"});
+    let failed = json!({"llmContent": "Output: FAILED\nExit Code: 101", "returnDisplay": ""});
+    let passed = json!({"llmContent": "Output: ok", "returnDisplay": ""});
+    let write =
+        |path: &str| json!({"file_path": repo.path.join(path).to_str().unwrap(), "content": "x\n"});
+    let wrote = json!({"llmContent": "Successfully wrote file", "returnDisplay": ""});
+    let pair = |tool: &str, input: Value, response: Value| {
+        [
+            gemini(&repo, "BeforeTool", json!({"tool_name": tool, "tool_input": input})),
+            gemini(
+                &repo,
+                "AfterTool",
+                json!({"tool_name": tool, "tool_input": input, "tool_response": response}),
+            ),
+        ]
+    };
+    let mut calls = Vec::new();
+    calls.extend(pair("run_shell_command", shell.clone(), failed));
+    calls.extend(pair("write_file", write("a.txt"), wrote.clone()));
+    calls.extend(pair("run_shell_command", shell, passed));
+    calls.extend(pair("write_file", write(".agent/handoff/7.md"), wrote));
+    calls.extend(pair(
+        "mcp_git-handoff_handoff_note",
+        json!({"goal": "g"}),
+        json!({"llmContent": "saved"}),
+    ));
+    for call in &calls {
+        hook(&repo, &record, call);
+    }
+    let digest: Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["digest", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(digest["tool_calls"], 3, "{digest}");
+    assert_eq!(digest["errors"], 1, "{digest}");
+    assert_eq!(digest["files_edited"], json!(["a.txt"]), "{digest}");
+    assert_eq!(digest["handoff_skill"], true, "{digest}");
+    assert_eq!(digest["last_check"]["ok"], true, "{digest}");
+    // Uninstall takes the server out with the hooks.
+    stdout_ok(repo.handoff().args(["hooks", "uninstall", "--gemini"]).output().unwrap());
+    assert!(!repo.path.join(".gemini").exists());
+}

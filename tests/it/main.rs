@@ -3,6 +3,7 @@
 
 mod common;
 
+mod abrupt_end;
 mod agent_hooks;
 mod architecture;
 mod branch_truth;

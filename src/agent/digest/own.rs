@@ -5,6 +5,19 @@
 
 use crate::model::config::Config;
 
+/// The files `git handoff hooks install` writes into the work tree (agent settings, MCP server
+/// registrations, the handoff skill). The install tests check that an install leaves nothing else.
+pub const INSTALLED: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/skills/handoff/SKILL.md",
+    ".mcp.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".agents/skills/handoff/SKILL.md",
+    ".gemini/settings.json",
+];
+
 /// The handoff's own files: the note directory and the progress file. The agent writes them to
 /// hand off, so they are not the work a digest counts ("3 files edited" for 2).
 #[derive(Debug, Clone, Default)]
@@ -53,8 +66,14 @@ pub(super) fn is_handoff_command(command: &str) -> bool {
         || (rest.starts_with("git ") && rest.contains("Handoff note: issue #"))
 }
 
-/// A call of the handoff's agent tools (`git handoff mcp`), as Claude Code names MCP tools:
-/// `mcp__git-handoff__handoff_note`. Using them is using the handoff skill.
+/// A call of the handoff's agent tools (`git handoff mcp`), however the agent spells the server
+/// and the tool: `mcp__git-handoff__handoff_note` (Claude Code), `mcp__git_handoff__handoff_note`
+/// (Codex), `mcp_git-handoff_handoff_note` (Gemini CLI). Using them is using the handoff skill.
 pub(super) fn is_handoff_tool(name: &str) -> bool {
-    name.strip_prefix("mcp__git-handoff__").is_some_and(|tool| tool.starts_with("handoff_"))
+    let name = name.to_ascii_lowercase().replace('-', "_");
+    let Some(rest) = name.strip_prefix("mcp") else { return false };
+    let rest = rest.trim_start_matches('_');
+    rest.strip_prefix("git_handoff").is_some_and(|tool| {
+        tool.starts_with('_') && tool.trim_start_matches('_').starts_with("handoff_")
+    })
 }

@@ -93,6 +93,11 @@ fn recent_calls_are_capped() {
 #[test]
 fn the_handoff_tools_count_as_the_skill() {
     assert!(is_handoff_tool("mcp__git-handoff__handoff_note"));
+    // Codex and Gemini CLI spell the server and the tool their own way.
+    assert!(is_handoff_tool("mcp__git_handoff__handoff_note"));
+    assert!(is_handoff_tool("mcp_git-handoff_handoff_recall"));
+    assert!(!is_handoff_tool("mcp_git-handoffs_handoff_note"));
+    assert!(!is_handoff_tool("git_handoff_handoff_note"));
     assert!(!is_handoff_tool("mcp__other__handoff_note"));
     assert!(!is_handoff_tool("mcp__git-handoff__other"));
 }

@@ -68,6 +68,8 @@ pub struct Input {
     pub tool_call_total: u64,
     pub last_check: Option<CheckCall>,
     pub turns: Option<u64>,
+    /// The API error the last turn ended on (`rate_limit: 429: ...`), from the event log.
+    pub ended_on_error: Option<String>,
     /// The session id the hook payloads carried, when the facts name none.
     pub session_id: Option<String>,
     pub facts: Facts,

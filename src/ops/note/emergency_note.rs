@@ -172,6 +172,10 @@ pub fn emergency_note(
             exit_code: c.exit_code,
         }),
         session_id: digest.session_id.clone(),
+        ended_on_error: digest.ended_on_error.as_ref().map(|e| match &e.message {
+            Some(message) => format!("{} ({message}) at {}", e.kind, e.at),
+            None => format!("{} at {}", e.kind, e.at),
+        }),
         turns: (digest.turns > 0).then_some(digest.turns),
         log_dir: log_dir(repo),
         draft,

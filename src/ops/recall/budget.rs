@@ -168,7 +168,7 @@ fn last_untagged_line(lines: &[Vec<String>]) -> Option<usize> {
 /// the note (the last check). They are shortened, never dropped.
 fn protected(items: &[String]) -> bool {
     let first = items.first().map(String::as_str).unwrap_or_default();
-    ["Goal: ", "Next: ", "Since the note: ", "Since the handoff: "]
+    ["Goal: ", "Next: ", "Since the note: ", "Since the handoff: ", "Ended on an API error: "]
         .iter()
         .any(|p| first.starts_with(p))
 }

@@ -53,6 +53,17 @@ fn what(record: &Record) -> Vec<String> {
     parts
 }
 
+/// `Since the note: ...`'s neighbour when the session ended abruptly: `Ended on an API error:
+/// rate_limit (429: Rate limit exceeded)`, from the record's digest. Kept as the since line is.
+fn ended_on_error(record: &Record) -> Option<String> {
+    let ended = record.digest.as_ref()?.get("ended_on_error")?.as_table()?;
+    let kind = ended.get("kind")?.as_str()?;
+    Some(match ended.get("message").and_then(|m| m.as_str()) {
+        Some(message) => format!("Ended on an API error: {kind} ({message})"),
+        None => format!("Ended on an API error: {kind}"),
+    })
+}
+
 /// The session the handoff was written in, from its digest: a runtime's UUID by its first eight
 /// characters, as the seed shows it.
 fn session(record: &Record) -> Option<String> {
@@ -66,6 +77,9 @@ fn session(record: &Record) -> Option<String> {
 /// The full recall (after compact, resume, clear or fork): at most `max_lines` lines.
 pub fn full(record: &Record, req: &Limits<'_>, pointers: &[String]) -> Vec<String> {
     let mut lines = vec![format!("{} {}", req.prefix, first_line(record))];
+    if let Some(ended) = ended_on_error(record) {
+        lines.push(ended);
+    }
     if let Some(summary) = &record.summary {
         if let Some(goal) = &summary.goal {
             lines.push(format!("Goal: {goal}"));

@@ -6,20 +6,8 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::agent::attempt::EVENTS_FILE;
+use crate::agent::digest::INSTALLED;
 use crate::git::repo::Repo;
-
-/// The files `git handoff hooks install` writes into the work tree (agent settings, MCP server
-/// registrations, the handoff skill). The install tests check that an install leaves nothing else.
-pub const INSTALLED: &[&str] = &[
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".claude/skills/handoff/SKILL.md",
-    ".mcp.json",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".agents/skills/handoff/SKILL.md",
-    ".gemini/settings.json",
-];
 
 /// How much of the event log is searched for a tool call; a longer log without one in its start
 /// is taken as holding one (a warning too many rather than one missing).

@@ -89,18 +89,7 @@ pub fn seal_attempt(
             _ => match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
                 Ok(outcome) => note = Some(outcome),
                 Err(err) if err.is::<NotPassed>() && is_draft => {
-                    let report = crate::util::error::not_passed_report(&err);
-                    let problems: Vec<&str> = report
-                        .iter()
-                        .flat_map(|r| r.lines())
-                        .filter(|l| *l != note::NOT_COMMITTED)
-                        .collect();
-                    req.hold.push(hold(format!(
-                        "the draft note does not pass its check ({}); it stays in the work tree, \
-                         kept for `git handoff note --emergency` (or mend it and run `git \
-                         handoff note`)",
-                        problems.join("; ")
-                    )));
+                    req.hold.push(hold(draft_kept(&err)));
                     draft = Some(rel.clone());
                 }
                 Err(err) if err.is::<NotPassed>() => req.hold.push(hold(
@@ -159,24 +148,25 @@ fn note_on_the_seal(
             Ok((Some(outcome), None))
         }
         Err(err) if err.is::<NotPassed>() => {
-            let report = crate::util::error::not_passed_report(&err);
-            let problems: Vec<&str> = report
-                .iter()
-                .flat_map(|r| r.lines())
-                .filter(|l| *l != note::NOT_COMMITTED)
-                .collect();
             if let Some(at) = held {
-                sealed.skipped[at].why = format!(
-                    "the draft note does not pass its check ({}); it stays in the work tree, \
-                     kept for `git handoff note --emergency` (or mend it and run `git handoff \
-                     note`)",
-                    problems.join("; ")
-                );
+                sealed.skipped[at].why = draft_kept(&err);
             }
             Ok((None, Some(rel.to_string())))
         }
         Err(err) => Err(err),
     }
+}
+
+/// Why a draft note that did not pass its check (`err`) stays in the work tree.
+fn draft_kept(err: &anyhow::Error) -> String {
+    let report = crate::util::error::not_passed_report(err);
+    let problems: Vec<&str> =
+        report.iter().flat_map(|r| r.lines()).filter(|l| *l != note::NOT_COMMITTED).collect();
+    format!(
+        "the draft note does not pass its check ({}); it stays in the work tree, kept for `git \
+         handoff note --emergency` (or mend it and run `git handoff note`)",
+        problems.join("; ")
+    )
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

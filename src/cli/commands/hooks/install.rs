@@ -26,7 +26,8 @@ use super::print::print;
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
 /// that make handoffs automatic: tool starts (PreToolUse, so a call still running at a limit is
-/// known), tool results, prompts and Stop → `record`, SessionStart → `recall`, SessionEnd →
+/// known), tool results, prompts, Stop and StopFailure (a turn ended on an API error) → `record`,
+/// SessionStart → `recall`, SessionEnd →
 /// `note --digest-only`, each run as `git-handoff <command>` (the binary itself: a git start less
 /// on every tool call); entries in the older `git handoff <command>` form are rewritten where
 /// they are. Codex runs them only once it trusts the project and you approved them in its hook
@@ -34,11 +35,11 @@ use super::print::print;
 /// AfterTool → `record`, SessionStart → `recall`, SessionEnd → `note --digest-only`, timeouts in
 /// milliseconds, nothing but JSON on stdout) into `.gemini/settings.json`. Each adds the handoff
 /// skill where its agent reads skills, when there is none: `.claude/skills/handoff/SKILL.md`, or
-/// `.agents/skills/handoff/SKILL.md` for Codex and Gemini CLI. --claude and --codex also register
-/// the handoff tools
-/// (`git handoff mcp`) as the MCP server `git-handoff`: in `.mcp.json` (`mcpServers`) for Claude
-/// Code (approved for you in `.claude/settings.local.json`, as Claude Code asks before starting a
-/// project's server), in `.codex/config.toml` (`[mcp_servers.git-handoff]`) for Codex. Every
+/// `.agents/skills/handoff/SKILL.md` for Codex and Gemini CLI. Each also registers the handoff
+/// tools (`git handoff mcp`) as the MCP server `git-handoff`: in `.mcp.json` (`mcpServers`) for
+/// Claude Code (approved for you in `.claude/settings.local.json`, as Claude Code asks before
+/// starting a project's server), in `.codex/config.toml` (`[mcp_servers.git-handoff]`) for Codex,
+/// in `.gemini/settings.json` (`mcpServers`) beside the hooks for Gemini CLI. Every
 /// existing setting is kept, and the file's own formatting; installing again changes nothing. An
 /// invalid settings file stops the install before anything is written.
 ///

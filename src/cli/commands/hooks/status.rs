@@ -37,7 +37,7 @@ fn label(name: &str) -> String {
 /// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {..., "review"?:
 /// {"config", "project_trusted", "approved": [event], "unapproved": [event], "disabled"?: [event],
 /// "problem"?}}, "skill": {"path", "state": "absent"|"unchanged"|"modified"}, "codex_skill":
-/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}}.
+/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}, "gemini_mcp": {...}}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {}
 
@@ -105,8 +105,12 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "{:<14}{}", "", codex_review_line(review, &show(&review.config)))?;
         }
     }
-    for (name, status) in [("MCP (Claude)", &report.claude_mcp), ("MCP (Codex)", &report.codex_mcp)]
-    {
+    let servers = [
+        ("MCP (Claude)", &report.claude_mcp),
+        ("MCP (Codex)", &report.codex_mcp),
+        ("MCP (Gemini)", &report.gemini_mcp),
+    ];
+    for (name, status) in servers {
         let Some(status) = status else { continue };
         let state = match (status.installed, status.changed) {
             (true, _) => "registers git-handoff",
