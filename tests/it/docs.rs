@@ -41,7 +41,7 @@ fn the_readme_test_command_is_what_ci_runs() {
     assert!(
         commands
             .iter()
-            .any(|c| c.starts_with("cargo install --locked --path . && git handoff demo"))
+            .any(|c| c.starts_with("cargo install --locked --path . && git handoff install-man"))
     );
 }
 
