@@ -82,6 +82,9 @@ impl Agent {
                 // A turn that ends on an API error (rate limit, overload, billing, output cut):
                 // the abrupt end this product exists for.
                 w("StopFailure", None, "git-handoff record --agent claude || exit 1", 5),
+                // A compaction, and the end of each subagent (its calls are attributed to it).
+                w("PreCompact", None, "git-handoff record --agent claude || exit 1", 5),
+                w("SubagentStop", None, "git-handoff record --agent claude || exit 1", 5),
                 w("SessionStart", None, "git-handoff recall --hook claude || exit 1", 10),
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 30),
             ],
@@ -99,6 +102,11 @@ impl Agent {
             Agent::Gemini => vec![
                 w("BeforeTool", Some(".*"), "git-handoff record --agent gemini || exit 1", 5000),
                 w("AfterTool", Some(".*"), "git-handoff record --agent gemini || exit 1", 5000),
+                // The prompt and the model's last answer (the emergency note's "last model
+                // intent"), and a compression of the context.
+                w("BeforeAgent", None, "git-handoff record --agent gemini || exit 1", 5000),
+                w("AfterAgent", None, "git-handoff record --agent gemini || exit 1", 5000),
+                w("PreCompress", None, "git-handoff record --agent gemini || exit 1", 5000),
                 w("SessionStart", None, "git-handoff recall --hook gemini || exit 1", 10000),
                 w("SessionEnd", None, "git-handoff note --digest-only >/dev/null || exit 1", 30000),
             ],

@@ -71,6 +71,10 @@ def tool_calls(ctx):
     counts = (digest.get("tool_calls"), digest.get("errors"), digest.get("files_edited"))
     ctx.check("the digest counts 3 tool calls, 1 error, hello.txt edited", counts == (
         3, 1, ["hello.txt"]), counts)
+    # BeforeAgent and AfterAgent: the turn and the model's last answer, as for the other agents.
+    said = (digest.get("turns"), digest.get("last_assistant_text"))
+    ctx.check("AfterAgent recorded the model's last answer", said == (
+        1, "Wrote hello.txt; the listing failed."), said)
     ctx.check("every event carries the session id", events and all(
         e.get("session") == session for e in events), f"want {session}: {summary(events)}")
     first = next((r["body"] for r in ctx.endpoint.requests if r.get("marker") == "E2E-CALLS"), {})

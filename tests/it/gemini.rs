@@ -42,7 +42,18 @@ fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
     stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
     let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
     let events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
-    assert_eq!(events, ["BeforeTool", "AfterTool", "SessionStart", "SessionEnd"]);
+    assert_eq!(
+        events,
+        [
+            "BeforeTool",
+            "AfterTool",
+            "BeforeAgent",
+            "AfterAgent",
+            "PreCompress",
+            "SessionStart",
+            "SessionEnd"
+        ]
+    );
     assert_eq!(settings["hooks"]["AfterTool"][0]["matcher"], ".*", "a regular expression");
     assert_eq!(settings["hooks"]["AfterTool"][0]["hooks"][0]["timeout"], 5000, "milliseconds");
     assert!(repo.path.join(".agents/skills/handoff/SKILL.md").is_file());
@@ -120,7 +131,7 @@ fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
     assert!(!notes.is_empty(), "a digest-only record");
 
     let out = stdout_ok(repo.handoff().args(["hooks", "status"]).output().unwrap());
-    assert!(out.contains("Gemini CLI    .gemini/settings.json all 4 git-handoff hooks"), "{out}");
+    assert!(out.contains("Gemini CLI    .gemini/settings.json all 7 git-handoff hooks"), "{out}");
     stdout_ok(repo.handoff().args(["hooks", "uninstall", "--gemini"]).output().unwrap());
     assert!(!repo.path.join(".gemini").exists());
     assert!(!repo.path.join(".agents").exists());
@@ -184,4 +195,36 @@ fn gemini_calls_count_once_and_the_handoffs_own_never() {
     // Uninstall takes the server out with the hooks.
     stdout_ok(repo.handoff().args(["hooks", "uninstall", "--gemini"]).output().unwrap());
     assert!(!repo.path.join(".gemini").exists());
+}
+
+/// Gemini CLI's BeforeAgent and AfterAgent are installed and read as the prompt and the turn's
+/// end: the emergency note's last model intent comes from them, as for the other agents.
+#[test]
+fn gemini_prompts_and_answers_are_recorded() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
+    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    let prompt = gemini(&repo, "BeforeAgent", json!({"prompt": "Fix the parser"}));
+    hook(&repo, &installed(&settings, "BeforeAgent"), &prompt);
+    let answer = gemini(
+        &repo,
+        "AfterAgent",
+        json!({"prompt": "Fix the parser",
+        "prompt_response": "I fixed the parser; the lexer remains.", "stop_hook_active": false}),
+    );
+    hook(&repo, &installed(&settings, "AfterAgent"), &answer);
+    let digest: Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["digest", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(digest["turns"], 1, "{digest}");
+    assert_eq!(digest["last_assistant_text"], "I fixed the parser; the lexer remains.", "{digest}");
+    let out = ["note", "--emergency", "--reason", "turn_limit"];
+    stdout_ok(repo.handoff().args(out).output().unwrap());
+    let note = repo.git_text(["show", "HEAD:.agent/handoff/7.md"]);
+    assert!(note.contains("I fixed the parser; the lexer remains."), "{note}");
 }

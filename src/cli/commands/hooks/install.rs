@@ -26,13 +26,14 @@ use super::print::print;
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
 /// that make handoffs automatic: tool starts (PreToolUse, so a call still running at a limit is
-/// known), tool results, prompts, Stop and StopFailure (a turn ended on an API error) → `record`,
+/// known), tool results, prompts, Stop, StopFailure (a turn ended on an API error), PreCompact
+/// and SubagentStop → `record`,
 /// SessionStart → `recall`, SessionEnd →
 /// `note --digest-only`, each run as `git-handoff <command>` (the binary itself: a git start less
 /// on every tool call); entries in the older `git handoff <command>` form are rewritten where
 /// they are. Codex runs them only once it trusts the project and you approved them in its hook
 /// review (`hooks status` says whether it has). --gemini merges Gemini CLI's (BeforeTool,
-/// AfterTool → `record`, SessionStart → `recall`, SessionEnd → `note --digest-only`, timeouts in
+/// AfterTool, BeforeAgent, AfterAgent, PreCompress → `record`, SessionStart → `recall`, SessionEnd → `note --digest-only`, timeouts in
 /// milliseconds, nothing but JSON on stdout) into `.gemini/settings.json`. Each adds the handoff
 /// skill where its agent reads skills, when there is none: `.claude/skills/handoff/SKILL.md`, or
 /// `.agents/skills/handoff/SKILL.md` for Codex and Gemini CLI. Each also registers the handoff
