@@ -6,7 +6,7 @@
 # python3, tar and, for the .deb, dpkg-deb: the wheel and the npm tarballs are plain archives
 # written here.
 #
-#   packaging/build.sh [--target TRIPLE] [--binary PATH] [--out DIR]
+#   packaging/build.sh [--target TRIPLE] [--binary PATH] [--out DIR] [--npm-platforms LIST]
 #
 # --target   the Rust target (default x86_64-unknown-linux-gnu; aarch64-unknown-linux-gnu,
 #            x86_64-apple-darwin and aarch64-apple-darwin build the same way on a machine that
@@ -16,14 +16,19 @@
 # --binary   package this binary instead of building one (the packaging test uses the debug
 #            build; the wheel's platform tag then follows the glibc symbols it needs).
 # --out      where the artifacts go (default dist/).
+# --npm-platforms  the platform packages `git-handoff` lists in optionalDependencies, as
+#            "linux-x64 linux-arm64 darwin-x64 darwin-arm64" (default: the one built here); a
+#            release builds each target's platform package, then the main package once with all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=x86_64-unknown-linux-gnu
 binary=""
 out=dist
+npm_platforms=""
 while [ $# -gt 0 ]; do
   case $1 in
+    --npm-platforms) npm_platforms=$2; shift 2 ;;
     --target) target=$2; shift 2 ;;
     --binary) binary=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -166,11 +171,11 @@ with zipfile.ZipFile(wheel, "w") as z:
         z.writestr(info, data)
 PY
 
-# 4. The npm packages. The platform package carries the binary and its own `bin`, so a project
-#    install links node_modules/.bin/git-handoff to the binary itself; `git-handoff` points its
-#    `bin` at the platform package nested inside it (a global install), so the command on PATH is
-#    the native binary, no Node launcher on the hooks' path, and lists the man pages, which npm
-#    links into <prefix>/share/man.
+# 4. The npm packages, in esbuild's layout: the platform package carries the binary (`os` and
+#    `cpu` choose it); `git-handoff` lists every platform package in optionalDependencies, its man
+#    pages (npm links them into <prefix>/share/man), and a bin that a postinstall replaces with
+#    the platform's binary (packaging/npm/), so the command on PATH, global or in a project, is
+#    the native binary: no Node launcher on the hooks' path. Nothing is downloaded.
 platform_pkg=@git-handoff/$os-$cpu
 npm_pkg() { # DIR TARBALL: a package directory packed as `npm pack` would
   (cd "$1/.." && tar_c -czf "$2" --transform 's,^[^/]*,package,' "$(basename "$1")")
@@ -187,17 +192,19 @@ cat > "$plat/package.json" <<EOF
   "license": "MIT OR Apache-2.0",
   "os": ["$os"],
   "cpu": ["$cpu"],
-  "bin": {"git-handoff": "bin/git-handoff"},
   "files": ["bin/git-handoff", "LICENSE-MIT", "LICENSE-APACHE"]
 }
 EOF
 npm_pkg "$plat" "$out/git-handoff-$os-$cpu-$version.tgz"
 main=$work/npm-main
-mkdir -p "$main/man"
+mkdir -p "$main/man" "$main/bin"
+install -m 755 packaging/npm/git-handoff.js "$main/bin/git-handoff"
+install -m 644 packaging/npm/install.js "$main/install.js"
 cp man/*.1 "$main/man/"
 cp -r completions "$main/completions"
 cp README.md LICENSE-MIT LICENSE-APACHE "$main/"
 pages=$(cd man && ls *.1 | sed 's,^,    "man/,; s,$,",' | paste -sd, -)
+optional=$(for p in ${npm_platforms:-$os-$cpu}; do printf '"@git-handoff/%s": "%s"\n' "$p" "$version"; done | paste -sd, -)
 cat > "$main/package.json" <<EOF
 {
   "name": "git-handoff",
@@ -205,12 +212,13 @@ cat > "$main/package.json" <<EOF
   "description": "Keeps AI coding agents' handoffs next to git state: snapshots, seals, checked notes, recall",
   "license": "MIT OR Apache-2.0",
   "repository": "github:git-handoff/git-handoff",
-  "bin": {"git-handoff": "node_modules/$platform_pkg/bin/git-handoff"},
+  "bin": {"git-handoff": "bin/git-handoff"},
+  "scripts": {"postinstall": "node install.js"},
   "man": [
 $pages
   ],
-  "optionalDependencies": {"$platform_pkg": "$version"},
-  "files": ["man", "completions", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]
+  "optionalDependencies": {$optional},
+  "files": ["bin/git-handoff", "install.js", "man", "completions", "README.md", "LICENSE-MIT", "LICENSE-APACHE"]
 }
 EOF
 npm_pkg "$main" "$out/git-handoff-$version.tgz"
