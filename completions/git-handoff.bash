@@ -749,7 +749,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__hooks__subcmd__status)
-            opts="-C -h -V --json --color --help --version"
+            opts="-C -h -V --check --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1635,7 +1635,7 @@ _git_handoff ()
 		status)
 			case "$cur" in
 			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
-			-*) __gitcomp "--color= --help --json --version"; return ;;
+			-*) __gitcomp "--check --color= --help --json --version"; return ;;
 			esac
 			case "$prev" in
 			--color) __gitcomp "auto always never" "" "$cur"; return ;;

@@ -300,6 +300,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;hooks;status'= {
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
+            cand --check 'Exit 1 when an installed hook will not run, or the configuration cannot be read whole'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

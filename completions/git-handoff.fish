@@ -278,6 +278,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fis
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -l check -d 'Exit 1 when an installed hook will not run, or the configuration cannot be read whole'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'

@@ -30,6 +30,10 @@ pub struct Status {
     pub claude_mcp: Option<mcp::Status>,
     pub codex_mcp: Option<mcp::Status>,
     pub gemini_mcp: Option<mcp::Status>,
+    /// Once Gemini CLI hooks of ours are installed: whether Gemini CLI trusts the folder, without
+    /// which it runs none of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gemini_trust: Option<crate::install::gemini_trust::Trust>,
     /// What of `.handoff.toml` cannot be used (file:line): the hooks run on with the defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_problem: Option<String>,
@@ -77,6 +81,14 @@ pub fn status(repo: &Repo, config: &Config, config_problem: Option<String>) -> R
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
         codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
         gemini_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Gemini)).transpose()?,
+        gemini_trust: None,
         config_problem,
+    })
+    .map(|mut status| {
+        let installed = status.gemini.as_ref().is_some_and(|g| !g.installed.is_empty());
+        if let (true, Some(top)) = (installed, top.as_deref()) {
+            status.gemini_trust = Some(crate::install::gemini_trust::trust(top));
+        }
+        status
     })
 }

@@ -14,6 +14,7 @@ pub mod agent_status;
 pub mod agent_uninstall;
 pub mod change;
 pub mod codex_review;
+pub mod gemini_trust;
 pub mod git_hooks;
 pub mod hooks_install;
 pub mod hooks_status;

@@ -228,3 +228,43 @@ fn gemini_prompts_and_answers_are_recorded() {
     let note = repo.git_text(["show", "HEAD:.agent/handoff/7.md"]);
     assert!(note.contains("I fixed the parser; the lexer remains."), "{note}");
 }
+
+/// Gemini CLI runs no hook in a folder it does not trust: `hooks status` says so, with the way
+/// to trust it, and `--check` exits 1 until it is trusted (by its trustedFolders.json or the
+/// environment, read as Gemini CLI reads them).
+#[test]
+fn hooks_status_tells_whether_gemini_trusts_the_folder() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
+    let status = |extra: &[(&str, &str)]| {
+        let mut cmd = repo.handoff();
+        cmd.args(["hooks", "status", "--check"]);
+        for (k, v) in extra {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    let out = status(&[]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("Gemini CLI will run none of them") && text.contains("TRUST_FOLDER"),
+        "{text}"
+    );
+    assert_eq!(status(&[("GEMINI_CLI_TRUST_WORKSPACE", "true")]).status.code(), Some(0));
+    // A rule on the parent, as Gemini CLI writes it when you trust the parent folder.
+    let parent = repo.path.parent().unwrap().join("some-sibling");
+    let rules = json!({parent.to_str().unwrap(): "TRUST_PARENT"});
+    std::fs::create_dir_all(repo.home().join(".gemini")).unwrap();
+    std::fs::write(repo.home().join(".gemini/trustedFolders.json"), rules.to_string()).unwrap();
+    let out = status(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    // A closer rule that distrusts wins.
+    let above = repo.path.parent().unwrap().to_str().unwrap();
+    let rules = json!({above: "TRUST_FOLDER", repo.path.to_str().unwrap(): "DO_NOT_TRUST"});
+    std::fs::write(repo.home().join(".gemini/trustedFolders.json"), rules.to_string()).unwrap();
+    assert_eq!(status(&[]).status.code(), Some(1));
+}

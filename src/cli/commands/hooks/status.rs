@@ -25,30 +25,45 @@ fn label(name: &str) -> String {
 /// The pre-push hook git runs and whether it holds git-handoff's block (or which hook manager owns
 /// it, and copies of the block that no longer run), `notes.rewriteRef`, the Claude Code and Codex
 /// hook entries (which of git-handoff's are in place, and which are in the older, slower
-/// `git handoff` form that installing again rewrites), the Gemini CLI ones, whether Codex will run its hooks (read from
+/// `git handoff` form that installing again rewrites), the Gemini CLI ones and whether Gemini CLI
+/// trusts the folder (it runs no hook in an untrusted one), whether Codex will run its hooks (read from
 /// Codex's own `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`: Codex runs a
 /// project's hooks only once it trusts the project and the user approved each hook in its hook
 /// review, and skips them silently until then; the line says how to approve them), and the
 /// handoff skill where Claude Code reads it and where Codex reads it (as installed, or edited).
-/// Exit 0 whatever is found.
+/// Exit 0 whatever is found; with --check, exit 1 when an installed hook will not run (Codex's
+/// review or trust, Gemini CLI's folder trust) or the configuration cannot be read whole.
 ///
 /// --json prints {"pre_push": {"path", "installed", "manager", "evidence", "elsewhere": [{"path",
 /// "runs"}]}, "rewrite_ref": {"key", "value", "set"}, "claude": {"path", "exists", "installed":
 /// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {..., "review"?:
 /// {"config", "project_trusted", "approved": [event], "unapproved": [event], "disabled"?: [event],
 /// "problem"?}}, "skill": {"path", "state": "absent"|"unchanged"|"modified"}, "codex_skill":
-/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}, "gemini_mcp": {...}}.
+/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}, "gemini_mcp": {...}, "gemini_trust"?: {"trusted", "source", "file"}, "config_problem"?}.
 #[derive(Debug, clap::Args)]
-pub struct StatusArgs {}
+pub struct StatusArgs {
+    /// Exit 1 when an installed hook will not run, or the configuration cannot be read whole.
+    #[arg(long)]
+    pub check: bool,
+}
 
-pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
+pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
     // A configuration the hooks cannot take whole is reported, and the rest is shown with the
     // defaults the hooks fall back to.
     let repo = Ctx::repo()?;
     let (config, problems) = Config::load_for_saving(repo.top().ok());
     let report = hooks_status::status(&repo, &config, problems.into_iter().next())?;
+    // Whether every installed hook will run: what --check answers.
+    let codex_waits =
+        report.codex.as_ref().and_then(|c| c.review.as_ref()).is_some_and(|r| !r.runs_all());
+    let gemini_waits = report.gemini_trust.as_ref().is_some_and(|t| !t.trusted);
+    let all_run = !codex_waits && !gemini_waits && report.config_problem.is_none();
+    let verdict = || -> Result<()> {
+        if args.check && !all_run { Err(crate::util::error::NotPassed.into()) } else { Ok(()) }
+    };
     if ctx.json {
-        return Ok(output::write_json(out, &report)?);
+        output::write_json(out, &report)?;
+        return verdict();
     }
     if let Some(problem) = &report.config_problem {
         let problem = crate::util::text::escape_controls(problem, false);
@@ -104,6 +119,24 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
         if let Some(review) = status.review.as_ref().filter(|r| !r.runs_all()) {
             writeln!(out, "{:<14}{}", "", codex_review_line(review, &show(&review.config)))?;
         }
+        if let (true, Some(trust)) = (name == "Gemini CLI", &report.gemini_trust)
+            && !trust.trusted
+        {
+            writeln!(
+                out,
+                "{:<14}Gemini CLI will run none of them: it does not trust this folder ({}). Run \
+                 `gemini` here once and trust the folder, or add {:?}: \"TRUST_FOLDER\" to {}; \
+                 until then no tool call is recorded and a headless `gemini -p` exits 55",
+                "",
+                if trust.source == "none" {
+                    "no rule names it"
+                } else {
+                    "a rule or the environment says so"
+                },
+                top.map(|t| t.display().to_string()).unwrap_or_default(),
+                show(&trust.file)
+            )?;
+        }
     }
     let servers = [
         ("MCP (Claude)", &report.claude_mcp),
@@ -128,7 +161,7 @@ pub fn run(ctx: &Ctx, _args: StatusArgs, out: &mut impl Write) -> Result<()> {
         };
         writeln!(out, "{}{} {state}", label(name), show(&skill.path))?;
     }
-    Ok(())
+    verdict()
 }
 
 /// Why Codex will not run (all of) the installed hooks, and how to let it.
