@@ -28,6 +28,17 @@ fn hook(repo: &Repo, command: &str, payload: &Value) -> String {
     stdout_ok(repo.shell(&format!("({command}) < '{}'", file.display())))
 }
 
+/// A repository with attempt 7 started and the Gemini CLI hooks installed, and its settings.
+fn installed_repo(env: &Env) -> (Repo, Value) {
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
+    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
+    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    (repo, settings)
+}
+
 fn installed(settings: &Value, event: &str) -> String {
     settings["hooks"][event][0]["hooks"][0]["command"].as_str().unwrap().to_string()
 }
@@ -35,12 +46,7 @@ fn installed(settings: &Value, event: &str) -> String {
 #[test]
 fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
     let env = Env::new();
-    let repo = env.repo("r");
-    repo.write("a.txt", "a\n");
-    repo.commit_all("init");
-    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
-    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
-    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    let (repo, settings) = installed_repo(&env);
     let events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
     assert_eq!(
         events,
@@ -143,12 +149,7 @@ fn gemini_hooks_record_each_call_and_answer_session_start_in_json() {
 #[test]
 fn gemini_calls_count_once_and_the_handoffs_own_never() {
     let env = Env::new();
-    let repo = env.repo("r");
-    repo.write("a.txt", "a\n");
-    repo.commit_all("init");
-    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
-    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
-    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    let (repo, settings) = installed_repo(&env);
     assert_eq!(
         settings["mcpServers"]["git-handoff"],
         json!({"command": "git-handoff", "args": ["mcp"]})
@@ -202,12 +203,7 @@ fn gemini_calls_count_once_and_the_handoffs_own_never() {
 #[test]
 fn gemini_prompts_and_answers_are_recorded() {
     let env = Env::new();
-    let repo = env.repo("r");
-    repo.write("a.txt", "a\n");
-    repo.commit_all("init");
-    stdout_ok(repo.handoff().args(["start", "--issue", "7"]).output().unwrap());
-    stdout_ok(repo.handoff().args(["hooks", "install", "--gemini"]).output().unwrap());
-    let settings: Value = serde_json::from_slice(&repo.read(".gemini/settings.json")).unwrap();
+    let (repo, settings) = installed_repo(&env);
     let prompt = gemini(&repo, "BeforeAgent", json!({"prompt": "Fix the parser"}));
     hook(&repo, &installed(&settings, "BeforeAgent"), &prompt);
     let answer = gemini(
