@@ -133,7 +133,27 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             }
             let message = cli::output::redacted(&util::error::render(&err), &args);
             eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&message, true)));
+            // An agent hook's failure is kept where `hooks status` and the next recall show it.
+            if install::hook_failures::is_hook(&args) {
+                log_hook_failure(&args, &message);
+            }
             2
         }
     }
+}
+
+/// Logs a failed hook command in the repository's git dir, if one is found from here.
+fn log_hook_failure(args: &[OsString], message: &str) {
+    let Ok(cwd) = std::env::current_dir() else { return };
+    let git_dir = match git::repo::Location::find(&cwd) {
+        Some(found) => found.git_dir,
+        None => match git::repo::Repo::discover() {
+            Ok(repo) => repo.git_dir,
+            Err(_) => return,
+        },
+    };
+    let command: Vec<String> =
+        args.iter().skip(1).take(3).map(|a| a.to_string_lossy().into_owned()).collect();
+    let at = util::time::format(util::time::now());
+    install::hook_failures::log(&git_dir, &at, &command.join(" "), message);
 }

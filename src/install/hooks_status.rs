@@ -34,6 +34,9 @@ pub struct Status {
     /// which it runs none of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gemini_trust: Option<crate::install::gemini_trust::Trust>,
+    /// The agent hooks' last failures (at most 20, oldest first): each let the agent go on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hook_failures: Vec<String>,
     /// What of `.handoff.toml` cannot be used (file:line): the hooks run on with the defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config_problem: Option<String>,
@@ -82,6 +85,7 @@ pub fn status(repo: &Repo, config: &Config, config_problem: Option<String>) -> R
         codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
         gemini_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Gemini)).transpose()?,
         gemini_trust: None,
+        hook_failures: crate::install::hook_failures::read(&repo.git_dir),
         config_problem,
     })
     .map(|mut status| {

@@ -16,6 +16,7 @@ pub mod change;
 pub mod codex_review;
 pub mod gemini_trust;
 pub mod git_hooks;
+pub mod hook_failures;
 pub mod hooks_install;
 pub mod hooks_status;
 pub mod hooks_uninstall;

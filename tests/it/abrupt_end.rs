@@ -54,3 +54,25 @@ fn an_api_error_stop_is_recorded_and_told() {
     let digest = stdout_ok(repo.handoff().args(["digest", "--json"]).output().unwrap());
     assert!(!digest.contains("ended_on_error"), "{digest}");
 }
+
+/// A hook that fails never blocks the agent (the installed command exits 1, which every agent
+/// takes as a warning) and is not swallowed: `hooks status` shows it, and so does the next
+/// session's recall.
+#[test]
+fn a_failing_hook_lets_the_agent_go_on_and_is_shown() {
+    let env = Env::new();
+    let repo = started(&env, "r", 6);
+    stdout_ok(repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    let settings: serde_json::Value =
+        serde_json::from_slice(&repo.read(".claude/settings.json")).unwrap();
+    let command = settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
+    let payload = repo.home().join("bad.json");
+    std::fs::write(&payload, "{\"hook_event_name\": \"PostToolUse\", \"tool_name\": 5}").unwrap();
+    let out = repo.shell(&format!("({command}) < '{}'", payload.display()));
+    assert_eq!(out.status.code(), Some(1), "a warning, never 2 (which blocks)");
+    let status = stdout_ok(repo.handoff().args(["hooks", "status"]).output().unwrap());
+    let line = status.lines().find(|l| l.starts_with("hook failures")).unwrap_or_default();
+    assert!(line.contains("1 failed") && line.contains("record"), "{status}");
+    let recall = stdout_ok(repo.handoff().args(["recall"]).output().unwrap());
+    assert!(recall.contains("Hook failures: 1 in this attempt"), "{recall}");
+}

@@ -114,7 +114,23 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     }
     // The lines go into an agent's context (or onto a terminal): control characters from a note
     // or a record, perhaps fetched from another clone, are shown escaped, never passed on.
-    let text = crate::util::text::escape_controls(&recall.text(), true).into_owned();
+    let mut text = crate::util::text::escape_controls(&recall.text(), true).into_owned();
+    // The hooks' failures in this attempt: each let the agent go on, and someone should look.
+    let failures = crate::install::hook_failures::read(&repo.git_dir);
+    let since = resolved.started_at.map(crate::util::time::format);
+    let recent: Vec<&String> =
+        failures.iter().filter(|l| since.as_deref().is_none_or(|s| l.as_str() >= s)).collect();
+    if let Some(last) = recent.last() {
+        let last: String = last.chars().take(160).collect();
+        let last = crate::util::text::escape_controls(&last, false);
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "Hook failures: {} in this attempt, the last: {last}; `git handoff hooks status`",
+            recent.len()
+        ));
+    }
     if text.is_empty() {
         return Ok(());
     }

@@ -152,6 +152,15 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
         };
         writeln!(out, "{}{} {state}", label(name), show(&status.path))?;
     }
+    if let Some(last) = report.hook_failures.last() {
+        let last = crate::util::text::escape_controls(last, false);
+        writeln!(
+            out,
+            "{}{} failed, the agent went on; the last: {last}",
+            label("hook failures"),
+            report.hook_failures.len()
+        )?;
+    }
     for (name, skill) in [("skill", &report.skill), ("skill (Codex)", &report.codex_skill)] {
         let Some(skill) = skill else { continue };
         let state = match skill.state {
