@@ -130,7 +130,8 @@ fn hook_event(
                 event.exit_code = outcome.exit_code;
                 event.error = outcome.error.map(|e| clean(&e, CAP_ERROR).into());
             } else if name == "PostToolUse" {
-                let response = payload.get("tool_response");
+                // Copilot CLI, running Claude Code's hook files, names it `tool_result`.
+                let response = payload.get("tool_response").or_else(|| payload.get("tool_result"));
                 // An interrupted command did not finish: no exit status, and no success.
                 let interrupted = response
                     .and_then(|r| r.get("interrupted"))

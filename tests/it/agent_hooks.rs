@@ -135,3 +135,59 @@ fn pre_tool_use_is_recorded_so_a_call_still_running_at_the_limit_is_known() {
     assert_eq!(digest["recent_calls"][0]["target"], "cargo test --workspace");
     assert_eq!(digest["recent_calls"][0]["ok"], Value::Null, "still running: {digest}");
 }
+
+/// Copilot CLI reads Claude Code's `.claude/settings.json` and runs our hooks with its own
+/// payloads (snake_case, no call id, `tool_result` whose `result_type` is "success" for a command
+/// that failed, the status only in the text, `path` for a written file): each call counts once
+/// and a failing command is a failure, as Copilot CLI 1.0.102 was seen to send them.
+#[test]
+fn copilot_running_the_claude_hooks_is_counted_and_judged_truly() {
+    use serde_json::json;
+    let env = Env::new();
+    let repo = crate::common::started(&env, "r", 5);
+    let base = |event: &str| {
+        json!({"hook_event_name": event, "session_id": "c0p1", "timestamp": "2026-12-07T00:30:39.119Z",
+               "cwd": repo.path.to_str().unwrap()})
+    };
+    let with = |mut v: serde_json::Value, extra: serde_json::Value| {
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    let write =
+        json!({"path": repo.path.join("hello.txt").to_str().unwrap(), "file_text": "hello\n"});
+    let shell = json!({"command": "cargo test", "description": "the tests"});
+    let failed = json!({"result_type": "success", "text_result_for_llm": "\n<shellId: 0 completed with exit code 101>"});
+    let payloads = [
+        with(base("PreToolUse"), json!({"tool_name": "Write", "tool_input": write})),
+        with(
+            base("PostToolUse"),
+            json!({"tool_name": "Write", "tool_input": write,
+            "tool_result": {"result_type": "success", "text_result_for_llm": "Created file"}}),
+        ),
+        with(base("PreToolUse"), json!({"tool_name": "Bash", "tool_input": shell})),
+        with(
+            base("PostToolUse"),
+            json!({"tool_name": "Bash", "tool_input": shell, "tool_result": failed}),
+        ),
+    ];
+    repo.write("hello.txt", "hello\n");
+    for payload in &payloads {
+        let mut cmd = repo.handoff();
+        cmd.args(["record", "--agent", "claude"]);
+        let out = crate::hostile_io::within(cmd, payload.to_string().as_bytes(), 30);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let digest: serde_json::Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["digest", "--json"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(
+        (digest["tool_calls"].as_u64(), digest["errors"].as_u64()),
+        (Some(2), Some(1)),
+        "{digest}"
+    );
+    assert_eq!(digest["files_edited"], json!(["hello.txt"]), "{digest}");
+    assert_eq!(digest["last_check"]["exit_code"], 101, "{digest}");
+}

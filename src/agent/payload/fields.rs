@@ -56,7 +56,15 @@ pub(super) fn exit_code_of_response(response: &Value) -> Option<i64> {
         Value::Object(map) => ["exit_code", "exitCode", "returncode"]
             .iter()
             .find_map(|key| map.get(*key).and_then(Value::as_i64))
-            .or_else(|| map.get("metadata").and_then(exit_code_of_response)),
+            .or_else(|| map.get("metadata").and_then(exit_code_of_response))
+            // Copilot CLI's shell result: `resultType: "success"` whatever the command's status,
+            // which is only in the text (`<shellId: 0 completed with exit code 1>`).
+            .or_else(|| {
+                ["text_result_for_llm", "textResultForLlm"]
+                    .iter()
+                    .find_map(|key| map.get(*key).and_then(Value::as_str))
+                    .and_then(copilot_exit_code)
+            }),
         Value::String(text) => {
             let trimmed = text.trim_start();
             let parsed = (trimmed.starts_with('{') && trimmed.len() < (1 << 20))
@@ -69,6 +77,14 @@ pub(super) fn exit_code_of_response(response: &Value) -> Option<i64> {
         }
         _ => None,
     }
+}
+
+/// The status in Copilot CLI's shell text: `<shellId: 0 completed with exit code 1>` (the last).
+fn copilot_exit_code(text: &str) -> Option<i64> {
+    let at = text.rfind("completed with exit code ")?;
+    let digits: String =
+        text[at + 25..].chars().take_while(|c| c.is_ascii_digit() || *c == '-').take(12).collect();
+    digits.parse().ok()
 }
 
 /// Cuts `text` to at most `cap` characters, marking the cut with `…`.
