@@ -69,7 +69,9 @@ impl Agent {
             // PreToolUse records a call as it starts, so a call still running when a limit
             // fires (a long test run) is in the log as "did not finish", not missing.
             Agent::Claude => vec![
-                w("PreToolUse", Some("*"), "git-handoff record --agent claude || exit 1", 5),
+                // `|| exit 0`: GitHub Copilot CLI runs these hooks too, and denies a tool call
+                // whose PreToolUse hook exits non-zero at all; a failure is logged instead.
+                w("PreToolUse", Some("*"), "git-handoff record --agent claude || exit 0", 5),
                 w("PostToolUse", Some("*"), "git-handoff record --agent claude || exit 1", 5),
                 w(
                     "PostToolUseFailure",
@@ -122,13 +124,37 @@ pub fn legacy(command: &str) -> String {
     }
 }
 
-/// Rewrites every hook entry whose command is the [`legacy`] form of one of `agent`'s to the
-/// current form; true when there was one.
+/// Every form earlier versions installed `command` in: through git's dispatch ([`legacy`]), and a
+/// PreToolUse command ending `|| exit 0` as it ended before, `|| exit 1` (either way). The latter
+/// is the current command of other events: only an entry under the same event is this one.
+pub fn older_forms(command: &str) -> Vec<String> {
+    let mut forms = vec![legacy(command)];
+    if let Some(head) = command.strip_suffix(" || exit 0") {
+        let before = format!("{head} || exit 1");
+        forms.push(legacy(&before));
+        forms.push(before);
+    }
+    forms
+}
+
+/// True for a command whose older forms are other events' commands: rewritten only under its
+/// own event.
+fn scoped(command: &str) -> bool {
+    command.ends_with(" || exit 0")
+}
+
+/// Rewrites every hook entry whose command is an [`older_forms`] form of one of `agent`'s, under
+/// the same event, to the current form; true when there was one.
 fn upgrade(hooks: &mut Map<String, Value>, agent: Agent) -> bool {
-    let current: Vec<(String, &str)> =
-        agent.wanted().iter().map(|w| (legacy(w.command), w.command)).collect();
     let mut upgraded = false;
-    for groups in hooks.values_mut().filter_map(Value::as_array_mut) {
+    for (event, groups) in hooks.iter_mut() {
+        let Some(groups) = groups.as_array_mut() else { continue };
+        let current: Vec<(String, &str)> = agent
+            .wanted()
+            .iter()
+            .filter(|w| w.event == event.as_str())
+            .flat_map(|w| older_forms(w.command).into_iter().map(move |old| (old, w.command)))
+            .collect();
         for entries in groups.iter_mut().filter_map(|g| g.get_mut("hooks")?.as_array_mut()) {
             for command in entries.iter_mut().filter_map(|h| h.get_mut("command")) {
                 let old = command.as_str().unwrap_or_default();
@@ -147,7 +173,7 @@ fn upgrade(hooks: &mut Map<String, Value>, agent: Agent) -> bool {
 pub fn only_outdated(text: &str, agent: Agent) -> bool {
     let Ok(root) = serde_json::from_str::<Value>(text) else { return false };
     let wanted = agent.wanted();
-    let old = |w: &Wanted| event_has(&root, w.event, &legacy(w.command));
+    let old = |w: &Wanted| older_forms(w.command).iter().any(|o| event_has(&root, w.event, o));
     wanted.iter().all(|w| event_has(&root, w.event, w.command) || old(w)) && wanted.iter().any(old)
 }
 
@@ -155,8 +181,19 @@ pub fn only_outdated(text: &str, agent: Agent) -> bool {
 /// for byte otherwise (the caller checks that it reads back as the merged settings).
 fn upgrade_text(text: &str, agent: Agent) -> String {
     let mut out = text.to_string();
-    for wanted in agent.wanted() {
-        let quoted = |command: &str| serde_json::to_string(command).unwrap_or_default();
+    let quoted = |command: &str| serde_json::to_string(command).unwrap_or_default();
+    // First the commands whose older forms are other events' commands, inside their own event's
+    // list only (the forms have the same length as the command, so the spans stay put).
+    for wanted in agent.wanted().iter().filter(|w| scoped(w.command)) {
+        let path = [json_edit::Step::Key("hooks"), json_edit::Step::Key(wanted.event)];
+        let Some((start, end)) = json_edit::span(&out, &path) else { continue };
+        let mut region = out[start..end].to_string();
+        for old in older_forms(wanted.command) {
+            region = region.replace(&quoted(&old), &quoted(wanted.command));
+        }
+        out.replace_range(start..end, &region);
+    }
+    for wanted in agent.wanted().iter().filter(|w| !scoped(w.command)) {
         out = out.replace(&quoted(&legacy(wanted.command)), &quoted(wanted.command));
     }
     out

@@ -60,7 +60,7 @@ pub fn status(top: &Path, agent: Agent) -> Result<AgentStatus> {
         let has = |command: &str| agent_settings::event_has(&root, wanted.event, command);
         if has(wanted.command) {
             status.installed.push(wanted.event)
-        } else if has(&agent_settings::legacy(wanted.command)) {
+        } else if agent_settings::older_forms(wanted.command).iter().any(|old| has(old)) {
             status.installed.push(wanted.event);
             status.outdated.push(wanted.event)
         } else {

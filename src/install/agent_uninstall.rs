@@ -57,7 +57,7 @@ pub fn unmerge(
 ) -> Result<Option<String>> {
     // Ours in either form: as installed now, and as earlier versions installed them.
     let legacy: Vec<String> =
-        agent.wanted().iter().map(|w| agent_settings::legacy(w.command)).collect();
+        agent.wanted().iter().flat_map(|w| agent_settings::older_forms(w.command)).collect();
     let mut ours: Vec<&str> = agent.wanted().iter().map(|w| w.command).collect();
     ours.extend(legacy.iter().map(String::as_str));
     let mut text = text.to_string();

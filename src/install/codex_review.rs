@@ -135,13 +135,13 @@ pub fn review(top: &Path, settings: &Value, events: &[&'static str], config: &Pa
 
 /// The group and handler positions of the entry running `command` (or its older form) in `event`.
 fn position(settings: &Value, event: &str, command: &str) -> Option<(usize, usize)> {
-    let legacy = agent_settings::legacy(command);
+    let older = agent_settings::older_forms(command);
     let groups = settings["hooks"][event].as_array()?;
     groups.iter().enumerate().find_map(|(g, group)| {
         let handlers = group.get("hooks")?.as_array()?;
         let h = handlers.iter().position(|h| {
             let c = h.get("command").and_then(Value::as_str);
-            c == Some(command) || c == Some(legacy.as_str())
+            c == Some(command) || older.iter().any(|o| c == Some(o.as_str()))
         })?;
         Some((g, h))
     })

@@ -60,6 +60,16 @@ impl Node {
     }
 }
 
+/// The byte span `(start, end)` of the value at `path`, if the text holds one there.
+pub fn span(text: &str, path: &[Step]) -> Option<(usize, usize)> {
+    let root = parse(text)?;
+    let mut node = &root;
+    for step in path {
+        node = node.child(*step)?;
+    }
+    Some((node.start(), node.end()))
+}
+
 /// Appends `value` to the array at `path`, creating the objects and the array on the way when they
 /// are missing. `None` when the text is not JSON or a step on the path is of another kind.
 pub fn append(text: &str, path: &[&str], value: &Value) -> Option<String> {

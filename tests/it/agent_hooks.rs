@@ -115,7 +115,7 @@ fn pre_tool_use_is_recorded_so_a_call_still_running_at_the_limit_is_known() {
     let pre = &settings["hooks"]["PreToolUse"][0];
     assert_eq!(pre["matcher"], "*");
     let command = pre["hooks"][0]["command"].as_str().unwrap();
-    assert_eq!(command, "git-handoff record --agent claude || exit 1");
+    assert_eq!(command, "git-handoff record --agent claude || exit 0");
 
     // The installed command, fed the payload Claude Code sends before a long test run.
     let payload = common::payloads::hook(
@@ -190,4 +190,38 @@ fn copilot_running_the_claude_hooks_is_counted_and_judged_truly() {
     );
     assert_eq!(digest["files_edited"], json!(["hello.txt"]), "{digest}");
     assert_eq!(digest["last_check"]["exit_code"], 101, "{digest}");
+}
+
+/// Claude Code's PreToolUse hook exits 0 whatever happens (GitHub Copilot CLI, which runs these
+/// hooks too, denies a tool call whose PreToolUse hook exits non-zero at all); an install made
+/// when it ended `|| exit 1` is rewritten in place, byte for byte otherwise, never doubled, the
+/// other events' entries left as they are, and uninstall takes either out.
+#[test]
+fn the_pre_tool_use_hook_never_denies_and_an_older_install_is_rewritten() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    stdout_ok(repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    let installed = String::from_utf8(repo.read(".claude/settings.json")).unwrap();
+    let now = "git-handoff record --agent claude || exit 0";
+    let before = "git-handoff record --agent claude || exit 1";
+    assert_eq!(installed.matches(now).count(), 1, "{installed}");
+    // Missing from PATH, the hook still lets the call go on.
+    let out = std::process::Command::new("sh")
+        .args(["-c", &format!("PATH=/nonexistent; {now}")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // As an earlier version installed it.
+    let older = installed.replacen(now, before, 1);
+    repo.write(".claude/settings.json", &older);
+    let status = stdout_ok(repo.handoff().args(["hooks", "status"]).output().unwrap());
+    assert!(status.contains("install again to update"), "{status}");
+    stdout_ok(repo.handoff().args(["hooks", "install", "--claude"]).output().unwrap());
+    assert_eq!(String::from_utf8(repo.read(".claude/settings.json")).unwrap(), installed);
+    repo.write(".claude/settings.json", &older);
+    stdout_ok(repo.handoff().args(["hooks", "uninstall", "--claude"]).output().unwrap());
+    let left = std::fs::read_to_string(repo.path.join(".claude/settings.json")).unwrap_or_default();
+    assert!(!left.contains("git-handoff record"), "{left}");
 }
