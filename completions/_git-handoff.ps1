@@ -187,6 +187,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         }
         'git-handoff;record' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Which runtime sent the payload [default: detected from the payload]')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'The hook event that sent the payload, for payloads that do not name it (GitHub Copilot CLI''s: preToolUse, postToolUse ...) [default: read off the payload''s keys]')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
@@ -301,6 +302,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Install Claude Code hooks into .claude/settings.json and the MCP server into .mcp.json')
             [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Install Codex hooks into .codex/hooks.json and the MCP server into .codex/config.toml')
             [CompletionResult]::new('--gemini', '--gemini', [CompletionResultType]::ParameterName, 'Install Gemini CLI hooks into .gemini/settings.json')
+            [CompletionResult]::new('--copilot', '--copilot', [CompletionResultType]::ParameterName, 'Install GitHub Copilot CLI hooks into .github/hooks/git-handoff.json and the MCP server into .mcp.json')
+            [CompletionResult]::new('--opencode', '--opencode', [CompletionResultType]::ParameterName, 'Install the opencode plugin into .opencode/plugin/git-handoff.js')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change (paths and diffs) and write nothing')
             [CompletionResult]::new('--push-notes', '--push-notes', [CompletionResultType]::ParameterName, 'Also push the handoff records with every push (a failed notes push only warns)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
@@ -317,6 +320,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
             [CompletionResult]::new('--claude', '--claude', [CompletionResultType]::ParameterName, 'Remove the Claude Code hooks, MCP server and the unchanged handoff skill')
             [CompletionResult]::new('--codex', '--codex', [CompletionResultType]::ParameterName, 'Remove the Codex hooks, MCP server and the unchanged handoff skill')
             [CompletionResult]::new('--gemini', '--gemini', [CompletionResultType]::ParameterName, 'Remove the Gemini CLI hooks and the unchanged handoff skill')
+            [CompletionResult]::new('--copilot', '--copilot', [CompletionResultType]::ParameterName, 'Remove the GitHub Copilot CLI hooks file (and the MCP server, unless Claude Code''s stays)')
+            [CompletionResult]::new('--opencode', '--opencode', [CompletionResultType]::ParameterName, 'Remove the opencode plugin')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change and write nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

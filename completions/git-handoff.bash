@@ -727,7 +727,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__hooks__subcmd__install)
-            opts="-C -h -V --pre-push --claude --codex --gemini --dry-run --push-notes --json --color --help --version"
+            opts="-C -h -V --pre-push --claude --codex --gemini --copilot --opencode --dry-run --push-notes --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -771,7 +771,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__hooks__subcmd__uninstall)
-            opts="-C -h -V --pre-push --claude --codex --gemini --dry-run --json --color --help --version"
+            opts="-C -h -V --pre-push --claude --codex --gemini --copilot --opencode --dry-run --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1110,7 +1110,7 @@ _git__handoff() {
                     return 0
                     ;;
                 --hook)
-                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
                     return 0
                     ;;
                 --issue)
@@ -1141,14 +1141,18 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__record)
-            opts="-C -h -V --agent --json --color --help --version"
+            opts="-C -h -V --agent --event --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex gemini generic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot generic" -- "${cur}"))
+                    return 0
+                    ;;
+                --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -C)
@@ -1514,12 +1518,13 @@ _git_handoff ()
 		;;
 	record)
 		case "$cur" in
-		--agent=*) __gitcomp "claude codex gemini generic" "" "${cur##--agent=}"; return ;;
+		--agent=*) __gitcomp "claude codex gemini copilot generic" "" "${cur##--agent=}"; return ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
-		-*) __gitcomp "--agent= --color= --help --json --version"; return ;;
+		-*) __gitcomp "--agent= --color= --event= --help --json --version"; return ;;
 		esac
 		case "$prev" in
-		--agent) __gitcomp "claude codex gemini generic" "" "$cur"; return ;;
+		--agent) __gitcomp "claude codex gemini copilot generic" "" "$cur"; return ;;
+		--event) :; return ;;
 		--color) __gitcomp "auto always never" "" "$cur"; return ;;
 		esac
 		;;
@@ -1558,7 +1563,7 @@ _git_handoff ()
 	recall)
 		case "$cur" in
 		--source=*) __gitcomp "startup resume clear compact fork" "" "${cur##--source=}"; return ;;
-		--hook=*) __gitcomp "claude codex gemini" "" "${cur##--hook=}"; return ;;
+		--hook=*) __gitcomp "claude codex gemini copilot" "" "${cur##--hook=}"; return ;;
 		--base=*) __git_complete_refs --cur="${cur##--base=}"; return ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
 		-*) __gitcomp "--base= --color= --help --hook= --issue= --json --max-lines= --source= --started-at= --version"; return ;;
@@ -1566,7 +1571,7 @@ _git_handoff ()
 		case "$prev" in
 		--max-lines) :; return ;;
 		--source) __gitcomp "startup resume clear compact fork" "" "$cur"; return ;;
-		--hook) __gitcomp "claude codex gemini" "" "$cur"; return ;;
+		--hook) __gitcomp "claude codex gemini copilot" "" "$cur"; return ;;
 		--issue) :; return ;;
 		--base) __git_complete_refs --cur="$cur"; return ;;
 		--started-at) :; return ;;
@@ -1617,7 +1622,7 @@ _git_handoff ()
 		install)
 			case "$cur" in
 			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
-			-*) __gitcomp "--claude --codex --color= --dry-run --gemini --help --json --pre-push --push-notes --version"; return ;;
+			-*) __gitcomp "--claude --codex --color= --copilot --dry-run --gemini --help --json --opencode --pre-push --push-notes --version"; return ;;
 			esac
 			case "$prev" in
 			--color) __gitcomp "auto always never" "" "$cur"; return ;;
@@ -1626,7 +1631,7 @@ _git_handoff ()
 		uninstall)
 			case "$cur" in
 			--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
-			-*) __gitcomp "--claude --codex --color= --dry-run --gemini --help --json --pre-push --version"; return ;;
+			-*) __gitcomp "--claude --codex --color= --copilot --dry-run --gemini --help --json --opencode --pre-push --version"; return ;;
 			esac
 			case "$prev" in
 			--color) __gitcomp "auto always never" "" "$cur"; return ;;

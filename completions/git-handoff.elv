@@ -170,6 +170,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         }
         &'git-handoff;record'= {
             cand --agent 'Which runtime sent the payload [default: detected from the payload]'
+            cand --event 'The hook event that sent the payload, for payloads that do not name it (GitHub Copilot CLI''s: preToolUse, postToolUse ...) [default: read off the payload''s keys]'
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
             cand --json 'Print one JSON document on stdout instead of text'
@@ -275,6 +276,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --claude 'Install Claude Code hooks into .claude/settings.json and the MCP server into .mcp.json'
             cand --codex 'Install Codex hooks into .codex/hooks.json and the MCP server into .codex/config.toml'
             cand --gemini 'Install Gemini CLI hooks into .gemini/settings.json'
+            cand --copilot 'Install GitHub Copilot CLI hooks into .github/hooks/git-handoff.json and the MCP server into .mcp.json'
+            cand --opencode 'Install the opencode plugin into .opencode/plugin/git-handoff.js'
             cand --dry-run 'Show what would change (paths and diffs) and write nothing'
             cand --push-notes 'Also push the handoff records with every push (a failed notes push only warns)'
             cand --json 'Print one JSON document on stdout instead of text'
@@ -290,6 +293,8 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
             cand --claude 'Remove the Claude Code hooks, MCP server and the unchanged handoff skill'
             cand --codex 'Remove the Codex hooks, MCP server and the unchanged handoff skill'
             cand --gemini 'Remove the Gemini CLI hooks and the unchanged handoff skill'
+            cand --copilot 'Remove the GitHub Copilot CLI hooks file (and the MCP server, unless Claude Code''s stays)'
+            cand --opencode 'Remove the opencode plugin'
             cand --dry-run 'Show what would change and write nothing'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'

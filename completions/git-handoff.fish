@@ -161,7 +161,9 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand progress; and __
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l agent -d 'Which runtime sent the payload [default: detected from the payload]' -r -f -a "claude\t''
 codex\t''
 gemini\t''
+copilot\t''
 generic\t''"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l event -d 'The hook event that sent the payload, for payloads that do not name it (GitHub Copilot CLI\'s: preToolUse, postToolUse ...) [default: read off the payload\'s keys]' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -s C -d 'Run as if started in <PATH> (like `git -C`); may be given more than once' -r -F
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand record" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
@@ -201,7 +203,8 @@ compact\t''
 fork\t''"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l hook -d 'Read a SessionStart hook payload on stdin and answer in that agent\'s hook JSON' -r -f -a "claude\t''
 codex\t''
-gemini\t''"
+gemini\t''
+copilot\t''"
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l issue -d 'The issue number this attempt works on (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l base -d 'The base revision of the attempt (overrides the attempt state)' -r
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand recall" -l started-at -d 'When the attempt began, RFC 3339 (overrides the attempt state)' -r
@@ -257,6 +260,8 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fis
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l claude -d 'Install Claude Code hooks into .claude/settings.json and the MCP server into .mcp.json'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l codex -d 'Install Codex hooks into .codex/hooks.json and the MCP server into .codex/config.toml'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l gemini -d 'Install Gemini CLI hooks into .gemini/settings.json'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l copilot -d 'Install GitHub Copilot CLI hooks into .github/hooks/git-handoff.json and the MCP server into .mcp.json'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l opencode -d 'Install the opencode plugin into .opencode/plugin/git-handoff.js'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l dry-run -d 'Show what would change (paths and diffs) and write nothing'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l push-notes -d 'Also push the handoff records with every push (a failed notes push only warns)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from install" -l json -d 'Print one JSON document on stdout instead of text'
@@ -270,6 +275,8 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fis
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l claude -d 'Remove the Claude Code hooks, MCP server and the unchanged handoff skill'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l codex -d 'Remove the Codex hooks, MCP server and the unchanged handoff skill'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l gemini -d 'Remove the Gemini CLI hooks and the unchanged handoff skill'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l copilot -d 'Remove the GitHub Copilot CLI hooks file (and the MCP server, unless Claude Code\'s stays)'
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l opencode -d 'Remove the opencode plugin'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l dry-run -d 'Show what would change and write nothing'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -4,7 +4,8 @@
 //! `SubagentStop`, `SessionStart`, `SessionEnd`, `PreCompact`, `UserPromptSubmit`), Codex's (the
 //! same names and snake_case fields, plus `turn_id`; a shell call's exit code is read from its
 //! transcript), Gemini CLI's (`BeforeTool`, `AfterTool`, ... read as their Claude Code
-//! counterparts, see [`gemini`]), and a small generic shape for other runtimes:
+//! counterparts, see [`gemini`]), GitHub Copilot CLI's camelCase ones (see [`copilot`]), and a
+//! small generic shape for other runtimes:
 //!
 //! ```json
 //! {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false, "exit_code": 101,
@@ -31,6 +32,7 @@ use crate::agent::events::{Event, FORMAT, Kind};
 use crate::model::redact::Redactor;
 use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type};
 
+mod copilot;
 mod fields;
 mod gemini;
 mod paths;
@@ -38,6 +40,7 @@ mod runtime;
 mod tools;
 mod transcript;
 
+pub use copilot::is_copilot_in_claude_hooks;
 pub use fields::{capped, exit_code_in, parse_payload};
 pub use paths::{Place, relative_clean};
 pub use runtime::Runtime;
@@ -78,6 +81,11 @@ pub fn normalize(
         Runtime::Claude | Runtime::Codex | Runtime::Gemini => {
             hook_event(payload, runtime, place, &clean, &mut event)?
         }
+        // Its hooks under PascalCase names get Claude Code's snake_case payloads.
+        Runtime::Copilot if payload.contains_key("hook_event_name") => {
+            hook_event(payload, runtime, place, &clean, &mut event)?
+        }
+        Runtime::Copilot => copilot::copilot_event(payload, place, &clean, &mut event)?,
         Runtime::Generic => generic_event(payload, place, &clean, &mut event)?,
     }
     Ok(event)

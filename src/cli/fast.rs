@@ -47,10 +47,11 @@ fn options_of<'a>(words: &[&'a str]) -> Option<Vec<(&'a str, &'a str)>> {
 }
 
 fn record_args(options: &[(&str, &str)]) -> Option<record::Args> {
-    let mut args = record::Args { agent: None };
+    let mut args = record::Args { agent: None, event: None };
     for (name, value) in options {
         match *name {
             "agent" => args.agent = Some(record::AgentArg::from_str(value, false).ok()?),
+            "event" if !value.is_empty() => args.event = Some(value.to_string()),
             _ => return None,
         }
     }

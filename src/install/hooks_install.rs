@@ -4,6 +4,8 @@
 //! them), record what the merges created, and add the notes ref to `notes.rewriteRef`. A file that
 //! cannot be read or merged stops the install with nothing changed.
 
+use std::path::Path;
+
 use anyhow::Result;
 
 use crate::git::repo::Repo;
@@ -11,7 +13,7 @@ use crate::install::agent_settings::{self, Agent};
 use crate::install::change::{FileChange, shown};
 use crate::install::manifest::{self, Created};
 use crate::install::report::Report;
-use crate::install::{Action, TargetReport, git_hooks, mcp, rewrite_ref};
+use crate::install::{Action, TargetReport, copilot, git_hooks, mcp, opencode, rewrite_ref};
 use crate::model::config::Config;
 
 /// What to install: the command line's flags, as plain values.
@@ -21,6 +23,8 @@ pub struct Request {
     pub claude: bool,
     pub codex: bool,
     pub gemini: bool,
+    pub copilot: bool,
+    pub opencode: bool,
     pub dry_run: bool,
     pub push_notes: bool,
 }
@@ -36,7 +40,8 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
     .into_iter()
     .filter_map(|(wanted, agent)| wanted.then_some(agent))
     .collect();
-    let pre_push = request.pre_push || request.push_notes || agents.is_empty();
+    let own_files = request.copilot || request.opencode;
+    let pre_push = request.pre_push || request.push_notes || (agents.is_empty() && !own_files);
     let top = repo.top().ok().map(|p| p.to_path_buf());
 
     // Plan every file first: nothing is written unless everything can be.
@@ -104,6 +109,10 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
         }
     }
 
+    if own_files {
+        plan_own_files(repo.top()?, request, &mut planned)?;
+    }
+
     let stop = top.clone().unwrap_or_else(|| repo.git_dir.clone());
     let mut outcomes = Vec::new();
     for (mut outcome, change) in planned {
@@ -119,7 +128,7 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
         }
         outcomes.push(outcome);
     }
-    if !request.dry_run && !agents.is_empty() {
+    if !request.dry_run && (!agents.is_empty() || own_files) {
         manifest::save(&repo.git_dir, &manifest)?;
     }
     let rewrite_ref = if pre_push {
@@ -130,3 +139,32 @@ pub fn install(repo: &Repo, request: &Request) -> Result<Report> {
     };
     Ok(Report { dry_run: request.dry_run, hooks: outcomes, rewrite_ref })
 }
+
+/// Plans GitHub Copilot CLI's hooks file and opencode's plugin (files of git-handoff's own, see
+/// [`copilot`] and [`opencode`]), the skill where both read it, and Copilot's MCP server, in
+/// `.mcp.json` as Claude Code's (Copilot reads that file too): planned once when both are asked.
+fn plan_own_files(
+    top: &Path,
+    request: &Request,
+    planned: &mut Vec<(TargetReport, Option<FileChange>)>,
+) -> Result<()> {
+    let mut plan = |hook, (change, action): (FileChange, Action)| {
+        if !planned.iter().any(|(_, c)| c.as_ref().is_some_and(|c| c.path == change.path)) {
+            planned.push((TargetReport::new(hook, change.path.clone(), action), Some(change)));
+        }
+    };
+    if request.copilot {
+        plan("Copilot CLI", copilot::plan_install(top)?);
+        plan(COPILOT_MCP_LABEL, mcp::plan_install(top, Agent::Claude)?);
+    }
+    if request.opencode {
+        plan("opencode", opencode::plan_install(top)?);
+    }
+    if let Some(change) = agent_settings::plan_skill_install(top, Agent::Codex) {
+        plan("handoff skill", (change, Action::Created));
+    }
+    Ok(())
+}
+
+/// What `hooks install --copilot` reports the MCP server as.
+pub const COPILOT_MCP_LABEL: &str = "Copilot CLI MCP server";

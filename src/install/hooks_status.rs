@@ -23,9 +23,13 @@ pub struct Status {
     pub claude: Option<AgentStatus>,
     pub codex: Option<AgentStatus>,
     pub gemini: Option<AgentStatus>,
+    /// GitHub Copilot CLI's hooks file, and whether Copilot trusts the folder.
+    pub copilot: Option<crate::install::copilot::Status>,
+    /// opencode's plugin.
+    pub opencode: Option<crate::install::opencode::Status>,
     /// The skill where Claude Code reads it.
     pub skill: Option<Skill>,
-    /// The skill where Codex (and Gemini CLI) read it.
+    /// The skill where Codex (and Gemini CLI, Copilot CLI, opencode) read it.
     pub codex_skill: Option<Skill>,
     pub claude_mcp: Option<mcp::Status>,
     pub codex_mcp: Option<mcp::Status>,
@@ -79,6 +83,8 @@ pub fn status(repo: &Repo, config: &Config, config_problem: Option<String>) -> R
         claude: agent(Agent::Claude)?,
         codex: agent(Agent::Codex)?,
         gemini: agent(Agent::Gemini)?,
+        copilot: top.as_deref().map(crate::install::copilot::status).transpose()?,
+        opencode: top.as_deref().map(crate::install::opencode::status).transpose()?,
         skill: skill(Agent::Claude)?,
         codex_skill: skill(Agent::Codex)?,
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,

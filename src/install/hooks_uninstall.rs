@@ -13,7 +13,8 @@ use crate::install::change::{FileChange, shown};
 use crate::install::manifest::{self, Manifest};
 use crate::install::report::Report;
 use crate::install::{
-    Part, TargetReport, agent_status, agent_uninstall, git_hooks, mcp, rewrite_ref,
+    Action, Part, TargetReport, agent_status, agent_uninstall, copilot, git_hooks, mcp, opencode,
+    rewrite_ref,
 };
 use crate::model::config::Config;
 
@@ -24,13 +25,20 @@ pub struct Request {
     pub claude: bool,
     pub codex: bool,
     pub gemini: bool,
+    pub copilot: bool,
+    pub opencode: bool,
     pub dry_run: bool,
 }
 
 /// Takes out of `repo` what `request` picks (everything when it picks nothing) and reports what
 /// each target lost.
 pub fn uninstall(repo: &Repo, request: &Request) -> Result<Report> {
-    let all = !(request.pre_push || request.claude || request.codex || request.gemini);
+    let all = !(request.pre_push
+        || request.claude
+        || request.codex
+        || request.gemini
+        || request.copilot
+        || request.opencode);
     let top = repo.top().ok().map(|p| p.to_path_buf());
 
     // Plan every file first, then change them: a file we cannot read stops it all.
@@ -39,6 +47,8 @@ pub fn uninstall(repo: &Repo, request: &Request) -> Result<Report> {
         (request.claude, Part::Claude),
         (request.codex, Part::Codex),
         (request.gemini, Part::Gemini),
+        (request.copilot, Part::Copilot),
+        (request.opencode, Part::Opencode),
     ]
     .into_iter()
     .filter_map(|(picked, part)| (all || picked).then_some(part))
@@ -76,13 +86,30 @@ pub fn uninstall(repo: &Repo, request: &Request) -> Result<Report> {
     };
     Ok(Report { dry_run: request.dry_run, hooks: outcomes, rewrite_ref })
 }
-fn part_of(agent: Agent) -> Part {
-    match agent {
-        Agent::Claude => Part::Claude,
-        Agent::Codex => Part::Codex,
-        Agent::Gemini => Part::Gemini,
+/// Whether `part` is installed in `top` and stays (it is not among the `parts` taken out): a file
+/// it shares with the part taken out stays too.
+fn stays(top: &Path, part: Part, parts: &[Part]) -> bool {
+    if parts.contains(&part) {
+        return false;
+    }
+    match part {
+        Part::PrePush => false,
+        Part::Claude => {
+            agent_status::status(top, Agent::Claude).is_ok_and(|s| !s.installed.is_empty())
+        }
+        Part::Codex => {
+            agent_status::status(top, Agent::Codex).is_ok_and(|s| !s.installed.is_empty())
+        }
+        Part::Gemini => {
+            agent_status::status(top, Agent::Gemini).is_ok_and(|s| !s.installed.is_empty())
+        }
+        Part::Copilot => copilot::status(top).is_ok_and(|s| !s.installed.is_empty()),
+        Part::Opencode => opencode::status(top).is_ok_and(|s| s.installed),
     }
 }
+
+/// The parts that read the skill at `.agents/skills` (Claude Code reads its own).
+const SHARING_THE_SKILL: [Part; 4] = [Part::Codex, Part::Gemini, Part::Copilot, Part::Opencode];
 
 /// The file changes that take `part` out (and its entry out of the record of what install made).
 fn plan(
@@ -106,6 +133,10 @@ fn plan(
         Part::Claude => Agent::Claude,
         Part::Codex => Agent::Codex,
         Part::Gemini => Agent::Gemini,
+        Part::Copilot | Part::Opencode => {
+            let Some(top) = top else { return Ok(Vec::new()) };
+            return plan_own_file(top, part, parts);
+        }
     };
     let Some(top) = top else { return Ok(Vec::new()) }; // a bare repository has no agent settings
     let created = manifest.remove(agent.settings_path());
@@ -120,7 +151,8 @@ fn plan(
     if let Some(action) = gemini_mcp {
         let none = FileChange { path: path.clone(), before: None, after: None, executable: false };
         plans.push((TargetReport::new(mcp::label(agent), path, action), none));
-    } else {
+    } else if agent != Agent::Claude || !stays(top, Part::Copilot, parts) {
+        // Copilot CLI's server is Claude Code's, in `.mcp.json`: it stays while Copilot's does.
         let (change, action) = mcp::plan_uninstall(top, agent)?;
         plans.push(outcome(mcp::label(agent), change, action));
     }
@@ -128,16 +160,39 @@ fn plan(
         let (change, action) = mcp::plan_unapproval(top)?;
         plans.push(outcome(mcp::APPROVAL_LABEL, change, action));
     }
-    // Codex and Gemini CLI share `.agents/skills`: it goes with the last of them taken out.
-    let others = [Agent::Claude, Agent::Codex, Agent::Gemini].into_iter().filter(|other| {
-        *other != agent
-            && other.skill_path() == agent.skill_path()
-            && !parts.contains(&part_of(*other))
-            && agent_status::status(top, *other).is_ok_and(|s| !s.installed.is_empty())
-    });
-    if others.count() == 0 {
+    // Codex, Gemini CLI, Copilot CLI and opencode share `.agents/skills`: it goes with the last
+    // of them taken out.
+    let shared = SHARING_THE_SKILL.contains(&part);
+    if !shared || !SHARING_THE_SKILL.iter().any(|other| stays(top, *other, parts)) {
         let (change, action) = agent_uninstall::plan_skill_uninstall(top, agent)?;
         plans.push(outcome("handoff skill", change, action));
+    }
+    Ok(plans)
+}
+
+/// The file changes that take out Copilot CLI's hooks file or opencode's plugin, with the skill
+/// and Copilot's MCP server when no other part uses them.
+fn plan_own_file(
+    top: &Path,
+    part: Part,
+    parts: &[Part],
+) -> Result<Vec<(TargetReport, FileChange)>> {
+    let outcome = |hook, (change, action): (FileChange, Action)| {
+        (TargetReport::new(hook, change.path.clone(), action), change)
+    };
+    let mut plans = Vec::new();
+    if part == Part::Copilot {
+        plans.push(outcome("Copilot CLI", copilot::plan_uninstall(top)?));
+        if !stays(top, Part::Claude, parts) {
+            let label = crate::install::hooks_install::COPILOT_MCP_LABEL;
+            plans.push(outcome(label, mcp::plan_uninstall(top, Agent::Claude)?));
+        }
+    } else {
+        plans.push(outcome("opencode", opencode::plan_uninstall(top)?));
+    }
+    if !SHARING_THE_SKILL.iter().any(|other| stays(top, *other, parts)) {
+        let skill = agent_uninstall::plan_skill_uninstall(top, Agent::Codex)?;
+        plans.push(outcome("handoff skill", skill));
     }
     Ok(plans)
 }

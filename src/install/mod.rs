@@ -14,6 +14,7 @@ pub mod agent_status;
 pub mod agent_uninstall;
 pub mod change;
 pub mod codex_review;
+pub mod copilot;
 pub mod gemini_trust;
 pub mod git_hooks;
 pub mod hook_failures;
@@ -24,6 +25,7 @@ pub mod json_edit;
 pub mod managers;
 pub mod manifest;
 pub mod mcp;
+pub mod opencode;
 pub mod report;
 pub mod rewrite_ref;
 
@@ -65,6 +67,8 @@ pub enum Part {
     Claude,
     Codex,
     Gemini,
+    Copilot,
+    Opencode,
 }
 
 /// One target and what happened to it.

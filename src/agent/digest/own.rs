@@ -16,6 +16,8 @@ pub const INSTALLED: &[&str] = &[
     ".codex/config.toml",
     ".agents/skills/handoff/SKILL.md",
     ".gemini/settings.json",
+    ".github/hooks/git-handoff.json",
+    ".opencode/plugin/git-handoff.js",
 ];
 
 /// The handoff's own files: the note directory and the progress file. The agent writes them to
@@ -68,10 +70,11 @@ pub(super) fn is_handoff_command(command: &str) -> bool {
 
 /// A call of the handoff's agent tools (`git handoff mcp`), however the agent spells the server
 /// and the tool: `mcp__git-handoff__handoff_note` (Claude Code), `mcp__git_handoff__handoff_note`
-/// (Codex), `mcp_git-handoff_handoff_note` (Gemini CLI). Using them is using the handoff skill.
+/// (Codex), `mcp_git-handoff_handoff_note` (Gemini CLI), `git-handoff-handoff_note` (Copilot
+/// CLI), `git-handoff_handoff_note` (opencode). Using them is using the handoff skill.
 pub(super) fn is_handoff_tool(name: &str) -> bool {
     let name = name.to_ascii_lowercase().replace('-', "_");
-    let Some(rest) = name.strip_prefix("mcp") else { return false };
+    let rest = name.strip_prefix("mcp").unwrap_or(&name);
     let rest = rest.trim_start_matches('_');
     rest.strip_prefix("git_handoff").is_some_and(|tool| {
         tool.starts_with('_') && tool.trim_start_matches('_').starts_with("handoff_")

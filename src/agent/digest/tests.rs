@@ -97,7 +97,11 @@ fn the_handoff_tools_count_as_the_skill() {
     assert!(is_handoff_tool("mcp__git_handoff__handoff_note"));
     assert!(is_handoff_tool("mcp_git-handoff_handoff_recall"));
     assert!(!is_handoff_tool("mcp_git-handoffs_handoff_note"));
-    assert!(!is_handoff_tool("git_handoff_handoff_note"));
+    // Copilot CLI (`<server>-<tool>`) and opencode (`<server>_<tool>`) name no `mcp`.
+    assert!(is_handoff_tool("git-handoff-handoff_note"));
+    assert!(is_handoff_tool("git-handoff_handoff_progress"));
+    assert!(!is_handoff_tool("git_handoffs_handoff_note"));
+    assert!(!is_handoff_tool("handoff_note"));
     assert!(!is_handoff_tool("mcp__other__handoff_note"));
     assert!(!is_handoff_tool("mcp__git-handoff__other"));
 }

@@ -26,14 +26,15 @@ pub(super) fn describe_tool(
         return Ok(());
     }
     match tool {
+        // Claude Code's, Gemini CLI's and GitHub Copilot CLI's (`create`, `edit`, `view`).
         "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "Read" | "write_file" | "replace"
-        | "read_file" => {
+        | "read_file" | "create" | "edit" | "view" => {
             let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
             let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
             match relative_clean(path, place, clean) {
                 Some(rel) => {
                     event.target = Some(clean(&rel, CAP_TARGET).into());
-                    if tool != "Read" && tool != "read_file" {
+                    if !matches!(tool, "Read" | "read_file" | "view") {
                         event.paths = vec![clean(&rel, CAP_PATH).into()];
                     }
                 }
@@ -95,6 +96,7 @@ pub fn is_shell(tool: &str) -> bool {
             | "unified_exec"
             | "container.exec"
             | "run_shell_command"
+            | "bash"
     )
 }
 

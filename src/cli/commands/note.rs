@@ -174,7 +174,7 @@ fn read_facts(ctx: &Ctx, path: &std::path::Path) -> Facts {
 }
 
 /// A session-end hook sends its payload on stdin; read it (bounded) so the sender never blocks.
-/// Returns the payload's `session_id`, when it is a JSON object that carries one.
+/// Returns the payload's `session_id` (Copilot CLI's `sessionId`), when it carries one.
 fn drain_hook_payload() -> Option<String> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
@@ -183,6 +183,6 @@ fn drain_hook_payload() -> Option<String> {
     let mut bytes = Vec::new();
     let _ = stdin.lock().take(1 << 20).read_to_end(&mut bytes);
     let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    let id = value.get("session_id")?.as_str()?;
+    let id = value.get("session_id").or_else(|| value.get("sessionId"))?.as_str()?;
     (!id.is_empty() && id.len() <= 256).then(|| id.to_string())
 }

@@ -26,7 +26,7 @@ use crate::ops::{recall, session};
 /// A second line says what happened since the note: the last check since (a later failure is
 /// never hidden behind the note's older "passed"), the commits since and the files changed.
 ///
-/// With `--hook claude` (or codex, gemini) it reads the SessionStart payload on stdin and prints the
+/// With `--hook claude` (or codex, gemini, copilot) it reads the SessionStart payload on stdin and prints the
 /// hook's JSON answer, so it can be installed as a SessionStart hook as it is; where git-handoff's
 /// MCP server is registered for that agent, a fresh start's line names the `handoff_recall` tool.
 /// A session that starts after its attempt's note is committed begins the next attempt (same
@@ -68,6 +68,7 @@ pub enum Hook {
     Claude,
     Codex,
     Gemini,
+    Copilot,
 }
 
 impl From<SourceArg> for recall::SessionSource {
@@ -93,6 +94,12 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let source = args.source.or(payload.source).unwrap_or(SourceArg::Resume);
     // Recall reads; at a session start it must never fail on the repository's configuration.
     let (mut repo, config, _) = ctx.open_saving()?;
+    let copilot_hooks =
+        || repo.top().is_ok_and(|t| t.join(crate::install::copilot::HOOKS_PATH).is_file());
+    if args.hook == Some(Hook::Claude) && payload.from_copilot && copilot_hooks() {
+        // Copilot CLI runs Claude Code's hooks as well as its own: its own answer.
+        return Ok(());
+    }
     // The attempt as the session found it: whether it left work without a handoff is asked of
     // it, not of the next attempt the session may begin.
     let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
@@ -135,6 +142,11 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         return Ok(());
     }
     match args.hook {
+        // Copilot CLI takes the context at the top level of its sessionStart answer.
+        Some(Hook::Copilot) => {
+            let answer = serde_json::json!({"additionalContext": text});
+            writeln!(out, "{}", crate::util::text::json_safe(answer.to_string()))?;
+        }
         Some(_) => {
             let answer = serde_json::json!({
                 "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}
@@ -151,7 +163,8 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
     use crate::install::agent_settings::Agent;
     let agent = match hook {
-        Hook::Claude => Agent::Claude,
+        // Copilot CLI's server is the one in `.mcp.json`, as Claude Code's.
+        Hook::Claude | Hook::Copilot => Agent::Claude,
         Hook::Codex => Agent::Codex,
         Hook::Gemini => Agent::Gemini,
     };
@@ -174,6 +187,7 @@ fn begin_session(
             Hook::Claude => "claude",
             Hook::Codex => "codex",
             Hook::Gemini => "gemini",
+            Hook::Copilot => "copilot",
         }
         .to_string(),
         source: source.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default(),
@@ -190,6 +204,8 @@ fn begin_session(
 struct HookPayload {
     source: Option<SourceArg>,
     session_id: Option<String>,
+    /// Sent by Copilot CLI running Claude Code's hooks.
+    from_copilot: bool,
 }
 
 /// The `source` and `session_id` of a SessionStart payload on stdin (bounded read; a bad payload
@@ -211,14 +227,18 @@ fn read_payload() -> Result<HookPayload> {
     let Some(object) = value.as_object() else {
         bail!("the hook payload on stdin is not a JSON object");
     };
+    // Copilot CLI says `new` for a fresh start, and `sessionId`.
     let source = object
         .get("source")
         .and_then(|s| s.as_str())
+        .map(|s| if s == "new" { "startup" } else { s })
         .and_then(|s| SourceArg::from_str(s, true).ok());
     let session_id = object
         .get("session_id")
+        .or_else(|| object.get("sessionId"))
         .and_then(|s| s.as_str())
         .filter(|s| !s.is_empty() && s.len() <= 256)
         .map(str::to_string);
-    Ok(HookPayload { source, session_id })
+    let from_copilot = crate::agent::payload::is_copilot_in_claude_hooks(object);
+    Ok(HookPayload { source, session_id, from_copilot })
 }

@@ -27,10 +27,13 @@ pub const MAX_PAYLOAD: usize = 2 << 20;
 /// Record one agent hook payload (JSON on stdin) in the attempt's event log.
 ///
 /// Made for agent hooks: Claude Code (PreToolUse, PostToolUse, PostToolUseFailure, Stop,
-/// SubagentStop, SessionStart, SessionEnd, PreCompact, UserPromptSubmit), Codex (the same events;
-/// a shell call's exit code, missing from Codex's payload, is read from the tail of the transcript
-/// its `transcript_path` names), Gemini CLI (BeforeTool, AfterTool, BeforeAgent, AfterAgent,
-/// PreCompress, SessionStart, SessionEnd), or a generic shape for other runtimes:
+/// StopFailure, SubagentStop, SessionStart, SessionEnd, PreCompact, UserPromptSubmit), Codex (the
+/// same events; a shell call's exit code, missing from Codex's payload, is read from the tail of
+/// the transcript its `transcript_path` names), Gemini CLI (BeforeTool, AfterTool, BeforeAgent,
+/// AfterAgent, PreCompress, SessionStart, SessionEnd), GitHub Copilot CLI (preToolUse,
+/// postToolUse, postToolUseFailure, errorOccurred, agentStop, subagentStart, subagentStop,
+/// userPromptSubmitted, sessionStart, sessionEnd: camelCase payloads that do not name their event,
+/// so its hooks pass --event), or a generic shape for other runtimes (opencode's plugin sends it):
 ///
 ///   {"event": "tool", "tool": "Bash", "command": "cargo test", "ok": false,
 ///    "exit_code": 101, "paths": ["src/a.rs"], "text": "...", "subagent": false,
@@ -48,6 +51,11 @@ pub struct Args {
     /// Which runtime sent the payload [default: detected from the payload].
     #[arg(long, value_enum, value_name = "AGENT")]
     pub agent: Option<AgentArg>,
+
+    /// The hook event that sent the payload, for payloads that do not name it (GitHub Copilot
+    /// CLI's: preToolUse, postToolUse ...) [default: read off the payload's keys].
+    #[arg(long, value_name = "EVENT")]
+    pub event: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -55,6 +63,7 @@ pub enum AgentArg {
     Claude,
     Codex,
     Gemini,
+    Copilot,
     Generic,
 }
 
@@ -63,8 +72,12 @@ pub fn run(ctx: &Ctx, args: Args, chdir_given: bool, out: &mut impl Write) -> Re
     let (line, log) = record_stdin(args, chdir_given)
         .map_err(|err| anyhow!("record: {err:#}; nothing was recorded"))?;
     if ctx.json {
-        // The event as it was written (redacted), for a runtime that asks.
-        let event: serde_json::Value = serde_json::from_slice(&line)?;
+        // The event as it was written (redacted), for a runtime that asks; null when it was left
+        // to the hooks of the agent that sent it.
+        let event: serde_json::Value = match line.is_empty() {
+            true => serde_json::Value::Null,
+            false => serde_json::from_slice(&line)?,
+        };
         let report = serde_json::json!({"recorded": event, "log": log});
         crate::cli::output::write_json(out, &report)?;
     }
@@ -78,11 +91,16 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let Some(bytes) = bytes else {
         bail!("the payload on stdin is larger than {} MiB; hooks send far less", MAX_PAYLOAD >> 20);
     };
-    let payload = payload::parse_payload(&bytes)?;
+    let mut payload = payload::parse_payload(&bytes)?;
+    if let Some(name) = args.event.filter(|name| !name.is_empty()) {
+        // Where Copilot CLI names the event itself.
+        payload.entry("hookName").or_insert(serde_json::Value::String(name));
+    }
     let agent = match args.agent {
         Some(AgentArg::Claude) => Runtime::Claude,
         Some(AgentArg::Codex) => Runtime::Codex,
         Some(AgentArg::Gemini) => Runtime::Gemini,
+        Some(AgentArg::Copilot) => Runtime::Copilot,
         Some(AgentArg::Generic) => Runtime::Generic,
         None => Runtime::detect(&payload)?,
     };
@@ -98,6 +116,13 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     }
     let cwd = std::env::current_dir().context("reading the current directory")?;
     let (git_dir, top) = locate(&cwd)?;
+    if agent == Runtime::Claude
+        && payload::is_copilot_in_claude_hooks(&payload)
+        && top.join(crate::install::copilot::HOOKS_PATH).is_file()
+    {
+        // Copilot CLI runs Claude Code's hooks as well as its own: its own record the call.
+        return Ok((Vec::new(), git_dir.join("handoff").join(EVENTS_FILE)));
+    }
     // A configuration that cannot be taken whole never stops the record: the defaults stand in.
     let (config, problems) = Config::load_for_saving(Some(&top));
     for problem in &problems {

@@ -44,6 +44,23 @@ use super::print::print;
 /// existing setting is kept, and the file's own formatting; installing again changes nothing. An
 /// invalid settings file stops the install before anything is written.
 ///
+/// --copilot writes GitHub Copilot CLI's hooks into a file of their own,
+/// `.github/hooks/git-handoff.json` (sessionStart → `recall`; userPromptSubmitted, preToolUse,
+/// postToolUse, postToolUseFailure, errorOccurred, agentStop, subagentStart, subagentStop →
+/// `record --agent copilot --event <event>`; sessionEnd → `note --digest-only`), each ending
+/// `|| exit 0` (Copilot denies a tool call whose preToolUse hook exits non-zero at all; failures
+/// are logged for `hooks status` instead), and registers the MCP server in `.mcp.json`, which
+/// Copilot reads as Claude Code does. Copilot loads the hooks only in a folder it trusts
+/// (`hooks status` says whether it does). Copilot also runs Claude Code's hooks: where both are
+/// installed, those leave Copilot's calls to its own, so each call counts once. Cursor runs Claude
+/// Code's hooks: --claude serves it.
+///
+/// --opencode writes a plugin, `.opencode/plugin/git-handoff.js` (no dependencies), that pipes
+/// opencode's events to `record` (each call's start and end under its call id, with the shell's
+/// exit code; prompts, the model's last text, compaction, API errors, subagents), puts `recall`
+/// into the system prompt of each new session, and runs `note --digest-only` when a session goes
+/// idle. Both add the handoff skill in `.agents/skills/handoff/SKILL.md`, where both read skills.
+///
 /// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
 /// running `git-handoff sync <remote>` once the checks pass; when that fails it warns and the push
 /// goes on. Installing again without --push-notes takes it out.
@@ -71,6 +88,15 @@ pub struct InstallArgs {
     #[arg(long)]
     pub gemini: bool,
 
+    /// Install GitHub Copilot CLI hooks into .github/hooks/git-handoff.json and the MCP server into
+    /// .mcp.json.
+    #[arg(long)]
+    pub copilot: bool,
+
+    /// Install the opencode plugin into .opencode/plugin/git-handoff.js.
+    #[arg(long)]
+    pub opencode: bool,
+
     /// Show what would change (paths and diffs) and write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -93,6 +119,8 @@ impl From<&InstallArgs> for Request {
             claude: args.claude,
             codex: args.codex,
             gemini: args.gemini,
+            copilot: args.copilot,
+            opencode: args.opencode,
             dry_run: args.dry_run,
             push_notes: args.push_notes,
         }

@@ -31,15 +31,22 @@ fn label(name: &str) -> String {
 /// project's hooks only once it trusts the project and the user approved each hook in its hook
 /// review, and skips them silently until then; the line says how to approve them), and the
 /// handoff skill where Claude Code reads it and where Codex reads it (as installed, or edited).
+/// GitHub Copilot CLI's hooks file and whether Copilot trusts the folder (`trusted_folders` in
+/// `~/.copilot/config.json`, or `$COPILOT_HOME`; it loads no repository hook in an untrusted
+/// one), and opencode's plugin.
 /// Exit 0 whatever is found; with --check, exit 1 when an installed hook will not run (Codex's
-/// review or trust, Gemini CLI's folder trust) or the configuration cannot be read whole.
+/// review or trust, Gemini CLI's or Copilot CLI's folder trust) or the configuration cannot be
+/// read whole.
 ///
 /// --json prints {"pre_push": {"path", "installed", "manager", "evidence", "elsewhere": [{"path",
 /// "runs"}]}, "rewrite_ref": {"key", "value", "set"}, "claude": {"path", "exists", "installed":
 /// [event], "missing": [event], "outdated"?: [event], "problem"?}, "codex": {..., "review"?:
 /// {"config", "project_trusted", "approved": [event], "unapproved": [event], "disabled"?: [event],
 /// "problem"?}}, "skill": {"path", "state": "absent"|"unchanged"|"modified"}, "codex_skill":
-/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}, "gemini_mcp": {...}, "gemini_trust"?: {"trusted", "source", "file"}, "config_problem"?}.
+/// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}, "gemini_mcp": {...}, "gemini_trust"?: {"trusted", "source", "file"}, "copilot": {"path",
+/// "exists", "installed": [event], "missing": [event], "outdated", "trust"?: {"trusted", "source",
+/// "file"}}, "opencode": {"path", "installed", "outdated"}, "hook_failures"?: [line],
+/// "config_problem"?}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {
     /// Exit 1 when an installed hook will not run, or the configuration cannot be read whole.
@@ -57,7 +64,10 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
     let codex_waits =
         report.codex.as_ref().and_then(|c| c.review.as_ref()).is_some_and(|r| !r.runs_all());
     let gemini_waits = report.gemini_trust.as_ref().is_some_and(|t| !t.trusted);
-    let all_run = !codex_waits && !gemini_waits && report.config_problem.is_none();
+    let copilot_waits =
+        report.copilot.as_ref().and_then(|c| c.trust.as_ref()).is_some_and(|t| !t.trusted);
+    let all_run =
+        !codex_waits && !gemini_waits && !copilot_waits && report.config_problem.is_none();
     let verdict = || -> Result<()> {
         if args.check && !all_run { Err(crate::util::error::NotPassed.into()) } else { Ok(()) }
     };
@@ -137,6 +147,46 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
                 show(&trust.file)
             )?;
         }
+    }
+    if let Some(copilot) = &report.copilot {
+        let total = copilot.installed.len() + copilot.missing.len();
+        let what = match (copilot.exists, copilot.missing.is_empty(), copilot.outdated) {
+            (false, _, _) => "absent".to_string(),
+            (true, true, false) => format!("all {total} git-handoff hooks"),
+            (true, _, _) if copilot.installed.is_empty() => {
+                "not git-handoff's as installed (install again to update; a changed file is kept)"
+                    .to_string()
+            }
+            (true, _, _) => format!(
+                "{} of {total} git-handoff hooks, not as this version writes them (install again \
+                 to update)",
+                copilot.installed.len()
+            ),
+        };
+        writeln!(out, "{}{} {what}", label("Copilot CLI"), show(&copilot.path))?;
+        if let Some(trust) = copilot.trust.as_ref().filter(|t| !t.trusted) {
+            writeln!(
+                out,
+                "{:<14}Copilot CLI will run none of them: it does not trust this folder. Run \
+                 `copilot` here once and trust it for future sessions, or add {:?} to \
+                 \"trusted_folders\" in {}; until then no tool call is recorded (a headless \
+                 `copilot -p` needs --trust-folder)",
+                "",
+                top.map(|t| t.display().to_string()).unwrap_or_default(),
+                show(&trust.file)
+            )?;
+        }
+    }
+    if let Some(opencode) = &report.opencode {
+        let what = match (opencode.installed, opencode.outdated) {
+            (false, _) if opencode.path.exists() => "not git-handoff's plugin".to_string(),
+            (false, _) => "absent".to_string(),
+            (true, false) => "the git-handoff plugin".to_string(),
+            (true, true) => {
+                "an older or changed git-handoff plugin (install again to update)".into()
+            }
+        };
+        writeln!(out, "{}{} {what}", label("opencode"), show(&opencode.path))?;
     }
     let servers = [
         ("MCP (Claude)", &report.claude_mcp),

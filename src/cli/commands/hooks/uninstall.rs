@@ -27,6 +27,11 @@ use super::print::print;
 /// server out of `.mcp.json` / `.codex/config.toml` when it is as installed (a changed entry is
 /// kept), and its approval out of `.claude/settings.local.json`.
 ///
+/// --copilot removes `.github/hooks/git-handoff.json` and --opencode `.opencode/plugin/git-handoff.js`
+/// when each is as installed (a changed one is kept). The skill in `.agents/skills`, which Codex,
+/// Gemini CLI, Copilot CLI and opencode share, goes with the last of them; the `.mcp.json` server,
+/// which Claude Code and Copilot CLI share, with the last of those two.
+///
 /// With no flag, removes everything. --dry-run shows the changes and writes nothing.
 #[derive(Debug, clap::Args)]
 pub struct UninstallArgs {
@@ -46,6 +51,14 @@ pub struct UninstallArgs {
     #[arg(long)]
     pub gemini: bool,
 
+    /// Remove the GitHub Copilot CLI hooks file (and the MCP server, unless Claude Code's stays).
+    #[arg(long)]
+    pub copilot: bool,
+
+    /// Remove the opencode plugin.
+    #[arg(long)]
+    pub opencode: bool,
+
     /// Show what would change and write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -64,6 +77,8 @@ impl From<&UninstallArgs> for Request {
             claude: args.claude,
             codex: args.codex,
             gemini: args.gemini,
+            copilot: args.copilot,
+            opencode: args.opencode,
             dry_run: args.dry_run,
         }
     }
