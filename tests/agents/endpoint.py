@@ -5,7 +5,10 @@ It speaks three wire formats, each with streaming (server-sent events):
 - OpenAI's Responses API (`POST /v1/responses`), reached by Codex through a model provider with
   `wire_api = "responses"`;
 - Google's Gemini API (`POST /v1beta/models/<model>:streamGenerateContent`), reached by Gemini CLI
-  through GOOGLE_GEMINI_BASE_URL.
+  through GOOGLE_GEMINI_BASE_URL;
+- OpenAI's Chat Completions API (`POST /v1/chat/completions`), reached by GitHub Copilot CLI in
+  bring-your-own-model mode (COPILOT_PROVIDER_BASE_URL) and by opencode through an
+  OpenAI-compatible provider.
 
 A conversation is a list of steps, registered under a marker: a string that the scenario puts in
 its prompt. For a request that offers tools, the endpoint finds the last message holding a marker
@@ -230,6 +233,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._anthropic(body)
         elif path.endswith("/responses"):
             self._responses(body)
+        elif path.endswith("/chat/completions"):
+            self._chat(body)
         elif ":streamGenerateContent" in path or ":generateContent" in path:
             self._gemini(body, stream=":streamGenerateContent" in path)
         elif ":countTokens" in path:
@@ -383,3 +388,53 @@ class _Handler(BaseHTTPRequestHandler):
             self._sse([(None, chunk)])
         else:
             self._send(200, chunk)
+
+    # OpenAI Chat Completions API
+
+    def _chat(self, body):
+        items = []
+        for message in body.get("messages", []) or []:
+            if message.get("role") == "tool":
+                items.append((None, True))
+            elif message.get("role") in ("user", "system", "developer"):
+                items.append((_text_of(message.get("content")), False))
+        marker, step, play, tokens = None, None, None, self.endpoint.usage_tokens
+        if body.get("tools") or _summary_request(items):
+            marker, step, play, tokens = self.endpoint.plan(items)
+        if play is None:
+            play = "OK."
+        self._log("chat", body, marker, step)
+        model = body.get("model", "e2e")
+        created = int(time.time())
+        chat_id = self.endpoint.next_id("chatcmpl")
+        if isinstance(play, str):
+            delta = {"role": "assistant", "content": play}
+            finish = "stop"
+            calls = []
+        else:
+            calls = [{"index": i, "id": self.endpoint.next_id("call"), "type": "function",
+                      "function": {"name": c["name"], "arguments": json.dumps(c["input"])}}
+                     for i, c in enumerate(play)]
+            delta = {"role": "assistant", "content": None, "tool_calls": calls}
+            finish = "tool_calls"
+        self._entry["calls"] = [(c["id"], c["function"]["name"]) for c in calls]
+        usage = {"prompt_tokens": tokens, "completion_tokens": 10, "total_tokens": tokens + 10}
+        if not body.get("stream"):
+            message = {k: v for k, v in delta.items() if k != "tool_calls" or v}
+            if calls:
+                message["tool_calls"] = [{k: v for k, v in c.items() if k != "index"}
+                                         for c in calls]
+            self._send(200, {"id": chat_id, "object": "chat.completion", "created": created,
+                             "model": model, "usage": usage,
+                             "choices": [{"index": 0, "message": message,
+                                          "finish_reason": finish}]})
+            return
+        chunk = {"id": chat_id, "object": "chat.completion.chunk", "created": created,
+                 "model": model}
+        events = [(None, dict(chunk, choices=[{"index": 0, "delta": delta,
+                                               "finish_reason": None}]))]
+        events.append((None, dict(chunk, choices=[{"index": 0, "delta": {},
+                                                   "finish_reason": finish}])))
+        events.append((None, dict(chunk, choices=[], usage=usage)))
+        out = "".join(f"data: {json.dumps(data)}\n\n" for _, data in events) + "data: [DONE]\n\n"
+        self._send(200, out.encode(), "text/event-stream")

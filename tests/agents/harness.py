@@ -270,9 +270,14 @@ def _json_lines(text):
 
 
 def tool_results_in(body):
-    """The tool results in a request body, any of the three wire formats, as (call id, text)."""
+    """The tool results in a request body, any of the four wire formats, as (call id, text)."""
     out = []
     for message in body.get("messages", []) or []:
+        if message.get("role") == "tool":  # Chat Completions
+            content = message.get("content")
+            out.append((message.get("tool_call_id"), content if isinstance(content, str)
+                        else json.dumps(content)))
+            continue
         for block in message.get("content") if isinstance(message.get("content"), list) else []:
             if block.get("type") == "tool_result":
                 content = block.get("content")

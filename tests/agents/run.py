@@ -1,4 +1,5 @@
-"""The end-to-end suite: the real Claude Code, Codex and Gemini CLIs against a scripted model.
+"""The end-to-end suite: the real Claude Code, Codex, Gemini, GitHub Copilot and opencode CLIs
+against a scripted model.
 
 Usage:
   python3 tests/agents/run.py [--bin PATH] [--npm-bin DIR] [--keep] [SCENARIO ...]
@@ -26,10 +27,14 @@ from endpoint import Endpoint  # noqa: E402
 from harness import Failure, Sandbox  # noqa: E402
 import scenarios_claude  # noqa: E402
 import scenarios_codex  # noqa: E402
+import scenarios_copilot  # noqa: E402
 import scenarios_gemini  # noqa: E402
+import scenarios_opencode  # noqa: E402
 
-SCENARIOS = scenarios_claude.SCENARIOS + scenarios_codex.SCENARIOS + scenarios_gemini.SCENARIOS
-CLIS = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
+SCENARIOS = (scenarios_claude.SCENARIOS + scenarios_codex.SCENARIOS + scenarios_gemini.SCENARIOS
+             + scenarios_copilot.SCENARIOS + scenarios_opencode.SCENARIOS)
+CLIS = {"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot",
+        "opencode": "opencode"}
 
 
 class Context:
