@@ -84,8 +84,10 @@ impl Agent {
                 // A turn that ends on an API error (rate limit, overload, billing, output cut):
                 // the abrupt end this product exists for.
                 w("StopFailure", None, "git-handoff record --agent claude || exit 1", 5),
-                // A compaction, and the end of each subagent (its calls are attributed to it).
+                // A compaction, and each subagent's start and end (its calls are attributed to
+                // it).
                 w("PreCompact", None, "git-handoff record --agent claude || exit 1", 5),
+                w("SubagentStart", None, "git-handoff record --agent claude || exit 1", 5),
                 w("SubagentStop", None, "git-handoff record --agent claude || exit 1", 5),
                 w("SessionStart", None, "git-handoff recall --hook claude || exit 1", 10),
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 30),
@@ -95,6 +97,12 @@ impl Agent {
                 w("PostToolUse", Some("*"), "git-handoff record --agent codex || exit 1", 5),
                 w("UserPromptSubmit", None, "git-handoff record --agent codex || exit 1", 5),
                 w("Stop", None, "git-handoff record --agent codex || exit 1", 5),
+                w("PreCompact", None, "git-handoff record --agent codex || exit 1", 5),
+                w("SubagentStart", None, "git-handoff record --agent codex || exit 1", 5),
+                w("SubagentStop", None, "git-handoff record --agent codex || exit 1", 5),
+                // The agent waiting on an approval. It exits 0 whatever happens: Codex may take
+                // any other status of a PermissionRequest hook as a refusal.
+                w("PermissionRequest", Some("*"), "git-handoff record --agent codex || exit 0", 5),
                 w("SessionStart", None, "git-handoff recall --hook codex || exit 1", 10),
                 w("SessionEnd", None, "git-handoff note --digest-only || exit 1", 3),
             ],

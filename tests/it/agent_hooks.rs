@@ -81,12 +81,26 @@ fn codex_hooks_are_created_and_broken_settings_are_refused() {
         settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
         "git-handoff record --agent codex || exit 1"
     );
-    // Codex 0.171 sends PreToolUse and SessionEnd too; it holds SessionEnd to 3 seconds.
+    // Codex 0.171 sends PreToolUse, compaction, subagents, approvals and SessionEnd too; it
+    // holds SessionEnd to 3 seconds.
     let events: Vec<&String> = settings["hooks"].as_object().unwrap().keys().collect();
     assert_eq!(
         events,
-        ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd"]
+        [
+            "PreToolUse",
+            "PostToolUse",
+            "UserPromptSubmit",
+            "Stop",
+            "PreCompact",
+            "SubagentStart",
+            "SubagentStop",
+            "PermissionRequest",
+            "SessionStart",
+            "SessionEnd"
+        ]
     );
+    let approval = &settings["hooks"]["PermissionRequest"][0]["hooks"][0]["command"];
+    assert_eq!(approval, "git-handoff record --agent codex || exit 0");
     assert_eq!(settings["hooks"]["PreToolUse"][0]["matcher"], "*");
     let end = &settings["hooks"]["SessionEnd"][0]["hooks"][0];
     assert_eq!(end["command"], "git-handoff note --digest-only || exit 1");

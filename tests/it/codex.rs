@@ -184,9 +184,9 @@ fn hooks_status_tells_when_codex_has_not_approved_the_hooks() {
     let (text, json) = status(&repo, &codex_home);
     let review = &json["codex"]["review"];
     assert_eq!(review["project_trusted"], false, "{json}");
-    assert_eq!(review["unapproved"].as_array().unwrap().len(), 6, "{json}");
+    assert_eq!(review["unapproved"].as_array().unwrap().len(), 10, "{json}");
     assert!(text.contains("NOT RUNNING: Codex does not trust this project yet"), "{text}");
-    assert!(text.contains("Codex has not approved 6 of 6 in its hook review"), "{text}");
+    assert!(text.contains("Codex has not approved 10 of 10 in its hook review"), "{text}");
     assert!(text.contains("Trust all and continue"), "{text}");
     assert_eq!(json["codex_skill"]["state"], "unchanged", "{json}");
 
@@ -208,14 +208,33 @@ fn hooks_status_tells_when_codex_has_not_approved_the_hooks() {
     let review = &json["codex"]["review"];
     assert_eq!(review["project_trusted"], true, "{json}");
     assert_eq!(review["approved"], json!(["PreToolUse", "PostToolUse"]));
-    assert_eq!(review["unapproved"], json!(["UserPromptSubmit", "SessionStart", "SessionEnd"]));
+    let unapproved = [
+        "UserPromptSubmit",
+        "PreCompact",
+        "SubagentStart",
+        "SubagentStop",
+        "PermissionRequest",
+        "SessionStart",
+        "SessionEnd",
+    ];
+    assert_eq!(review["unapproved"], json!(unapproved));
     assert_eq!(review["disabled"], json!(["Stop"]));
     assert!(!text.contains("does not trust"), "{text}");
-    assert!(text.contains("has not approved 3 of 6"), "{text}");
+    assert!(text.contains("has not approved 7 of 10"), "{text}");
     assert!(text.contains("turned off in Codex: Stop"), "{text}");
 
     // Every hook approved: no warning.
-    for event in ["stop", "user_prompt_submit", "session_start", "session_end"] {
+    let rest = [
+        "stop",
+        "user_prompt_submit",
+        "pre_compact",
+        "subagent_start",
+        "subagent_stop",
+        "permission_request",
+        "session_start",
+        "session_end",
+    ];
+    for event in rest {
         config =
             config.replace(&format!("[hooks.state.\"{}\"]\nenabled = false\n", key(event)), "");
         config.push_str(&format!(

@@ -26,8 +26,8 @@ use super::print::print;
 ///
 /// --claude and --codex merge into `.claude/settings.json` / `.codex/hooks.json` the agent hooks
 /// that make handoffs automatic: tool starts (PreToolUse, so a call still running at a limit is
-/// known), tool results, prompts, Stop, StopFailure (a turn ended on an API error), PreCompact
-/// and SubagentStop → `record`,
+/// known), tool results, prompts, Stop, StopFailure (a turn ended on an API error), PreCompact,
+/// SubagentStart and SubagentStop (and Codex's PermissionRequest, which exits 0) → `record`,
 /// SessionStart → `recall`, SessionEnd →
 /// `note --digest-only`, each run as `git-handoff <command>` (the binary itself: a git start less
 /// on every tool call); entries in the older `git handoff <command>` form are rewritten where
