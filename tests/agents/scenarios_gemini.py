@@ -10,9 +10,9 @@ from checks import SEAL_ADVICE, summary
 from endpoint import call
 
 
-def setup(ctx):
+def setup(ctx, agents=("--gemini",)):
     box = ctx.sandbox
-    box.init_repo(agents=("--gemini",))
+    box.init_repo(agents=agents)
     box.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
     settings = os.path.join(box.home, ".gemini", "settings.json")
     os.makedirs(os.path.dirname(settings), exist_ok=True)

@@ -23,9 +23,9 @@ def _settled(folder):
         json.dump(lock, f)
 
 
-def setup(ctx):
+def setup(ctx, agents=("--opencode",)):
     box = ctx.sandbox
-    box.init_repo(agents=("--opencode",))
+    box.init_repo(agents=agents)
     config = {
         "$schema": "https://opencode.ai/config.json",
         "model": "fake/fake-model", "small_model": "fake/fake-model",

@@ -20,6 +20,9 @@ import json
 import os
 import statistics
 
+import scenarios_copilot
+import scenarios_gemini
+import scenarios_opencode
 from endpoint import Endpoint, call
 from harness import Sandbox
 
@@ -27,11 +30,23 @@ READ_ONLY = "cat >/dev/null"
 
 
 def _rewrite(path, read_only):
+    if path.endswith(".js"):  # opencode's plugin: each spawn of git-handoff only reads its input
+        if not read_only:
+            os.remove(path)
+            return
+        with open(path) as f:
+            text = f.read()
+        text = text.replace('spawnSync("git-handoff", args,', 'spawnSync("sh", ["-c", "cat >/dev/null"],')
+        with open(path, "w") as f:
+            f.write(text)
+        return
     with open(path) as f:
         settings = json.load(f)
     if read_only:
         for groups in settings.get("hooks", {}).values():
             for group in groups:
+                if "bash" in group:  # Copilot CLI's entries
+                    group["bash"] = READ_ONLY
                 for hook in group.get("hooks", []):
                     hook["command"] = READ_ONLY
     else:
@@ -45,16 +60,26 @@ def _session(config, cli, mode, calls):
     endpoint = Endpoint()
     box = Sandbox(config, endpoint, f"timing-{cli}")
     try:
-        flag = {"claude": "--claude", "codex": "--codex", "gemini": "--gemini"}[cli]
-        box.init_repo(agents=(flag,))
+        if cli in ("copilot", "opencode", "gemini"):
+            module = {"copilot": scenarios_copilot, "opencode": scenarios_opencode,
+                      "gemini": scenarios_gemini}[cli]
+            quiet = type("Quiet", (), {"sandbox": box, "endpoint": endpoint,
+                                       "check": lambda *a, **k: True})()
+            module.setup(quiet, agents=(f"--{cli}",))
+        else:
+            box.init_repo(agents=(f"--{cli}",))
         settings = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json",
-                    "gemini": ".gemini/settings.json"}[cli]
+                    "gemini": ".gemini/settings.json",
+                    "copilot": ".github/hooks/git-handoff.json",
+                    "opencode": ".opencode/plugin/git-handoff.js"}[cli]
         if mode != "git-handoff":
             _rewrite(os.path.join(box.repo, settings), mode == "read input")
         if cli == "claude":
             step = call("Bash", command="true", description="nothing")
         elif cli == "codex":
             step = call("exec_command", cmd="true", login=False)
+        elif cli in ("copilot", "opencode"):
+            step = call("bash", command="true", description="nothing")
         else:
             step = call("run_shell_command", command="true")
         endpoint.script("E2E-TIMING", [[step]] * calls + ["Done."])
@@ -63,8 +88,11 @@ def _session(config, cli, mode, calls):
         elif cli == "codex":
             box.write_codex_config()
             out, _, _ = box.codex("E2E-TIMING: run true.")
+        elif cli == "copilot":
+            out, _ = scenarios_copilot.copilot(box, "E2E-TIMING: run true.")
+        elif cli == "opencode":
+            out, _ = scenarios_opencode.opencode(box, "E2E-TIMING: run true.")
         else:
-            box.env["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
             out = box.run(["gemini", "-p", "E2E-TIMING: run true.", "--yolo"])
         if out.returncode != 0:
             raise RuntimeError(f"{cli} exited {out.returncode}: {out.stderr[-800:]}")
@@ -116,7 +144,7 @@ def _hook_alone(config, runs=40):
 
 
 def main(config):
-    clis = [c for c in ("claude", "codex", "gemini")
+    clis = [c for c in ("claude", "codex", "gemini", "copilot", "opencode")
             if os.access(os.path.join(config.npm_bin, c), os.X_OK) and c not in config.unavailable]
     modes = ["git-handoff", "read input", "no hooks"]
     rows = []

@@ -6,8 +6,9 @@
 //! A shell command's result is `resultType: "success"` whatever its status, which is only in the
 //! text (`<shellId: 0 completed with exit code 1>`); a tool that failed outright (a bad path)
 //! arrives as `postToolUseFailure` with `error`. `errorOccurred` with `errorContext: "model_call"`
-//! is the API-error end of a turn; `sessionEnd` carries the model's last answer
-//! (`finalMessage`).
+//! is the API-error end of a turn. No payload carries the model's words, and Copilot (1.0.102)
+//! writes its session file (`transcriptPath`) only when it shuts down, after the last hook: a
+//! Copilot session has no "last model intent".
 //!
 //! Copilot also runs Claude Code's hook files (`.claude/settings.json`) with snake_case payloads
 //! ([`is_copilot_in_claude_hooks`]): those are read as Claude Code's, unless Copilot's own hooks
