@@ -159,12 +159,18 @@ fn plan_own_files(
     }
     if request.opencode {
         plan("opencode", opencode::plan_install(top)?);
+        if let Some(mcp) = opencode::plan_mcp_install(top)? {
+            plan(OPENCODE_MCP_LABEL, mcp);
+        }
     }
     if let Some(change) = agent_settings::plan_skill_install(top, Agent::Codex) {
         plan("handoff skill", (change, Action::Created));
     }
     Ok(())
 }
+
+/// What `hooks install --opencode` reports the MCP server as.
+pub const OPENCODE_MCP_LABEL: &str = "opencode MCP server";
 
 /// What `hooks install --copilot` reports the MCP server as.
 pub const COPILOT_MCP_LABEL: &str = "Copilot CLI MCP server";

@@ -189,6 +189,8 @@ fn plan_own_file(
         }
     } else {
         plans.push(outcome("opencode", opencode::plan_uninstall(top)?));
+        let label = crate::install::hooks_install::OPENCODE_MCP_LABEL;
+        plans.push(outcome(label, opencode::plan_mcp_uninstall(top)?));
     }
     if !SHARING_THE_SKILL.iter().any(|other| stays(top, *other, parts)) {
         let skill = agent_uninstall::plan_skill_uninstall(top, Agent::Codex)?;

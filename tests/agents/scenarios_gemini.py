@@ -6,8 +6,10 @@ untrusted folder. Project hooks it has not seen before run after a warning on st
 import json
 import os
 
-from checks import SEAL_ADVICE, summary
+from checks import SEAL_ADVICE, played, summary, tagged, tool_result_text
 from endpoint import call
+
+NOTE_TOOL = "mcp_git-handoff_handoff_note"
 
 
 def setup(ctx, agents=("--gemini",)):
@@ -86,6 +88,42 @@ def tool_calls(ctx):
         "kind") == "digest", handoffs)
 
 
+def note_over_mcp(ctx):
+    """A failing `cargo test`, then `handoff_note` over MCP (registered by `hooks install
+    --gemini`): the claim that all tests pass is tagged, and the note's call is no work."""
+    box = setup(ctx)
+    marker = "E2E-NOTE"
+    ctx.endpoint.script(marker, [
+        [call("run_shell_command", command="cargo test --offline -q")],
+        [call(NOTE_TOOL, goal="Make answer() return 42", done=["All tests pass"],
+              next=["Fix answer()"], reason="turn_limit")],
+        "Handed off.",
+    ])
+    out, _ = gemini(box, f"{marker}: run the tests and hand off.")
+    ctx.check("the session: gemini exited 0", out.returncode == 0,
+              f"exit {out.returncode}\n{out.stderr[-1500:]}")
+    offered = [d.get("name") for r in ctx.endpoint.requests if r.get("marker") == marker
+               for t in (r["body"].get("tools") or []) for d in t.get("functionDeclarations", [])]
+    ctx.check(f"Gemini CLI offered {NOTE_TOOL} to the model", NOTE_TOOL in offered,
+              sorted(set(offered)))
+    results = [e for e in box.events() if e.get("kind") == "tool_result"]
+    got = [(r.get("tool"), r.get("ok"), r.get("exit_code")) for r in results]
+    ctx.check("recorded once each: the test failed (exit 101), the note call ok", got == [
+        ("run_shell_command", False, 101), (NOTE_TOOL, True, None)], got)
+    for r in ctx.endpoint.requests:
+        for name, text in __import__("harness").tool_results_in(r.get("body") or {}):
+            if name == NOTE_TOOL:
+                ctx.check("the tool result tells the model what was tagged", tagged(text), text)
+                break
+    note = box.head_file(".agent/handoff/44.md")
+    ctx.check("the committed note tags the claim",
+              "All tests pass [unverified: last `cargo test --offline -q` failed]" in note, note)
+    digest = json.loads(box.handoff("digest", "--json").stdout)
+    ctx.check("the digest counts 1 tool call (the test), the note's own not",
+              digest.get("tool_calls") == 1 and digest.get("handoff_skill") is True, digest)
+
+
 SCENARIOS = [
     ("gemini-tool-calls", tool_calls, tool_calls.__doc__),
+    ("gemini-mcp-note", note_over_mcp, note_over_mcp.__doc__.split("\n")[0]),
 ]

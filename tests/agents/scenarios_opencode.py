@@ -126,7 +126,41 @@ def recall(ctx):
               text and "issue #44" in text, text[-2000:])
 
 
+NOTE_TOOL = "git-handoff_handoff_note"
+
+
+def note_over_mcp(ctx):
+    """A failing `cargo test`, then `handoff_note` over MCP (registered in `opencode.json`): the
+    claim that all tests pass is tagged, and the note's call is no work."""
+    box = setup(ctx)
+    marker = "E2E-NOTE"
+    ctx.endpoint.script(marker, [
+        [call("bash", command="cargo test --offline -q", description="test")],
+        [call(NOTE_TOOL, goal="Make answer() return 42", done=["All tests pass"],
+              next=["Fix answer()"], reason="turn_limit")],
+        "Handed off.",
+    ])
+    out, _ = opencode(box, f"{marker}: run the tests and hand off.")
+    ctx.check("the session: opencode exited 0", out.returncode == 0,
+              f"exit {out.returncode}\n{out.stderr[-1500:]}")
+    offered = [t.get("function", {}).get("name") for r in ctx.endpoint.requests
+               if r.get("marker") == marker for t in (r["body"].get("tools") or [])]
+    ctx.check(f"opencode offered {NOTE_TOOL} to the model", NOTE_TOOL in offered,
+              sorted(set(offered)))
+    results = [e for e in box.events() if e.get("kind") == "tool_result"]
+    got = [(r.get("tool"), r.get("ok"), r.get("exit_code")) for r in results]
+    ctx.check("recorded once each: the test failed (exit 101), the note call ok", got == [
+        ("bash", False, 101), (NOTE_TOOL, True, None)], got)
+    note = box.head_file(".agent/handoff/44.md")
+    ctx.check("the committed note tags the claim",
+              "All tests pass [unverified: last `cargo test --offline -q` failed]" in note, note)
+    digest = json.loads(box.handoff("digest", "--json").stdout)
+    ctx.check("the digest counts 1 tool call (the test), the note's own not",
+              digest.get("tool_calls") == 1 and digest.get("handoff_skill") is True, digest)
+
+
 SCENARIOS = [
     ("opencode-tool-calls", tool_calls, tool_calls.__doc__.split("\n")[0]),
     ("opencode-recall", recall, recall.__doc__),
+    ("opencode-mcp-note", note_over_mcp, note_over_mcp.__doc__.split("\n")[0]),
 ]

@@ -26,6 +26,11 @@ fn install_status_and_uninstall_of_the_opencode_plugin() {
     assert!(plugin.starts_with("// git-handoff for opencode:"), "{plugin}");
     assert!(!plugin.contains("require(") && !plugin.contains("from \"@"), "no dependencies");
     assert!(repo.path.join(".agents/skills/handoff/SKILL.md").is_file());
+    let config: Value = serde_json::from_slice(&repo.read("opencode.json")).unwrap();
+    assert_eq!(
+        config["mcp"]["git-handoff"],
+        json!({"type": "local", "command": ["git-handoff", "mcp"]})
+    );
     let again =
         stdout_ok(repo.handoff().args(["hooks", "install", "--opencode"]).output().unwrap());
     assert!(!again.contains("created"), "{again}");
@@ -42,7 +47,36 @@ fn install_status_and_uninstall_of_the_opencode_plugin() {
     stdout_ok(repo.handoff().args(["hooks", "install", "--opencode"]).output().unwrap());
     assert_eq!(repo.read(".opencode/plugin/git-handoff.js"), plugin.as_bytes(), "rewritten");
     stdout_ok(repo.handoff().args(["hooks", "uninstall", "--opencode"]).output().unwrap());
-    assert!(!repo.path.join(".opencode").exists() && !repo.path.join(".agents").exists());
+    for gone in [".opencode", ".agents", "opencode.json"] {
+        assert!(!repo.path.join(gone).exists(), "{gone} is left");
+    }
+}
+
+/// The MCP server goes into the project's `opencode.json` beside what is there, byte for byte,
+/// and comes out again; a project configured in `opencode.jsonc` keeps its file.
+#[test]
+fn the_opencode_mcp_server_is_spliced_into_opencode_json() {
+    let env = Env::new();
+    let repo = started(&env);
+    let theirs = "{\n  \"model\": \"anthropic/claude-sonnet-4-5\",\n  \"mcp\": {\n    \"docs\": {\"type\": \"remote\", \"url\": \"https://x\"}\n  }\n}\n";
+    repo.write("opencode.json", theirs);
+    stdout_ok(repo.handoff().args(["hooks", "install", "--opencode"]).output().unwrap());
+    let config: Value = serde_json::from_slice(&repo.read("opencode.json")).unwrap();
+    assert_eq!(config["mcp"]["docs"]["url"], "https://x");
+    assert_eq!(config["mcp"]["git-handoff"]["command"], json!(["git-handoff", "mcp"]));
+    let status: Value = serde_json::from_str(&stdout_ok(
+        repo.handoff().args(["--json", "hooks", "status"]).output().unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(status["opencode"]["mcp"], true, "{status}");
+    stdout_ok(repo.handoff().args(["hooks", "uninstall", "--opencode"]).output().unwrap());
+    assert_eq!(repo.read("opencode.json"), theirs.as_bytes());
+
+    std::fs::remove_file(repo.path.join("opencode.json")).unwrap();
+    repo.write("opencode.jsonc", "// mine\n{}\n");
+    stdout_ok(repo.handoff().args(["hooks", "install", "--opencode"]).output().unwrap());
+    assert!(!repo.path.join("opencode.json").exists());
+    assert_eq!(repo.read("opencode.jsonc"), b"// mine\n{}\n");
 }
 
 /// The arguments opencode 1.18 passes the plugin's hooks, for a session that writes a file, runs

@@ -18,6 +18,7 @@ pub const INSTALLED: &[&str] = &[
     ".gemini/settings.json",
     ".github/hooks/git-handoff.json",
     ".opencode/plugin/git-handoff.js",
+    "opencode.json",
 ];
 
 /// The handoff's own files: the note directory and the progress file. The agent writes them to

@@ -59,7 +59,9 @@ use super::print::print;
 /// opencode's events to `record` (each call's start and end under its call id, with the shell's
 /// exit code; prompts, the model's last text, compaction, API errors, subagents), puts `recall`
 /// into the system prompt of each new session, and runs `note --digest-only` when a session goes
-/// idle. Both add the handoff skill in `.agents/skills/handoff/SKILL.md`, where both read skills.
+/// idle; it registers the MCP server under `mcp` in the project's `opencode.json` (a project
+/// configured in `opencode.jsonc` keeps its file: add the entry there by hand). Both add the
+/// handoff skill in `.agents/skills/handoff/SKILL.md`, where both read skills.
 ///
 /// --push-notes makes the block also push the handoff records (the notes ref) with every push, by
 /// running `git-handoff sync <remote>` once the checks pass; when that fails it warns and the push
@@ -93,7 +95,8 @@ pub struct InstallArgs {
     #[arg(long)]
     pub copilot: bool,
 
-    /// Install the opencode plugin into .opencode/plugin/git-handoff.js.
+    /// Install the opencode plugin into .opencode/plugin/git-handoff.js and the MCP server into
+    /// opencode.json.
     #[arg(long)]
     pub opencode: bool,
 

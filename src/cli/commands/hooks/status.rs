@@ -45,7 +45,7 @@ fn label(name: &str) -> String {
 /// "problem"?}}, "skill": {"path", "state": "absent"|"unchanged"|"modified"}, "codex_skill":
 /// {...}, "gemini": {...}, "claude_mcp": {"path", "installed", "changed"}, "codex_mcp": {...}, "gemini_mcp": {...}, "gemini_trust"?: {"trusted", "source", "file"}, "copilot": {"path",
 /// "exists", "installed": [event], "missing": [event], "outdated", "trust"?: {"trusted", "source",
-/// "file"}}, "opencode": {"path", "installed", "outdated"}, "hook_failures"?: [line],
+/// "file"}}, "opencode": {"path", "installed", "outdated", "mcp"}, "hook_failures"?: [line],
 /// "config_problem"?}.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {
@@ -187,6 +187,12 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
             }
         };
         writeln!(out, "{}{} {what}", label("opencode"), show(&opencode.path))?;
+        if opencode.installed {
+            let config = top.map(|t| t.join(crate::install::opencode::CONFIG_PATH));
+            let state = if opencode.mcp { "registers" } else { "does not register" };
+            let path = config.as_deref().map(show).unwrap_or_default();
+            writeln!(out, "{}{path} {state} git-handoff", label("MCP (opencode)"))?;
+        }
     }
     let servers = [
         ("MCP (Claude)", &report.claude_mcp),

@@ -28,7 +28,7 @@ use super::print::print;
 /// kept), and its approval out of `.claude/settings.local.json`.
 ///
 /// --copilot removes `.github/hooks/git-handoff.json` and --opencode `.opencode/plugin/git-handoff.js`
-/// when each is as installed (a changed one is kept). The skill in `.agents/skills`, which Codex,
+/// (and its server from `opencode.json`) when each is as installed (a changed one is kept). The skill in `.agents/skills`, which Codex,
 /// Gemini CLI, Copilot CLI and opencode share, goes with the last of them; the `.mcp.json` server,
 /// which Claude Code and Copilot CLI share, with the last of those two.
 ///
@@ -55,7 +55,7 @@ pub struct UninstallArgs {
     #[arg(long)]
     pub copilot: bool,
 
-    /// Remove the opencode plugin.
+    /// Remove the opencode plugin and its MCP server entry.
     #[arg(long)]
     pub opencode: bool,
 
