@@ -99,6 +99,25 @@ pub fn is_lint_word(word: &str) -> bool {
         || (head.contains("lint") && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
+/// True when `command` runs a type checker (`tsc`, `mypy`, `pyright`, a `typecheck` script,
+/// `cargo check`, `deno check`): the checks a type-check claim is judged by. All of them are
+/// builds by [`CheckKind::of_command`] too (the code compiles).
+pub fn checks_types(command: &str) -> bool {
+    let words: Vec<String> = command
+        .split_whitespace()
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| w.rsplit('/').next().unwrap_or(w).to_ascii_lowercase())
+        .collect();
+    let first: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+    CheckKind::of_command(command) == CheckKind::Build
+        && (matches!(first.as_slice(), ["cargo" | "deno", "check"])
+            || words.iter().any(|w| {
+                TYPE_TOOLS.contains(&w.as_str())
+                    || w.starts_with("typecheck")
+                    || w.starts_with("type-check")
+            }))
+}
+
 /// Words of a command that make it a type check (counted as a build: the code compiles).
 pub const TYPE_TOOLS: [&str; 6] = ["tsc", "vue-tsc", "mypy", "pyright", "type-check", "tsgo"];
 
@@ -207,6 +226,19 @@ mod tests {
             ("./gradlew build", CheckKind::Build),
         ] {
             assert_eq!(CheckKind::of_command(command), kind, "{command}");
+        }
+    }
+
+    #[test]
+    fn type_checks_among_builds() {
+        for command in ["tsc --noEmit", "npx vue-tsc", "mypy src", "pyright", "npm run typecheck"] {
+            assert!(checks_types(command), "{command}");
+        }
+        for command in ["cargo check --all-targets", "deno check mod.ts", "pnpm type-check"] {
+            assert!(checks_types(command), "{command}");
+        }
+        for command in ["cargo build", "npm run build", "make", "cargo test", "go vet ./..."] {
+            assert!(!checks_types(command), "{command}");
         }
     }
 

@@ -19,10 +19,9 @@
 //! ok").
 
 use super::failures::{self, Fail};
-use super::kinds;
+use super::kinds::{self, Kind};
 use super::vocab;
 use super::words::{Word, words};
-use crate::model::verdict::CheckKind;
 
 /// What a claim claims.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,7 +29,7 @@ pub struct Reading {
     /// The claim claims success.
     pub success: bool,
     /// The kinds of check its success names (none: a success of no particular check).
-    pub kinds: Vec<CheckKind>,
+    pub kinds: Vec<Kind>,
     /// It claims checks passed ("all checks pass", "CI is green", "tests pass"): with no run to
     /// judge it by, it cannot be supported.
     pub about_checks: bool,
@@ -41,7 +40,7 @@ pub struct Reading {
 struct Clause {
     success: bool,
     admits: bool,
-    kinds: Vec<CheckKind>,
+    kinds: Vec<Kind>,
     about_checks: bool,
 }
 
@@ -87,12 +86,18 @@ pub fn read(text: &str) -> Reading {
             Fail::Neutral => {}
         }
     }
-    let admitted: Vec<CheckKind> =
+    let mut admitted: Vec<Kind> =
         clauses.iter().filter(|c| c.admits).flat_map(|c| c.kinds.iter().copied()).collect();
+    // A type error is a broken build, and a broken build may be one ("tsc now fails").
+    for (a, b) in [(Kind::Types, Kind::Build), (Kind::Build, Kind::Types)] {
+        if admitted.contains(&a) && !admitted.contains(&b) {
+            admitted.push(b);
+        }
+    }
     let any_admission = clauses.iter().any(|c| c.admits);
     // Kinds named where nothing is claimed ("`cargo test`: ok", "ran pytest — passing") are what
     // a success that names no kind is about.
-    let mut neutral: Vec<CheckKind> = Vec::new();
+    let mut neutral: Vec<Kind> = Vec::new();
     for clause in clauses.iter().filter(|c| !c.success && !c.admits) {
         neutral.extend(clause.kinds.iter().filter(|k| !admitted.contains(k)));
     }
@@ -100,13 +105,13 @@ pub fn read(text: &str) -> Reading {
     for clause in clauses.iter().filter(|c| c.success && !c.admits) {
         // A kind the claim admits a failure of is not claimed ("build is green, but 2 tests
         // fail" claims the build).
-        let kinds: Vec<CheckKind> = if clause.kinds.is_empty() {
+        let kinds: Vec<Kind> = if clause.kinds.is_empty() {
             if any_admission {
                 continue;
             }
             neutral.clone()
         } else {
-            let kept: Vec<CheckKind> =
+            let kept: Vec<Kind> =
                 clause.kinds.iter().copied().filter(|k| !admitted.contains(k)).collect();
             if kept.is_empty() {
                 continue;

@@ -2,6 +2,7 @@
 //! Files touched entries as agents write them.
 
 use super::*;
+use crate::model::verdict::{CheckKind, CheckOutcome, Run, checks_types};
 
 fn claims_success(text: &str) -> bool {
     read(text).success
@@ -20,9 +21,8 @@ fn evidence(runs: &[Run]) -> Evidence {
         ..Evidence::default()
     };
     for r in runs {
-        let at = CheckKind::ALL.iter().position(|k| *k == CheckKind::of_command(&r.command));
-        ev.of_kind[at.unwrap()].add(r.clone());
-        ev.any.add(r.clone());
+        let types = checks_types(&r.command);
+        ev.runs.add(r.clone(), CheckKind::of_command(&r.command), types);
     }
     ev
 }
@@ -84,7 +84,7 @@ fn a_claim_is_judged_by_its_own_kind() {
     assert_eq!(check_done("All tests pass", &ev).unwrap(), "last `cargo test` failed");
     assert_eq!(check_done("The build passes", &ev), None);
     assert_eq!(check_done("Parser fixed", &ev), None, "judged by the last check: the build");
-    assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint run recorded");
+    assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint ran");
     assert_eq!(check_done("all checks pass", &ev), None);
     assert_eq!(check_done("Build is green, but 2 tests fail", &ev), None);
     let ev = evidence(&[
@@ -92,9 +92,22 @@ fn a_claim_is_judged_by_its_own_kind() {
         run("cargo test", CheckOutcome::Passed),
     ]);
     assert_eq!(check_done("build and tests pass", &ev), None);
-    // A build claim with no build run: the tests compiled the code.
+    // A claim of a kind no check of that kind supports, whatever the other checks did.
     let ev = evidence(&[run("cargo test", CheckOutcome::Passed)]);
+    assert_eq!(check_done("It compiles now", &ev).unwrap(), "no build ran");
+    assert_eq!(check_done("No type errors", &ev).unwrap(), "no type check ran");
+    assert_eq!(check_done("Lint passes", &ev).unwrap(), "no lint ran");
+    let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
+    assert_eq!(check_done("tsc is clean", &ev).unwrap(), "no type check ran");
+    // A type check is a build too; a build is no type check.
+    let ev = evidence(&[run("tsc --noEmit", CheckOutcome::Passed)]);
     assert_eq!(check_done("It compiles now", &ev), None);
+    assert_eq!(check_done("Typecheck passes", &ev), None);
+    let ev = evidence(&[run("npm run build", CheckOutcome::Passed)]);
+    assert_eq!(check_done("Typecheck passes", &ev).unwrap(), "no type check ran");
+    // A build tool's lint task is a lint.
+    let ev = evidence(&[run("./gradlew ktlintCheck", CheckOutcome::Passed)]);
+    assert_eq!(check_done("Lint passes", &ev), None);
 }
 
 #[test]
@@ -121,8 +134,8 @@ fn unreadable_or_missing_checks_tag_check_claims_only() {
     );
     assert_eq!(check_done("Refactor done", &piped), None);
     let none = evidence(&[]);
-    assert_eq!(check_done("build passes", &none).unwrap(), "no build run recorded");
-    assert_eq!(check_done("CI is green", &none).unwrap(), "no test, build or lint run recorded");
+    assert_eq!(check_done("build passes", &none).unwrap(), "no build ran");
+    assert_eq!(check_done("CI is green", &none).unwrap(), "no check ran");
     let ok = evidence(&[run("cargo test", CheckOutcome::Passed)]);
     assert_eq!(check_done("All tests pass", &ok), None);
 }
