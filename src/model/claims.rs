@@ -14,7 +14,8 @@
 //! Which runs judge a claim is [`judged`]'s business. How a claim is read (success, negation,
 //! hedges, the kinds it names) is [`reading`]'s, its words [`vocab`]'s and [`words`]'s; how a
 //! Files touched entry names its files, [`files`]'s. A claim that already carries a tag is left
-//! as it is.
+//! as it is, and a line that claims nothing whatever the log says (an unticked box `[ ] Build
+//! verified`, a table's rule `|---|`, a bare label `**Changes:**`) is never tagged.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +28,7 @@ mod vocab;
 mod words;
 
 pub use judged::Judged;
-pub use reading::read;
+pub use reading::{claims_nothing, read};
 
 /// A claim the event log cannot support.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,7 +56,7 @@ pub struct Evidence {
 
 /// Why a done item cannot be supported, if it cannot.
 pub fn check_done(item: &str, evidence: &Evidence) -> Option<String> {
-    if item.contains(TAG_PREFIX) || item.trim().is_empty() {
+    if item.contains(TAG_PREFIX) || item.trim().is_empty() || claims_nothing(item) {
         return None;
     }
     if evidence.tool_calls == 0 {
