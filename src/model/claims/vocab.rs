@@ -197,6 +197,13 @@ pub fn is_success(words: &[Word], i: usize) -> bool {
     if PLAIN_VERBS.contains(&w) {
         return plain_verb_claims(words, i);
     }
+    // "fully tested", "has been tested": a claim the tests passed ("Tested on Linux" is not).
+    if w == "tested" {
+        return matches!(
+            prev,
+            Some("fully" | "thoroughly" | "well" | "now" | "been" | "is" | "are" | "was" | "and")
+        );
+    }
     if !SUCCESS_IN_COMPANY.contains(&w) {
         return false;
     }
