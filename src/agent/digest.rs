@@ -36,7 +36,7 @@ use crate::agent::events::{self, Event, Kind};
 use crate::agent::payload::is_shell;
 use crate::git::repo::Repo;
 use crate::model::checks::{CheckRun, Checks};
-use crate::model::claims::{Evidence, Runs};
+use crate::model::claims::{Evidence, Judged};
 use crate::model::config::Config;
 use crate::model::markdown::count;
 use crate::model::verdict::CheckKind;
@@ -75,12 +75,9 @@ pub struct Digest {
     pub session_id: Option<String>,
     /// The last run of each check command, least recently run first (the quality gates).
     pub checks: Vec<LastCheck>,
-    /// The checks of any kind as claims are judged by them.
+    /// The checks as claims are judged by them.
     #[serde(skip)]
-    pub runs: Runs,
-    /// The checks of each kind, in [`CheckKind::ALL`] order.
-    #[serde(skip)]
-    pub runs_of_kind: [Runs; 4],
+    pub runs: Judged,
     /// The last [`RECENT_CALLS`] tool calls, oldest first.
     pub recent_calls: Vec<Call>,
     /// The shell call of the last check, in full.
@@ -142,8 +139,7 @@ impl Digest {
             files_edited: self.files_edited.clone(),
             tool_calls: self.tool_calls,
             tops: Vec::new(),
-            any: self.runs.clone(),
-            of_kind: self.runs_of_kind.clone(),
+            runs: self.runs.clone(),
         }
     }
 }
@@ -377,7 +373,6 @@ impl Builder {
         self.digest.recent_calls = self.recent.into_iter().collect();
         self.digest.last_check = self.seen.last.take();
         self.digest.runs = std::mem::take(&mut self.seen.runs);
-        self.digest.runs_of_kind = std::mem::take(&mut self.seen.runs_of_kind);
         self.digest.checks = self.seen.by_command();
         self.digest
     }

@@ -8,31 +8,27 @@
 //! 3. no tool calls at all (the handoff's own calls are not counted): every done item, and a line
 //!    of Evidence that claims success;
 //! 2. a claim of success whose check failed or did not finish, naming the command;
-//! 4. a claim that a test, build or lint passed with no readable run to support it.
+//! 4. a claim that a test, build, type check or lint passed with no readable run of its kind to
+//!    support it ("no type check ran").
 //!
-//! A claim of success is judged by the last run of each kind it names ("tests pass" by the last
-//! test run, "it compiles" by the last build or type check, "clippy is clean" by the last lint),
-//! and a claim that names no kind ("fixed", "all good") by the last check of any kind. A run whose
-//! exit status is unreadable (`npm test | tail`) never overrides an earlier readable run of the
-//! same kind: it is judged by only when no readable run came before. A build claim with no build
-//! run is judged by the last check of any kind (tests and lints compile the code too).
-//!
-//! How a claim is read (success, negation, hedges, the kinds it names) is [`reading`]'s business,
-//! its words [`vocab`]'s and [`words`]'s; how a Files touched entry names its files, [`files`]'s.
-//! A claim that already carries a tag is left as it is.
+//! Which runs judge a claim is [`judged`]'s business. How a claim is read (success, negation,
+//! hedges, the kinds it names) is [`reading`]'s, its words [`vocab`]'s and [`words`]'s; how a
+//! Files touched entry names its files, [`files`]'s. A claim that already carries a tag is left
+//! as it is, and a line that claims nothing whatever the log says (an unticked box `[ ] Build
+//! verified`, a table's rule `|---|`, a bare label `**Changes:**`) is never tagged.
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::verdict::{CheckKind, CheckOutcome, Run};
-
 mod failures;
 mod files;
+mod judged;
 mod kinds;
 mod reading;
 mod vocab;
 mod words;
 
-pub use reading::{Reading, read};
+pub use judged::Judged;
+pub use reading::{claims_nothing, read};
 
 /// A claim the event log cannot support.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,58 +50,19 @@ pub struct Evidence {
     /// The top of the work tree as absolute paths (as named, and with links resolved): a Files
     /// touched entry may name a file by its absolute path.
     pub tops: Vec<String>,
-    /// The checks of any kind.
-    pub any: Runs,
-    /// The checks of each kind, in [`CheckKind::ALL`] order.
-    pub of_kind: [Runs; 4],
-}
-
-/// The runs of one kind (or of any kind) that claims are judged by.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Runs {
-    /// The last run.
-    pub last: Option<Run>,
-    /// The last run with a readable result (passed or failed).
-    pub readable: Option<Run>,
-}
-
-impl Runs {
-    /// Records a run after the ones seen.
-    pub fn add(&mut self, run: Run) {
-        if matches!(run.outcome, CheckOutcome::Passed | CheckOutcome::Failed) {
-            self.readable = Some(run.clone());
-        }
-        self.last = Some(run);
-    }
-
-    /// The run a claim is judged by: the last, unless its status is unreadable and a readable
-    /// run came before it.
-    pub fn judged(&self) -> Option<&Run> {
-        match &self.last {
-            Some(run) if run.outcome == CheckOutcome::Unreadable => {
-                self.readable.as_ref().or(Some(run))
-            }
-            last => last.as_ref(),
-        }
-    }
-}
-
-impl Evidence {
-    fn of(&self, kind: CheckKind) -> &Runs {
-        let at = CheckKind::ALL.iter().position(|k| *k == kind).unwrap_or(0);
-        &self.of_kind[at]
-    }
+    /// The checks, as claims are judged by them.
+    pub runs: Judged,
 }
 
 /// Why a done item cannot be supported, if it cannot.
 pub fn check_done(item: &str, evidence: &Evidence) -> Option<String> {
-    if item.contains(TAG_PREFIX) || item.trim().is_empty() {
+    if item.contains(TAG_PREFIX) || item.trim().is_empty() || claims_nothing(item) {
         return None;
     }
     if evidence.tool_calls == 0 {
         return Some("no tool calls recorded in this attempt".to_string());
     }
-    check_success(&read(item), evidence)
+    judged::unsupported(&read(item), &evidence.runs)
 }
 
 /// Why a line of Evidence cannot be supported, if it cannot: only claims of success are judged
@@ -121,58 +78,7 @@ pub fn check_evidence(line: &str, evidence: &Evidence) -> Option<String> {
     if evidence.tool_calls == 0 {
         return Some("no tool calls recorded in this attempt".to_string());
     }
-    check_success(&reading, evidence)
-}
-
-/// Rules 2 and 4: the runs a claim of success is judged by.
-fn check_success(reading: &Reading, evidence: &Evidence) -> Option<String> {
-    if !reading.success {
-        return None;
-    }
-    // The runs the claim is judged by, with the kind each stands for (None: any kind).
-    let mut judged: Vec<(Option<CheckKind>, Option<&Run>)> = Vec::new();
-    for kind in &reading.kinds {
-        let own = evidence.of(*kind).judged();
-        // A build claim with no build run: tests and lints compile the code too.
-        let run = match (kind, own) {
-            (CheckKind::Build, None) => evidence.any.judged(),
-            _ => own,
-        };
-        judged.push((Some(*kind), run));
-    }
-    if reading.kinds.is_empty() {
-        judged.push((None, evidence.any.judged()));
-    }
-    for (_, run) in &judged {
-        match run {
-            Some(Run { command, outcome: CheckOutcome::Failed }) => {
-                return Some(format!("last `{}` failed", one_line(command)));
-            }
-            Some(Run { command, outcome: CheckOutcome::Unfinished }) => {
-                return Some(format!("last `{}` did not finish", one_line(command)));
-            }
-            _ => {}
-        }
-    }
-    // Rule 4 only for claims about a check; a plain "Parser fixed" needs no check run.
-    if !reading.about_checks {
-        return None;
-    }
-    for (kind, run) in judged {
-        match run {
-            Some(Run { command, outcome: CheckOutcome::Unreadable }) => {
-                return Some(format!("`{}` ran without a readable exit status", one_line(command)));
-            }
-            None => {
-                return Some(match kind {
-                    Some(kind) => format!("no {} run recorded", kind.noun()),
-                    None => "no test, build or lint run recorded".to_string(),
-                });
-            }
-            _ => {}
-        }
-    }
-    None
+    judged::unsupported(&reading, &evidence.runs)
 }
 
 /// Rule 1: why a Files touched entry cannot be supported, if it cannot (see [`files`]).
@@ -207,16 +113,6 @@ fn tag_each(items: &mut [String], why: impl Fn(&str) -> Option<String>) -> Vec<T
         }
     }
     tags
-}
-
-fn one_line(command: &str) -> String {
-    let line = command.lines().next().unwrap_or("").trim();
-    if line.chars().count() > 80 {
-        let cut: String = line.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        line.to_string()
-    }
 }
 
 #[cfg(test)]

@@ -33,9 +33,10 @@ impl CheckKind {
     }
 
     /// The kind of a check as run (`cargo test -p x`, `npm run lint`, `make`): a run when it
-    /// starts `cargo run` or `go run`, else a lint when a word names a linter, else a build when a
-    /// word names a type checker, else a test when a word names tests, else a build (`make`,
-    /// `cargo check`, `go build`, `mvn package`). Options (`--tests`) are not words here.
+    /// starts `cargo run` or `go run`, else a lint when a word names a linter or a build tool's
+    /// lint task ([`is_lint_word`]: `./gradlew ktlintCheck`, `mvn checkstyle:check`), else a
+    /// build when a word names a type checker, else a test when a word names tests, else a build
+    /// (`make`, `cargo check`, `go build`, `mvn package`). Options (`--tests`) are not words here.
     pub fn of_command(command: &str) -> CheckKind {
         let words: Vec<String> = command
             .split_whitespace()
@@ -49,7 +50,7 @@ impl CheckKind {
         } else if first == ["make", "check"] {
             // GNU's target for the test suite.
             CheckKind::Test
-        } else if any(&|w| LINT_TOOLS.contains(&w) || w.starts_with("lint")) {
+        } else if any(&is_lint_word) {
             CheckKind::Lint
         } else if any(&|w| TYPE_TOOLS.contains(&w) || w.starts_with("typecheck")) {
             CheckKind::Build
@@ -82,6 +83,40 @@ pub const LINT_TOOLS: [&str; 18] = [
     "isort",
     "ktlint",
 ];
+
+/// Build tools' lint tasks and goals, named by their start (`spotlessCheck`, `detektMain`,
+/// `checkstyle:check`).
+const LINT_TASKS: [&str; 6] = ["spotless", "checkstyle", "detekt", "ktlint", "swiftlint", "credo"];
+
+/// True for a word (lower-case) that names a linter or a lint task: a [`LINT_TOOLS`] entry, a
+/// word starting `lint` (`lint:ci`, `lintDebug`), a task or goal naming one (`ktlintCheck`,
+/// `spotless:check`, `golangci-lint`); not a file name (`test_lint.py`).
+pub fn is_lint_word(word: &str) -> bool {
+    let head = word.split(':').next().unwrap_or(word);
+    LINT_TOOLS.contains(&head)
+        || head.starts_with("lint")
+        || LINT_TASKS.iter().any(|task| head.starts_with(task))
+        || (head.contains("lint") && head.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+}
+
+/// True when `command` runs a type checker (`tsc`, `mypy`, `pyright`, a `typecheck` script,
+/// `cargo check`, `deno check`): the checks a type-check claim is judged by. All of them are
+/// builds by [`CheckKind::of_command`] too (the code compiles).
+pub fn checks_types(command: &str) -> bool {
+    let words: Vec<String> = command
+        .split_whitespace()
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| w.rsplit('/').next().unwrap_or(w).to_ascii_lowercase())
+        .collect();
+    let first: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+    CheckKind::of_command(command) == CheckKind::Build
+        && (matches!(first.as_slice(), ["cargo" | "deno", "check"])
+            || words.iter().any(|w| {
+                TYPE_TOOLS.contains(&w.as_str())
+                    || w.starts_with("typecheck")
+                    || w.starts_with("type-check")
+            }))
+}
 
 /// Words of a command that make it a type check (counted as a build: the code compiles).
 pub const TYPE_TOOLS: [&str; 6] = ["tsc", "vue-tsc", "mypy", "pyright", "type-check", "tsgo"];
@@ -180,8 +215,30 @@ mod tests {
             ("go run ./cmd/x", CheckKind::Run),
             ("bun test", CheckKind::Test),
             ("yarn build", CheckKind::Build),
+            ("./gradlew ktlintCheck", CheckKind::Lint),
+            ("./gradlew detekt spotlessCheck", CheckKind::Lint),
+            ("./gradlew lintDebug", CheckKind::Lint),
+            ("mvn -q checkstyle:check", CheckKind::Lint),
+            ("mvn spotless:check", CheckKind::Lint),
+            ("npm run lint:ci", CheckKind::Lint),
+            ("golangci-lint run", CheckKind::Lint),
+            ("pytest tests/test_lint.py", CheckKind::Test),
+            ("./gradlew build", CheckKind::Build),
         ] {
             assert_eq!(CheckKind::of_command(command), kind, "{command}");
+        }
+    }
+
+    #[test]
+    fn type_checks_among_builds() {
+        for command in ["tsc --noEmit", "npx vue-tsc", "mypy src", "pyright", "npm run typecheck"] {
+            assert!(checks_types(command), "{command}");
+        }
+        for command in ["cargo check --all-targets", "deno check mod.ts", "pnpm type-check"] {
+            assert!(checks_types(command), "{command}");
+        }
+        for command in ["cargo build", "npm run build", "make", "cargo test", "go vet ./..."] {
+            assert!(!checks_types(command), "{command}");
         }
     }
 

@@ -99,7 +99,7 @@ fn a_claim_is_judged_by_the_last_run_of_its_own_kind() {
         tags(&outcome),
         [
             ("All tests pass".to_string(), "last `cargo test` failed".to_string()),
-            ("Clippy is clean and lints pass".to_string(), "no lint run recorded".to_string()),
+            ("Clippy is clean and lints pass".to_string(), "no lint ran".to_string()),
         ]
     );
 }

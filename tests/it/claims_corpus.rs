@@ -2,8 +2,9 @@
 //! with the log it is checked against and the verdict a careful reader gives by the four rules of
 //! seed 002. Every log is turned into Claude Code hook payloads, recorded as `git handoff record`
 //! records them, and every claim checked as `git handoff note` checks it. Prints precision and
-//! recall; fails below precision 0.95 or recall 0.90, or when a tag's reason is not the one
-//! labelled.
+//! recall, overall and for each file (each file is a kind of claim or an agent's house style, so
+//! a weak style shows); fails below precision 0.99 or recall 0.97 overall, or when a tag's reason
+//! is not the one labelled.
 //!
 //! A case's `log` is a list of steps: `edit PATH`, `write PATH`, `edit-failed PATH`, `read PATH`
 //! (a path absolute under `/REPO`, `./x`, or relative to the session's directory), `ok CMD`,
@@ -109,7 +110,9 @@ fn the_claims_corpus_is_judged_as_a_careful_reader_judges_it() {
     let tmp = tempfile::tempdir().unwrap();
     let (mut tp, mut fp, mut fn_, mut tn) = (0u32, 0u32, 0u32, 0u32);
     let mut wrong = Vec::new();
+    let mut per_file = Vec::new();
     for file in corpus_files() {
+        let before = (tp, fp, fn_, tn);
         let text = std::fs::read_to_string(&file).unwrap();
         let corpus: Corpus = toml::from_str(&text).unwrap_or_else(|e| panic!("{file:?}: {e}"));
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
@@ -152,21 +155,37 @@ fn the_claims_corpus_is_judged_as_a_careful_reader_judges_it() {
                 }
             }
         }
+        let counts = (tp - before.0, fp - before.1, fn_ - before.2, tn - before.3);
+        per_file.push((stem, counts));
     }
     let total = tp + fp + fn_ + tn;
-    let precision = f64::from(tp) / f64::from((tp + fp).max(1));
-    let recall = f64::from(tp) / f64::from((tp + fn_).max(1));
+    let (precision, recall) = scores(tp, fp, fn_);
     println!(
         "claims corpus: {total} claims, {} should be tagged; precision {precision:.3}, recall \
          {recall:.3} (tp {tp}, fp {fp}, fn {fn_}, tn {tn})",
         tp + fn_
     );
+    for (stem, (tp, fp, fn_, tn)) in &per_file {
+        let (precision, recall) = scores(*tp, *fp, *fn_);
+        println!(
+            "  {stem:<24} {:>4} claims: precision {precision:.3}, recall {recall:.3} (tp {tp}, \
+             fp {fp}, fn {fn_}, tn {tn})",
+            tp + fp + fn_ + tn
+        );
+    }
     for line in &wrong {
         println!("  {line}");
     }
-    assert!(total >= 300, "the corpus holds {total} claims, fewer than 300");
-    assert!(precision >= 0.95 && recall >= 0.90, "precision {precision:.3}, recall {recall:.3}");
+    assert!(total >= 1000, "the corpus holds {total} claims, fewer than 1000");
+    assert!(precision >= 0.99 && recall >= 0.97, "precision {precision:.3}, recall {recall:.3}");
     let bad_reasons: Vec<&String> =
         wrong.iter().filter(|l| l.contains("labelled tagged, got Some")).collect();
     assert!(bad_reasons.is_empty(), "tags with the wrong reason: {bad_reasons:#?}");
+}
+
+/// Precision and recall of tp true, fp false and fn missed tags (1.0 when nothing is counted).
+fn scores(tp: u32, fp: u32, fn_: u32) -> (f64, f64) {
+    let precision = if tp + fp == 0 { 1.0 } else { f64::from(tp) / f64::from(tp + fp) };
+    let recall = if tp + fn_ == 0 { 1.0 } else { f64::from(tp) / f64::from(tp + fn_) };
+    (precision, recall)
 }

@@ -1,13 +1,13 @@
 //! The checks the event log saw, kept three ways: the last check of any kind (the spec's
-//! `last_check`), the runs a claim is judged by (of any kind and of each kind: the last, and the
-//! last with a readable result), and the last run of each distinct command (the change summary's
-//! quality gates). Memory stays bounded:
-//! at most [`MAX_COMMANDS`] commands are remembered, the least recently run dropped first.
+//! `last_check`), the runs a claim is judged by (of any kind, of each kind and the type checks:
+//! the last, and the last with a readable result), and the last run of each distinct command (the
+//! change summary's quality gates). Memory stays bounded: at most [`MAX_COMMANDS`] commands are
+//! remembered, the least recently run dropped first.
 
 use serde::Serialize;
 
-use crate::model::claims::Runs;
-use crate::model::verdict::{CheckKind, CheckOutcome, Run};
+use crate::model::claims::Judged;
+use crate::model::verdict::{CheckKind, CheckOutcome, Run, checks_types};
 
 /// Distinct check commands remembered for the quality gates.
 pub const MAX_COMMANDS: usize = 32;
@@ -53,10 +53,8 @@ impl LastCheck {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     pub last: Option<LastCheck>,
-    /// The runs of any kind, as claims are judged by them.
-    pub runs: Runs,
-    /// The runs of each kind, in [`CheckKind::ALL`] order.
-    pub runs_of_kind: [Runs; 4],
+    /// The runs as claims are judged by them: of any kind, of each kind, the type checks.
+    pub runs: Judged,
     /// The last run of each check (keyed by the check's own command, so a start and its result,
     /// even one blamed on its chain, are one run), least recently run first.
     by_command: Vec<(String, LastCheck)>,
@@ -65,9 +63,7 @@ pub struct Seen {
 impl Seen {
     /// Adds a run of the check `key` (the check's simple command as run).
     pub fn add(&mut self, key: &str, check: LastCheck) {
-        let at = CheckKind::ALL.iter().position(|k| *k == check.kind).unwrap_or(0);
-        self.runs_of_kind[at].add(check.run());
-        self.runs.add(check.run());
+        self.runs.add(check.run(), check.kind, checks_types(key));
         if let Some(at) = self.by_command.iter().position(|(k, _)| k == key) {
             self.by_command.remove(at);
         }

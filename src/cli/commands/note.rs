@@ -26,10 +26,13 @@ use crate::util::time;
 /// Claims are the list items and prose lines of Summary (outside In progress, Decisions, Goal and
 /// Next), the lines of Evidence that claim success, and the entries of Files touched (each claims
 /// an edit: absolute, `./` and relative paths match the same file). A claim of success is judged
-/// by the last run of its own kind (tests by the last test run, a build by the last build, a lint
-/// by the last lint), a claim naming no kind by the last check; a claim that admits a failure or
-/// hedges ("could not get the tests to pass", "should pass") claims no success. The handoff's own
-/// calls are not counted as tool calls. The reply reads `Handoff saved for the next session. From
+/// by the last run of its own kind (tests by the last test run, a build by the last build or type
+/// check, a type check by the last type check, a lint by the last lint) and tagged "no <kind> ran"
+/// when none ran; a claim naming no kind ("ready to merge") by the last check. A hedge does not
+/// make a claim safe ("should be fixed now" claims the fix); a claim that admits a failure or
+/// waits on a condition ("could not get the tests to pass", "should pass once ...") claims no
+/// success, nor do questions and unticked boxes. The handoff's own calls are not counted as tool
+/// calls. The reply reads `Handoff saved for the next session. From
 /// the log: <digest>.`, then for each tag `Tagged [unverified]: "<claim>" (<why>). Correct it if
 /// the log is right.`
 ///

@@ -187,7 +187,7 @@ pub enum Fail {
 pub fn failure(words: &[Word], i: usize) -> Fail {
     let w = words[i].text.as_str();
     let strong = FAILURES.contains(&w);
-    if !strong && !TROUBLES.contains(&w) {
+    if words[i].name || (!strong && !TROUBLES.contains(&w)) {
         return Fail::Neutral;
     }
     let here = &words[i];
@@ -209,6 +209,12 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
     }
     if settled.iter().any(|w| FIX_VERBS.contains(w) || matches!(*w, "fixed" | "resolved")) {
         return Fail::Neutral;
+    }
+    if after.is_empty() {
+        // A table row's or a label's status: "| empty-input crash | Resolved |".
+        if let Some(status) = status_after(words, i) {
+            return status;
+        }
     }
     // Looking back in the clause: a denial, a fix, a look, "still", the past.
     let mut still = false;
@@ -265,4 +271,23 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
         return Fail::Neutral;
     }
     Fail::Admitted
+}
+
+/// What a short status right after the clause of the failure word at `i` says of it ("| crash |
+/// Resolved |", "Flaky test: fixed"), if it is one.
+fn status_after(words: &[Word], i: usize) -> Option<Fail> {
+    let hard = words.get(i + 1)?.hard;
+    let status: Vec<&str> =
+        words[i + 1..].iter().take_while(|w| w.hard == hard).map(|w| w.text.as_str()).collect();
+    if status.len() > 2 {
+        return None;
+    }
+    let word = status.iter().copied().find(|w| *w != "✅")?;
+    match word {
+        "gone" => Some(Fail::Denied),
+        "resolved" | "fixed" | "done" | "closed" | "addressed" | "solved" | "handled" => {
+            Some(Fail::Neutral)
+        }
+        _ => None,
+    }
 }

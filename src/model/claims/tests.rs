@@ -2,6 +2,7 @@
 //! Files touched entries as agents write them.
 
 use super::*;
+use crate::model::verdict::{CheckKind, CheckOutcome, Run, checks_types};
 
 fn claims_success(text: &str) -> bool {
     read(text).success
@@ -20,9 +21,8 @@ fn evidence(runs: &[Run]) -> Evidence {
         ..Evidence::default()
     };
     for r in runs {
-        let at = CheckKind::ALL.iter().position(|k| *k == CheckKind::of_command(&r.command));
-        ev.of_kind[at.unwrap()].add(r.clone());
-        ev.any.add(r.clone());
+        let types = checks_types(&r.command);
+        ev.runs.add(r.clone(), CheckKind::of_command(&r.command), types);
     }
     ev
 }
@@ -56,6 +56,21 @@ fn success_words_negation_and_hedges() {
         "Fixed the failing test",
         "Tests that were failing now pass",
         "Added error handling; tests pass",
+        // A hedge does not take a claim back.
+        "Tests should pass now",
+        "Should be fixed now",
+        "This should resolve the issue",
+        "I think it works",
+        "Everything seems to work",
+        "Probably fixed",
+        // Words that name no kind of check, tables, labels, checkmarks.
+        "Bug squashed 🎉",
+        "Ready to merge",
+        "| empty-input crash | Resolved |",
+        "**Status:** All tests passing",
+        "tests: pass",
+        "[x] Fixed the crash",
+        "the loader is now fully tested",
     ] {
         assert!(claims_success(claim), "{claim}");
     }
@@ -63,8 +78,21 @@ fn success_words_negation_and_hedges() {
         "Could not get the tests to pass",
         "Not yet tested",
         "Tests still fail on Windows",
-        "Tests should pass now",
+        "Tests should pass once the fixture lands",
+        "Might be fixed by the upgrade",
+        "If the specs pass, this is ready to merge",
+        "Tests should pass, but I have not run them",
         "Fixed the parser, but tests still fail",
+        "**Note:** I could not get the integration tests to pass",
+        "none of the e2e tests pass",
+        "Added the `--fixed-width` option",
+        "Exported the `resolved` promise state",
+        "Switched to a fixed-width font",
+        "[ ] Build verified on CI",
+        "Does the build pass on Windows?",
+        "Next: make sure everything works on Windows",
+        "Tested on Linux only",
+        "has not been tested",
         "2 tests failed",
         "Tried to make clippy happy",
         "Does it pass?",
@@ -84,7 +112,7 @@ fn a_claim_is_judged_by_its_own_kind() {
     assert_eq!(check_done("All tests pass", &ev).unwrap(), "last `cargo test` failed");
     assert_eq!(check_done("The build passes", &ev), None);
     assert_eq!(check_done("Parser fixed", &ev), None, "judged by the last check: the build");
-    assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint run recorded");
+    assert_eq!(check_done("clippy is green", &ev).unwrap(), "no lint ran");
     assert_eq!(check_done("all checks pass", &ev), None);
     assert_eq!(check_done("Build is green, but 2 tests fail", &ev), None);
     let ev = evidence(&[
@@ -92,9 +120,35 @@ fn a_claim_is_judged_by_its_own_kind() {
         run("cargo test", CheckOutcome::Passed),
     ]);
     assert_eq!(check_done("build and tests pass", &ev), None);
-    // A build claim with no build run: the tests compiled the code.
+    // A claim of a kind no check of that kind supports, whatever the other checks did.
     let ev = evidence(&[run("cargo test", CheckOutcome::Passed)]);
+    assert_eq!(check_done("It compiles now", &ev).unwrap(), "no build ran");
+    assert_eq!(check_done("No type errors", &ev).unwrap(), "no type check ran");
+    assert_eq!(check_done("Lint passes", &ev).unwrap(), "no lint ran");
+    assert_eq!(check_done("Ready to merge", &ev), None);
+    let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
+    assert_eq!(check_done("tsc is clean", &ev).unwrap(), "no type check ran");
+    assert_eq!(check_done("Bug squashed 🎉", &ev).unwrap(), "last `npm test` failed");
+    // A type check is a build too; a build is no type check.
+    let ev = evidence(&[run("tsc --noEmit", CheckOutcome::Passed)]);
     assert_eq!(check_done("It compiles now", &ev), None);
+    assert_eq!(check_done("Typecheck passes", &ev), None);
+    let ev = evidence(&[run("npm run build", CheckOutcome::Passed)]);
+    assert_eq!(check_done("Typecheck passes", &ev).unwrap(), "no type check ran");
+    // A build tool's lint task is a lint.
+    let ev = evidence(&[run("./gradlew ktlintCheck", CheckOutcome::Passed)]);
+    assert_eq!(check_done("Lint passes", &ev), None);
+}
+
+#[test]
+fn lines_that_claim_nothing_are_never_tagged() {
+    let none = Evidence::default();
+    for line in
+        ["[ ] Build verified on CI", "- [ ] Tests pass", "☐ Lint", "|---|:---:|", "**Changes:**"]
+    {
+        assert_eq!(check_done(line, &none), None, "{line}");
+    }
+    assert!(check_done("[x] Tests pass", &none).is_some());
 }
 
 #[test]
@@ -121,8 +175,8 @@ fn unreadable_or_missing_checks_tag_check_claims_only() {
     );
     assert_eq!(check_done("Refactor done", &piped), None);
     let none = evidence(&[]);
-    assert_eq!(check_done("build passes", &none).unwrap(), "no build run recorded");
-    assert_eq!(check_done("CI is green", &none).unwrap(), "no test, build or lint run recorded");
+    assert_eq!(check_done("build passes", &none).unwrap(), "no build ran");
+    assert_eq!(check_done("CI is green", &none).unwrap(), "no check ran");
     let ok = evidence(&[run("cargo test", CheckOutcome::Passed)]);
     assert_eq!(check_done("All tests pass", &ok), None);
 }
@@ -190,4 +244,28 @@ fn files_touched_need_an_edit() {
         check_file("src/lib.rs, src/main.rs", &ev).unwrap(),
         "no edit to src/main.rs in the event log"
     );
+}
+
+#[test]
+fn random_claims_do_not_panic() {
+    let alphabet: Vec<&str> = "tests pass fixed no not none of should once if ready to ` - -- | \
+         [ ] x ? : . , ** ✅ ❌ 🎉 ⚠ ☐ — 日 type checks make sure crash resolved tsc --fixed-width"
+        .split(' ')
+        .collect();
+    let ev = evidence(&[run("npm test", CheckOutcome::Failed)]);
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..5000 {
+        let mut text = String::new();
+        for _ in 0..(state % 24) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(alphabet[(state % alphabet.len() as u64) as usize]);
+            if state.is_multiple_of(3) {
+                text.push(' ');
+            }
+        }
+        let _ = check_done(&text, &ev);
+        let _ = check_evidence(&text, &ev);
+    }
 }

@@ -1,8 +1,12 @@
 //! A claim cut into words and clauses: lower-cased words (letters, digits and `_`), check marks
-//! read as words (`✅` is `✅`, `❌` `✓` `✗` likewise), contractions spelled out (`don't` is
-//! `do not`), and paths, file names and addresses left out (`src/pass.rs` says nothing about
+//! read as words (`✅` is `✅`, `❌` `✓` `✗` `🎉` `⚠` likewise), contractions spelled out (`don't`
+//! is `do not`), and paths, file names and addresses left out (`src/pass.rs` says nothing about
 //! passing). Every word knows its clause: a hard clause ends at punctuation (`,` `;` `:` `.` `(`
-//! a dash) or `but`; a soft clause also ends at `and`, `or`, `so`, `when`, `because` ...
+//! `|` a dash) or `but`; a soft clause also ends at `and`, `or`, `so`, `when`, `because` ...; a
+//! sentence ends at `.` `!` `?` `;` `:` `|`. A question's words are left out ("Does the build
+//! pass on Windows?" claims nothing, "Fixed it. Does it build?" claims the fix). A word in a code
+//! span or an option (`` `resolved` ``, `--fixed-width`) is a name, and a word joined by a hyphen
+//! to the next (`fixed-width`, `pass-through`) a modifier: neither claims success.
 
 /// One word of a claim and the clauses it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +16,12 @@ pub struct Word {
     pub hard: usize,
     /// The soft clause: conjunctions end it too.
     pub soft: usize,
+    /// The sentence: `.` `!` `?` `;` `:` `|` end it.
+    pub sentence: usize,
+    /// In a code span or an option: a name, not a word of the sentence's own.
+    pub name: bool,
+    /// Joined by a hyphen to the next word (`fixed-width`).
+    pub joined: bool,
 }
 
 /// Words that end a hard clause (and are not kept).
@@ -23,67 +33,111 @@ const SOFT_BREAKS: [&str; 12] = [
     "which",
 ];
 
-/// The words of `text`, in order, and whether it is a question.
+/// The words read so far and where the reader stands.
+#[derive(Default)]
+struct Reader {
+    out: Vec<Word>,
+    word: String,
+    hard: usize,
+    soft: usize,
+    sentence: usize,
+    /// Where the current sentence's words start in `out`.
+    sentence_start: usize,
+    code: bool,
+    option: bool,
+}
+
+impl Reader {
+    fn push(&mut self, joined: bool) {
+        if self.word.is_empty() {
+            return;
+        }
+        let text = std::mem::take(&mut self.word);
+        if HARD_BREAKS.contains(&text.as_str()) {
+            self.clause();
+            return;
+        }
+        if SOFT_BREAKS.contains(&text.as_str()) {
+            self.soft += 1;
+        }
+        let name = self.code || self.option;
+        let (hard, soft, sentence) = (self.hard, self.soft, self.sentence);
+        self.out.push(Word { text, hard, soft, sentence, name, joined });
+    }
+
+    fn clause(&mut self) {
+        self.hard += 1;
+        self.soft += 1;
+    }
+
+    fn end_sentence(&mut self, question: bool) {
+        if question {
+            self.out.truncate(self.sentence_start);
+        }
+        self.clause();
+        self.sentence += 1;
+        self.sentence_start = self.out.len();
+    }
+}
+
+/// The words of `text`, in order, and whether it ends as a question.
 pub fn words(text: &str) -> (Vec<Word>, bool) {
     let text = text.trim();
-    let question = text.ends_with('?');
-    let mut out = Vec::new();
-    let (mut hard, mut soft) = (0, 0);
+    let question = text.trim_end_matches(['*', '_', ')', '|', ' ']).ends_with('?');
+    let mut r = Reader::default();
     let lower = spell_out(&text.to_lowercase());
     for chunk in lower.split_whitespace() {
         if is_path(chunk) {
+            if chunk.matches('`').count() % 2 == 1 {
+                r.code = !r.code;
+            }
             // A path says nothing, but a sentence may end with it.
-            if chunk.ends_with(['.', ',', ';', ':']) {
-                hard += 1;
-                soft += 1;
+            if chunk.ends_with(['.', ';', ':']) {
+                r.end_sentence(false);
+            } else if chunk.ends_with(',') {
+                r.clause();
             }
             continue;
         }
         if chunk == "-" || chunk == "--" || chunk == "—" || chunk == "–" {
-            hard += 1;
-            soft += 1;
+            r.clause();
             continue;
         }
-        let mut word = String::new();
-        let mut push = |word: &mut String, hard: &mut usize, soft: &mut usize| {
-            if word.is_empty() {
-                return;
-            }
-            let text = std::mem::take(word);
-            if HARD_BREAKS.contains(&text.as_str()) {
-                *hard += 1;
-                *soft += 1;
-                return;
-            }
-            if SOFT_BREAKS.contains(&text.as_str()) {
-                *soft += 1;
-            }
-            out.push(Word { text, hard: *hard, soft: *soft });
-        };
-        for c in chunk.chars() {
+        r.option = !r.code
+            && chunk
+                .strip_prefix('-')
+                .is_some_and(|rest| rest.starts_with(|c: char| c == '-' || c.is_alphanumeric()));
+        let chars: Vec<char> = chunk.chars().collect();
+        for (k, &c) in chars.iter().enumerate() {
             if c.is_alphanumeric() || c == '_' {
-                word.push(c);
+                r.word.push(c);
                 continue;
             }
-            push(&mut word, &mut hard, &mut soft);
+            let joined = c == '-' && chars.get(k + 1).is_some_and(|n| n.is_alphanumeric());
+            r.push(joined);
             let mark = match c {
-                '✅' | '✔' | '✓' | '☑' | '🟢' | '👍' => Some("✅"),
-                '❌' | '✗' | '✘' | '🔴' | '⛔' | '🚫' => Some("❌"),
+                '✅' | '✔' | '✓' | '☑' | '🟢' | '👍' | '🎉' => Some("✅"),
+                '❌' | '✗' | '✘' | '🔴' | '⛔' | '🚫' | '⚠' => Some("❌"),
                 _ => None,
             };
             if let Some(mark) = mark {
-                word.push_str(mark);
-                push(&mut word, &mut hard, &mut soft);
-            } else if matches!(c, ',' | ';' | ':' | '.' | '!' | '?' | '(' | ')' | '[' | ']' | '—')
-                || matches!(c, '–' | '|' | '→' | '=' | '·' | '•')
+                r.word.push_str(mark);
+                r.push(false);
+            } else if c == '`' {
+                r.code = !r.code;
+            } else if c == '?' {
+                r.end_sentence(true);
+            } else if matches!(c, '.' | '!' | ';' | ':' | '|') {
+                r.end_sentence(false);
+            } else if matches!(c, ',' | '(' | ')' | '[' | ']' | '—' | '–' | '→' | '=' | '·' | '•')
             {
-                hard += 1;
-                soft += 1;
+                r.clause();
             }
         }
-        push(&mut word, &mut hard, &mut soft);
+        r.push(false);
+        r.option = false;
     }
-    (out, question)
+    (r.out, question)
 }
 
 /// Contractions spelled out: `don't` -> `do not`, `can't` -> `can not`, `won't` -> `will not`,
@@ -146,6 +200,35 @@ mod tests {
         assert_eq!(texts("`cargo test` passes."), ["cargo", "test", "passes"]);
         assert_eq!(texts("error-free"), ["error", "free"]);
         assert!(words("Does it pass?").1);
+        assert!(words("Does it pass?").0.is_empty());
+        assert_eq!(texts("Fixed it. Does it build on Windows?"), ["fixed", "it"]);
+        assert_eq!(texts("| Does it build? | unknown |"), ["unknown"]);
+    }
+
+    #[test]
+    fn names_and_modifiers() {
+        let (w, _) = words("Added `--fixed-width` and -x, the `resolved` state; fixed-width ok");
+        let flags: Vec<(&str, bool, bool)> =
+            w.iter().map(|w| (w.text.as_str(), w.name, w.joined)).collect();
+        assert_eq!(
+            flags,
+            [
+                ("added", false, false),
+                ("fixed", true, true),
+                ("width", true, false),
+                ("and", false, false),
+                ("x", true, false),
+                ("the", false, false),
+                ("resolved", true, false),
+                ("state", false, false),
+                ("fixed", false, true),
+                ("width", false, false),
+                ("ok", false, false),
+            ]
+        );
+        // A path with a code span's tick opens the span.
+        let (w, _) = words("`./gradlew ktlintCheck` passes");
+        assert_eq!(w.iter().map(|w| w.name).collect::<Vec<_>>(), [true, false]);
     }
 
     #[test]
