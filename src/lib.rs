@@ -87,8 +87,9 @@ use clap::Parser;
 /// Parses `args`, runs the command and returns the process exit code (0 success, 1 the thing
 /// checked does not pass, 2 an error). Never panics on input.
 ///
-/// Under `--json` an error is also one JSON document on stdout, `{"error": ..., "exit": 2}`, so a
-/// runtime that parses stdout always gets a document; the error line still goes to stderr.
+/// Under `--json` an error is also one JSON document on stdout, `{"error": {"kind", "message",
+/// "hint"}, "exit": N}` (the kinds: [`util::error::Kind`]), so a runtime that parses stdout always
+/// gets a document; the error lines still go to stderr.
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args: Vec<OsString> = args.into_iter().collect();
     let json = cli::output::wants_json(&args);
@@ -100,9 +101,14 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
         Ok(cli) => cli,
         Err(err) => return cli::output::parse_failure(err, json, &args),
     };
-    match cli::commands::run(cli) {
-        Ok(()) => 0,
-        Err(err) if err.is::<util::error::NotPassed>() => {
+    let Err(err) = cli::commands::run(cli) else { return 0 };
+    if util::error::is_broken_pipe(&err) {
+        return 0;
+    }
+    let kind = util::error::kind_of(&err);
+    let hint = util::error::hint_of(&err);
+    match kind {
+        util::error::Kind::NotPassed => {
             // A report carried by the error means the command printed nothing of its own: under
             // `--json`, stdout still gets its one document.
             let report: Vec<String> = util::error::not_passed_report(&err)
@@ -110,36 +116,37 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
                 .map(|line| cli::output::redacted(line, &args))
                 .collect();
             if json && !report.is_empty() {
-                cli::output::json_error(&report.join("\n"), 1);
+                cli::output::json_error(kind, &report.join("\n"), &hint);
             }
             for line in report {
                 eprintln!("{}", util::text::escape_controls(&line, true));
             }
-            1
         }
-        Err(err) if err.is::<util::error::Refused>() => {
+        util::error::Kind::Refused => {
             let message = cli::output::redacted(&format!("{err}"), &args);
             if json {
-                cli::output::json_error(&message, 1);
+                cli::output::json_error(kind, &message, &hint);
             }
             let text = format!("error: {message}");
             eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&text, true)));
-            1
         }
-        Err(err) if util::error::is_broken_pipe(&err) => 0,
-        Err(err) => {
+        _ => {
             if json {
-                cli::output::json_error(&cli::output::redacted(&format!("{err:#}"), &args), 2);
+                let message = cli::output::redacted(&format!("{err:#}"), &args);
+                cli::output::json_error(kind, &message, &hint);
             }
-            let message = cli::output::redacted(&util::error::render(&err), &args);
+            let mut message = cli::output::redacted(&util::error::render(&err), &args);
+            if let Some(own) = util::error::own_hint(&err) {
+                message.push_str(&format!("\n  hint: {}", cli::output::redacted(&own, &args)));
+            }
             eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&message, true)));
             // An agent hook's failure is kept where `hooks status` and the next recall show it.
             if install::hook_failures::is_hook(&args) {
                 log_hook_failure(&args, &message);
             }
-            2
         }
     }
+    kind.exit_code()
 }
 
 /// Logs a failed hook command in the repository's git dir, if one is found from here.

@@ -115,53 +115,7 @@ fn hook_event(
     let name = if runtime == Runtime::Gemini { gemini::common_name(name) } else { name };
     match name {
         "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
-            let tool = str_field(payload, "tool_name")?
-                .ok_or_else(|| anyhow!("{name} payload has no `tool_name`"))?;
-            let input = obj_field(payload, "tool_input")?;
-            event.tool = Some(clean(tool, CAP_NAME).into());
-            event.id = str_field(payload, "tool_use_id")?.map(|id| clean(id, CAP_NAME).into());
-            describe_tool(tool, input, place, clean, event)?;
-            event.kind = if name == "PreToolUse" { Kind::ToolStart } else { Kind::ToolResult };
-            // The edited paths count only once the call succeeded, and its result carries them;
-            // a start keeps them so that the note's own write is known as such from its start.
-            if name == "PostToolUseFailure" {
-                let error = str_field(payload, "error")?.unwrap_or("");
-                event.ok = Some(false);
-                event.exit_code = exit_code_in(error);
-                let first = error.lines().next().unwrap_or("").trim();
-                if !first.is_empty() {
-                    event.error = Some(clean(first, CAP_ERROR).into());
-                }
-            } else if name == "PostToolUse" && runtime == Runtime::Gemini {
-                let outcome = gemini::outcome(payload.get("tool_response"), is_shell(tool));
-                event.ok = Some(outcome.ok);
-                event.exit_code = outcome.exit_code;
-                event.error = outcome.error.map(|e| clean(&e, CAP_ERROR).into());
-            } else if name == "PostToolUse" {
-                // Copilot CLI, running Claude Code's hook files, names it `tool_result`.
-                let response = payload.get("tool_response").or_else(|| payload.get("tool_result"));
-                // An interrupted command did not finish: no exit status, and no success.
-                let interrupted = response
-                    .and_then(|r| r.get("interrupted"))
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false);
-                let code = match response {
-                    // Codex's shell response is the command's output: its status is in the
-                    // transcript, and the text only when the transcript says nothing.
-                    Some(Value::String(_)) if runtime == Runtime::Codex && is_shell(tool) => {
-                        codex_exit_code(payload, str_field(payload, "tool_use_id")?)?
-                            .or_else(|| response.and_then(exit_code_of_response))
-                    }
-                    _ => response.and_then(exit_code_of_response),
-                };
-                let implied = runtime == Runtime::Claude && is_shell(tool) && !interrupted;
-                let code = code.or(implied.then_some(0));
-                event.exit_code = code;
-                event.ok = Some(!interrupted && code.is_none_or(|c| c == 0));
-                if interrupted {
-                    event.error = Some("interrupted".into());
-                }
-            }
+            tool_event(payload, runtime, name, place, clean, event)?
         }
         "Stop" | "SubagentStop" => {
             event.kind = if name == "Stop" { Kind::Stop } else { Kind::SubagentStop };
@@ -202,6 +156,64 @@ fn hook_event(
             event.text = str_field(payload, "prompt")?.map(|s| clean(s, CAP_PROMPT).into());
         }
         _ => event.kind = Kind::Other,
+    }
+    Ok(())
+}
+
+/// A tool call's start or end (Claude Code, Codex, Gemini CLI, and Copilot CLI through Claude
+/// Code's hook files): the tool, what it was about, and how it ended.
+fn tool_event(
+    payload: &Map<String, Value>,
+    runtime: Runtime,
+    name: &str,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+    event: &mut Event<'static>,
+) -> Result<()> {
+    let tool = str_field(payload, "tool_name")?
+        .ok_or_else(|| anyhow!("{name} payload has no `tool_name`"))?;
+    let input = obj_field(payload, "tool_input")?;
+    event.tool = Some(clean(tool, CAP_NAME).into());
+    event.id = str_field(payload, "tool_use_id")?.map(|id| clean(id, CAP_NAME).into());
+    describe_tool(tool, input, place, clean, event)?;
+    event.kind = if name == "PreToolUse" { Kind::ToolStart } else { Kind::ToolResult };
+    // The edited paths count only once the call succeeded, and its result carries them;
+    // a start keeps them so that the note's own write is known as such from its start.
+    if name == "PostToolUseFailure" {
+        let error = str_field(payload, "error")?.unwrap_or("");
+        event.ok = Some(false);
+        event.exit_code = exit_code_in(error);
+        let first = error.lines().next().unwrap_or("").trim();
+        if !first.is_empty() {
+            event.error = Some(clean(first, CAP_ERROR).into());
+        }
+    } else if name == "PostToolUse" && runtime == Runtime::Gemini {
+        let outcome = gemini::outcome(payload.get("tool_response"), is_shell(tool));
+        event.ok = Some(outcome.ok);
+        event.exit_code = outcome.exit_code;
+        event.error = outcome.error.map(|e| clean(&e, CAP_ERROR).into());
+    } else if name == "PostToolUse" {
+        // Copilot CLI, running Claude Code's hook files, names it `tool_result`.
+        let response = payload.get("tool_response").or_else(|| payload.get("tool_result"));
+        // An interrupted command did not finish: no exit status, and no success.
+        let interrupted =
+            response.and_then(|r| r.get("interrupted")).and_then(Value::as_bool).unwrap_or(false);
+        let code = match response {
+            // Codex's shell response is the command's output: its status is in the
+            // transcript, and the text only when the transcript says nothing.
+            Some(Value::String(_)) if runtime == Runtime::Codex && is_shell(tool) => {
+                codex_exit_code(payload, str_field(payload, "tool_use_id")?)?
+                    .or_else(|| response.and_then(exit_code_of_response))
+            }
+            _ => response.and_then(exit_code_of_response),
+        };
+        let implied = runtime == Runtime::Claude && is_shell(tool) && !interrupted;
+        let code = code.or(implied.then_some(0));
+        event.exit_code = code;
+        event.ok = Some(!interrupted && code.is_none_or(|c| c == 0));
+        if interrupted {
+            event.error = Some("interrupted".into());
+        }
     }
     Ok(())
 }

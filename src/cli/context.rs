@@ -1,5 +1,6 @@
 //! What every command gets besides its own arguments: the [`Ctx`] (the output format, where
-//! warnings go), the one [`Ctx::open`] that finds the repository and loads its configuration, and
+//! warnings go), [`Ctx::open`] that finds the repository and loads its configuration (through
+//! the one way in, [`crate::ops::open`], with the colours settled first), and
 //! the attempt overrides several commands take ([`AttemptArgs`]). A leaf of the command layer: it
 //! imports no command, so every command can import it.
 
@@ -9,6 +10,7 @@ use clap::Args;
 use crate::cli::output;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
+use crate::ops::open::{self, Configuration};
 
 /// What every command gets besides its own arguments.
 pub struct Ctx {
@@ -22,33 +24,32 @@ impl Ctx {
     }
 
     /// The repository the command runs in (found as git finds it, after `-C`) and its
-    /// `.handoff.toml`. The colour is settled from the repository's config first, for the commands
-    /// that asked for that ([`output::AskGit::FromRepo`]), so an error in the configuration is
-    /// styled as git would style it.
+    /// `.handoff.toml`, read strictly ([`Configuration::Strict`]). The colour is settled from the
+    /// repository's config first, for the commands that asked for that
+    /// ([`output::AskGit::FromRepo`]), so an error in the configuration is styled as git would
+    /// style it.
     pub fn open(&self) -> Result<(Repo, Config)> {
         let repo = Self::repo()?;
-        let config = Config::load(repo.top().ok())?;
+        let (config, _) = open::configuration(&repo, Configuration::Strict)?;
         Ok((repo, config))
     }
 
-    /// As [`Ctx::open`], for a command that saves work at the end (`seal`, `note`, `recall
-    /// --hook`): a configuration it cannot take whole never stops it. What it could not use
-    /// falls back to the defaults ([`Config::load_for_saving`]), is warned of, and is returned
+    /// As [`Ctx::open`], for a command that saves work at the end (`start`, `seal`, `note`,
+    /// `recall --hook`): a configuration it cannot take whole never stops it. What it could not
+    /// use falls back to the defaults ([`Configuration::Saving`]), is warned of, and is returned
     /// for the emergency note.
     pub fn open_saving(&self) -> Result<(Repo, Config, Vec<String>)> {
         let repo = Self::repo()?;
-        let (config, problems) = Config::load_for_saving(repo.top().ok());
+        let (config, problems) = open::configuration(&repo, Configuration::Saving)?;
         for problem in &problems {
             self.warn(problem);
         }
         Ok((repo, config, problems))
     }
 
-    /// The repository, as [`Ctx::open`] finds it, without its configuration.
+    /// The repository, as [`Ctx::open`] finds it ([`open::repo`]), without its configuration.
     pub fn repo() -> Result<Repo> {
-        let repo = Repo::discover()?;
-        // What a killed seal or note left (a quarantine may hold a secret's blob) goes first.
-        crate::ops::seal::clear_leftovers(&repo.git_dir, repo.gix.objects.store_ref().path());
+        let repo = open::repo()?;
         output::settle_color_from(&repo.gix.config_snapshot());
         Ok(repo)
     }

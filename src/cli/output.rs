@@ -216,9 +216,11 @@ pub fn wants_json(args: &[OsString]) -> bool {
     args.iter().skip(1).take_while(|a| *a != "--").any(|a| a == "--json")
 }
 
-/// Prints `{"error": message, "exit": code}` on stdout (best effort: stdout may be closed).
-pub fn json_error(message: &str, code: u8) {
-    let doc = serde_json::json!({"error": message, "exit": code});
+/// Prints `{"error": {"kind", "message", "hint"}, "exit": code}` on stdout (best effort: stdout
+/// may be closed).
+pub fn json_error(kind: crate::util::error::Kind, message: &str, hint: &str) {
+    let error = serde_json::json!({"kind": kind, "message": message, "hint": hint});
+    let doc = serde_json::json!({"error": error, "exit": kind.exit_code()});
     let _ = write_json(&mut io::stdout().lock(), &doc);
 }
 
@@ -236,7 +238,8 @@ pub fn parse_failure(err: clap::Error, json: bool, args: &[std::ffi::OsString]) 
     if json && code == 2 {
         let text = redacted(&err.render().to_string(), args);
         let message = text.lines().next().unwrap_or("").trim_start_matches("error: ");
-        json_error(message, code);
+        let kind = crate::util::error::Kind::Usage;
+        json_error(kind, message, kind.hint());
     }
     // An error quotes the argument it refuses, which may be a secret given in the wrong place.
     if code == 2 {

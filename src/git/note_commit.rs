@@ -20,7 +20,7 @@ use crate::util::interrupt::Interrupt;
 pub const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The private index of a note commit is `<git dir>/<this><pid>-<random>`.
-pub const NOTE_INDEX_PREFIX: &str = "handoff-note-index-";
+pub const NOTE_INDEX_PREFIX: &str = crate::util::leftovers::NOTE_INDEX_PREFIX;
 
 /// Commits `content` as the file `rel` alone on top of HEAD with `message`, then writes the same
 /// bytes to the work tree. Returns the new commit.

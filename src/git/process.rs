@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, anyhow};
 
 /// How to start git for one repository.
 #[derive(Debug, Clone)]
@@ -190,8 +190,15 @@ fn is_executable(path: &Path) -> bool {
 
 /// Spawns `cmd` and waits for it, capturing stdout and stderr.
 pub fn run(cmd: &mut Command) -> Result<Output> {
-    cmd.output()
-        .with_context(|| format!("running {}; is git installed and on PATH?", describe(cmd)))
+    use crate::util::error::{Kind, hinted};
+    cmd.output().map_err(|err| {
+        let err = anyhow::Error::new(err).context(format!("running {}", describe(cmd)));
+        hinted(
+            Kind::Git,
+            "git-handoff runs git: install git (2.30 or later) and put it on PATH",
+            err,
+        )
+    })
 }
 
 /// Turns a finished git run into its stdout, or an error naming the command and git's message.
@@ -201,10 +208,11 @@ pub fn checked(cmd: &Command, output: Output) -> Result<Vec<u8>> {
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stderr = stderr.trim();
-    match output.status.code() {
-        Some(code) => bail!("{} exited with {code}: {stderr}", describe(cmd)),
-        None => bail!("{} was killed by a signal: {stderr}", describe(cmd)),
-    }
+    let err = match output.status.code() {
+        Some(code) => anyhow!("{} exited with {code}: {stderr}", describe(cmd)),
+        None => anyhow!("{} was killed by a signal: {stderr}", describe(cmd)),
+    };
+    Err(crate::util::error::kinded(crate::util::error::Kind::Git, err))
 }
 
 /// A command line as text for messages: `` `git diff --stat` ``.

@@ -47,11 +47,12 @@ impl Repo {
         let cwd = std::env::current_dir().context("reading the current directory")?;
         let repo = gix::ThreadSafeRepository::discover_with_environment_overrides(&cwd)
             .map_err(|err| {
-                anyhow!(
+                let err = anyhow!(
                     "not a git repository (or any parent up to /): {}: {err}; \
                      run this inside a work tree or pass -C <path>",
                     cwd.display()
-                )
+                );
+                crate::util::error::kinded(crate::util::error::Kind::Repository, err)
             })?
             .to_thread_local();
         let git_dir = absolute(repo.git_dir(), &cwd);
@@ -64,10 +65,11 @@ impl Repo {
     /// The top of the work tree, or an error for a bare repository.
     pub fn top(&self) -> Result<&Path> {
         self.work_tree.as_deref().ok_or_else(|| {
-            anyhow!(
+            let err = anyhow!(
                 "{} is a bare repository; this command needs a work tree",
                 self.git_dir.display()
-            )
+            );
+            crate::util::error::kinded(crate::util::error::Kind::Repository, err)
         })
     }
 
@@ -176,11 +178,12 @@ impl Repo {
             .ok()
             .filter(|s| !s.is_empty());
         let Some(hex) = out else {
-            bail!(
+            let err = anyhow!(
                 "{rev:?} does not name a commit in {}; pass a branch, tag or commit id \
                  (see `git log --oneline`)",
                 self.git_dir.display()
             );
+            return Err(crate::util::error::kinded(crate::util::error::Kind::Input, err));
         };
         ObjectId::from_hex(hex.trim().as_bytes())
             .with_context(|| format!("git rev-parse printed {hex:?} for {rev:?}"))

@@ -8,9 +8,8 @@ use serde_json::{Map, Value, json};
 
 use crate::agent::attempt::{Attempt, Overrides};
 use crate::agent::progress::Mode;
-use crate::git::repo::Repo;
-use crate::model::config::Config;
 use crate::ops::note::{self, NoteSource};
+use crate::ops::open::{Configuration, Opened, open};
 use crate::ops::progress::{self, Change, Report};
 use crate::ops::recall;
 use crate::ops::snapshot::{self, Request};
@@ -100,9 +99,8 @@ struct NoteArgs {
 
 /// The summary route of `note`: checked, tagged, committed alone, recorded.
 fn note(args: NoteArgs) -> Result<Reply> {
-    let mut repo = Repo::discover()?;
     // As the command: a configuration it cannot take whole never stops the note.
-    let (config, config_problems) = Config::load_for_saving(repo.top().ok());
+    let Opened { mut repo, config, problems: config_problems } = open(Configuration::Saving)?;
     let overrides = Overrides { issue: args.issue, ..Overrides::default() };
     let resolved = Attempt::resolve(&repo, &overrides)?;
     if resolved.issue.is_none() {
@@ -146,8 +144,7 @@ struct RecallArgs {
 }
 
 fn recall(args: RecallArgs) -> Result<Reply> {
-    let repo = Repo::discover()?;
-    let (config, config_problems) = Config::load_for_saving(repo.top().ok());
+    let Opened { repo, config, problems: config_problems } = open(Configuration::Saving)?;
     let resolved = Attempt::resolve(&repo, &Overrides::default())?;
     let source = args.source.unwrap_or(recall::SessionSource::Resume);
     let asked = recall::Asked { issue: None, source, max_lines: args.max_lines, tool: true };
@@ -170,8 +167,7 @@ struct SnapshotArgs {
 }
 
 fn snapshot(args: SnapshotArgs) -> Result<Reply> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let Opened { repo, config, .. } = open(Configuration::Strict)?;
     let resolved = Attempt::resolve(&repo, &Overrides::default())?;
     let reason = args.reason.unwrap_or_else(|| "agent_request".to_string());
     let request = Request::for_attempt(&config, resolved, reason, args.max_lines)?;
@@ -203,8 +199,7 @@ struct SetArgs {
 }
 
 fn progress(args: ProgressArgs) -> Result<Reply> {
-    let repo = Repo::discover()?;
-    let config = Config::load(repo.top().ok())?;
+    let Opened { repo, config, .. } = open(Configuration::Strict)?;
     let mut set_id = None;
     let change = match (args.plan, args.set) {
         (Some(_), Some(_)) => bail!("give the argument `plan` or `set`, not both"),

@@ -9,7 +9,6 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::model::config::Config;
 use crate::model::redact::{Quoted, Redactor};
 
 use super::rpc_error::{
@@ -94,9 +93,8 @@ pub fn handle(line: &[u8]) -> Option<Value> {
 /// The redactor of the repository the server runs in (its configured patterns too), or the
 /// built-in rules alone when there is none or its configuration does not load.
 fn redactor() -> Redactor {
-    let config =
-        crate::git::repo::Repo::discover().ok().and_then(|repo| Config::load(repo.top().ok()).ok());
-    config.and_then(|config| Redactor::new(&config).ok()).unwrap_or_default()
+    let opened = crate::ops::open::open(crate::ops::open::Configuration::Saving).ok();
+    opened.and_then(|opened| Redactor::new(&opened.config).ok()).unwrap_or_default()
 }
 
 /// Every string in `value`: what an error message may quote.

@@ -187,6 +187,11 @@ pub fn toml_error_line(text: &str, err: &toml::de::Error) -> usize {
 impl Config {
     /// Loads `.handoff.toml` from the top of the work tree; no file means the defaults.
     pub fn load(top: Option<&Path>) -> Result<Config> {
+        use crate::util::error::{Kind, KindExt};
+        Config::load_strict(top).kind(Kind::Config)
+    }
+
+    fn load_strict(top: Option<&Path>) -> Result<Config> {
         let Some(top) = top else { return Ok(Config::default()) };
         let path = top.join(FILE_NAME);
         // A symbolic link to a regular file is read (bounded); a FIFO or a device is refused.

@@ -48,25 +48,7 @@ mod tree;
 mod utf16;
 
 pub use attempt::seal_attempt;
-pub use quarantine::PREFIX as QUARANTINE_PREFIX;
 pub use request::{Request, Sealed, redact_path};
-pub use stage::PREFIX as STAGE_PREFIX;
-
-/// Removes what killed seals and notes left in the repository at `git_dir` (object store
-/// `objects`): their quarantines (which may hold the blob of a secret they were leaving out),
-/// private indexes and temporary files. Cheap: a few directory listings; `record` never calls it.
-pub fn clear_leftovers(git_dir: &std::path::Path, objects: &std::path::Path) {
-    use crate::util::leftovers::sweep;
-    sweep(objects, QUARANTINE_PREFIX);
-    sweep(git_dir, STAGE_PREFIX);
-    sweep(git_dir, crate::git::note_commit::NOTE_INDEX_PREFIX);
-    // Old builds named them `handoff-note-index<random>`.
-    sweep(git_dir, "handoff-note-index");
-    let handoff = git_dir.join("handoff");
-    sweep(&handoff, crate::util::fs::TMP_PREFIX);
-    // tempfile's own names (`.tmpXXXXXX`), from builds before the process id was in the name.
-    sweep(&handoff, ".tmp");
-}
 
 #[cfg(test)]
 mod tests {

@@ -11,10 +11,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-/// The name every temporary file written here starts with, then the writer's process id (see
-/// [`crate::util::leftovers`]): a killed writer's file is recognised and removed by the next
-/// command.
-pub const TMP_PREFIX: &str = ".handoff-tmp-";
+pub use crate::util::leftovers::TMP_PREFIX;
 
 /// Writes `bytes` to `path` through a temporary file beside it and a rename, so readers never see
 /// half. For git-handoff's own state files; a file in the work tree goes through

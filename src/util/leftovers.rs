@@ -13,6 +13,30 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+/// A file written atomically is first `<this><pid>-<random>` beside its place.
+pub const TMP_PREFIX: &str = ".handoff-tmp-";
+/// A seal's quarantine is `objects/<this><pid>-<random>` (it may hold a secret's blob).
+pub const QUARANTINE_PREFIX: &str = "tmp_objdir-handoff-";
+/// A seal's private index lives in `<git dir>/<this><pid>-<random>/`.
+pub const STAGE_PREFIX: &str = "handoff-seal-";
+/// A note commit's private index is `<git dir>/<this><pid>-<random>`.
+pub const NOTE_INDEX_PREFIX: &str = "handoff-note-index-";
+
+/// Removes what killed seals and notes left in the repository at `git_dir` (object store
+/// `objects`): their quarantines, private indexes and temporary files. Cheap: a few directory
+/// listings; every command but `record` runs it when it opens the repository.
+pub fn clear_repository(git_dir: &Path, objects: &Path) {
+    sweep(objects, QUARANTINE_PREFIX);
+    sweep(git_dir, STAGE_PREFIX);
+    sweep(git_dir, NOTE_INDEX_PREFIX);
+    // Old builds named them `handoff-note-index<random>`.
+    sweep(git_dir, "handoff-note-index");
+    let handoff = git_dir.join("handoff");
+    sweep(&handoff, TMP_PREFIX);
+    // tempfile's own names (`.tmpXXXXXX`), from builds before the process id was in the name.
+    sweep(&handoff, ".tmp");
+}
+
 /// An entry without a process id is a leftover from this age on.
 pub const UNTAGGED_AGE: Duration = Duration::from_secs(10 * 60);
 

@@ -1,5 +1,5 @@
 //! `--json` everywhere: every command's stdout is one JSON document, errors included
-//! (`{"error": ..., "exit": 2}` on stdout, the error line on stderr).
+//! (`{"error": {"kind", "message", "hint"}, "exit": N}` on stdout, the error lines on stderr).
 
 use crate::common;
 
@@ -61,15 +61,16 @@ fn every_command_prints_one_document_errors_included() {
     }
 
     // Errors: of the command, of the payload, of the command line.
+    let message = |err: &Value| err["error"]["message"].as_str().unwrap().to_string();
     let (code, err) = json(&repo, &["show", "no-such-rev", "--json"], None);
     assert_eq!((code, &err["exit"]), (Some(2), &Value::from(2)), "{err}");
-    assert!(err["error"].as_str().unwrap().contains("no-such-rev"), "{err}");
+    assert!(message(&err).contains("no-such-rev"), "{err}");
     let (code, err) = json(&repo, &["record", "--json"], Some("not json"));
     assert_eq!(code, Some(2));
-    assert!(err["error"].as_str().unwrap().starts_with("record:"), "{err}");
+    assert!(message(&err).starts_with("record:"), "{err}");
     let (code, err) = json(&repo, &["validate", "--json", "--no-such-flag"], None);
     assert_eq!((code, &err["exit"]), (Some(2), &Value::from(2)), "{err}");
-    assert!(err["error"].as_str().unwrap().contains("--no-such-flag"), "{err}");
+    assert!(message(&err).contains("--no-such-flag"), "{err}");
     let outside = env.root.path().join("not-a-repo");
     std::fs::create_dir_all(&outside).unwrap();
     let (code, err) = json(&repo.at(&outside), &["digest", "--json"], None);
@@ -80,7 +81,65 @@ fn every_command_prints_one_document_errors_included() {
     repo.write(".agent/handoff/3.md", "# Handoff note: issue #3\n\nnot a note\n");
     let (code, err) = json(&repo, &["note", "--json"], None);
     assert_eq!((code, &err["exit"]), (Some(1), &Value::from(1)), "{err}");
-    assert!(err["error"].as_str().unwrap().contains(".agent/handoff/3.md"), "{err}");
+    assert!(message(&err).contains(".agent/handoff/3.md"), "{err}");
+}
+
+/// Each kind of error, made to happen: its stable name, its exit code, its message and a hint,
+/// under `--json`; and the same exit code and message on stderr without it.
+#[test]
+fn every_error_kind_has_its_exit_code_and_a_hint() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    let outside = env.root.path().join("not-a-repo");
+    std::fs::create_dir_all(&outside).unwrap();
+    common::stdout_ok(repo.handoff().args(["start", "--issue", "5"]).output().unwrap());
+    repo.write(".agent/handoff/5.md", "# Handoff note: issue #5\n\nnot a note\n");
+    let bare = env.root.path().join("bare.git");
+    repo.git(["init", "-q", "--bare", bare.to_str().unwrap()]);
+    // (kind, where, arguments, stdin, what the message says)
+    type Case<'a> = (&'a str, common::Repo, Vec<&'a str>, Option<&'a str>, &'a str);
+    let cases: Vec<Case> = vec![
+        ("usage", repo.at(&repo.path), vec!["snapshot", "--no-such-flag"], None, "--no-such-flag"),
+        ("repository", repo.at(&outside), vec!["digest"], None, "not a git repository"),
+        ("repository", repo.at(&bare), vec!["snapshot"], None, "bare repository"),
+        ("input", repo.at(&repo.path), vec!["record"], Some("[1]"), "not a JSON object"),
+        ("input", repo.at(&repo.path), vec!["show", "no-such-rev"], None, "no-such-rev"),
+        ("not_passed", repo.at(&repo.path), vec!["note"], None, ".agent/handoff/5.md"),
+        ("failed", repo.at(&repo.path), vec!["progress", "set", "9", "done"], None, ""),
+    ];
+    for (kind, at, args, stdin, says) in cases {
+        let mut with_json = args.clone();
+        with_json.push("--json");
+        let (code, err) = json(&at, &with_json, stdin);
+        let want = if kind == "not_passed" { 1 } else { 2 };
+        assert_eq!(err["error"]["kind"], kind, "{args:?}: {err}");
+        assert_eq!((code, err["exit"].as_i64()), (Some(want), Some(want as i64)), "{err}");
+        assert!(err["error"]["message"].as_str().unwrap().contains(says), "{args:?}: {err}");
+        assert!(!err["error"]["hint"].as_str().unwrap().is_empty(), "{err}");
+        let mut plain = at.handoff();
+        plain.args(&args).stdin(std::process::Stdio::piped());
+        plain.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let mut child = plain.spawn().unwrap();
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(stdin.unwrap_or("").as_bytes());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(want), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{args:?}: {out:?}");
+    }
+    // git that cannot be started: git's kind, and a hint of its own on stderr too.
+    let out = repo.handoff().args(["snapshot", "--json"]).env("PATH", "/nonexistent").output();
+    let out = out.unwrap();
+    let err: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((out.status.code(), &err["error"]["kind"]), (Some(2), &Value::from("git")), "{err}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("hint: git-handoff runs git"), "{stderr}");
+    // A broken configuration is its own kind.
+    repo.write(".handoff.toml", "[caps]\nrecall_lines = \"ten\"\n");
+    let (code, err) = json(&repo, &["validate", "--json"], None);
+    assert_eq!((code, &err["error"]["kind"]), (Some(2), &Value::from("config")), "{err}");
+    assert!(err["error"]["message"].as_str().unwrap().contains(".handoff.toml:2"), "{err}");
 }
 
 #[test]

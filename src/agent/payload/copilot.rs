@@ -90,42 +90,7 @@ pub(super) fn copilot_event(
     bool_field(payload, "stopHookActive")?;
     match name.as_str() {
         "preToolUse" | "postToolUse" | "postToolUseFailure" => {
-            let tool = str_field(payload, "toolName")?
-                .ok_or_else(|| anyhow!("{name} payload has no `toolName`"))?;
-            event.tool = Some(clean(tool, CAP_NAME).into());
-            // `toolArgs` is an object, or that object as JSON text in some versions.
-            let parsed;
-            let args = match payload.get("toolArgs") {
-                Some(Value::Object(map)) => Some(map),
-                Some(Value::String(text)) => {
-                    parsed = serde_json::from_str::<Value>(text).ok();
-                    parsed.as_ref().and_then(Value::as_object)
-                }
-                _ => None,
-            };
-            describe_tool(tool, args, place, clean, event)?;
-            event.kind = if name == "preToolUse" { Kind::ToolStart } else { Kind::ToolResult };
-            if name == "postToolUseFailure" {
-                let error = str_field(payload, "error")?.unwrap_or("");
-                event.ok = Some(false);
-                let first = error.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
-                if !first.is_empty() {
-                    event.error = Some(clean(first, CAP_ERROR).into());
-                }
-            } else if name == "postToolUse" {
-                let result = payload.get("toolResult");
-                let kind = result
-                    .and_then(|r| r.get("resultType"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("success");
-                let code = result.and_then(exit_code_of_response);
-                let failed = matches!(kind, "failure" | "denied" | "rejected");
-                event.exit_code = code;
-                event.ok = Some(!failed && code.is_none_or(|c| c == 0));
-                if failed {
-                    event.error = Some(clean(kind, CAP_ERROR).into());
-                }
-            }
+            tool_event(payload, &name, place, clean, event)?
         }
         "agentStop" => event.kind = Kind::Stop,
         "subagentStop" => {
@@ -163,6 +128,51 @@ pub(super) fn copilot_event(
             event.text = str_field(payload, "prompt")?.map(|s| clean(s, CAP_PROMPT).into());
         }
         _ => event.kind = Kind::Other,
+    }
+    Ok(())
+}
+
+/// A tool call's start or end: the tool, what it was about, and how it ended.
+fn tool_event(
+    payload: &Map<String, Value>,
+    name: &str,
+    place: &Place<'_>,
+    clean: &dyn Fn(&str, usize) -> String,
+    event: &mut Event<'static>,
+) -> Result<()> {
+    let tool = str_field(payload, "toolName")?
+        .ok_or_else(|| anyhow!("{name} payload has no `toolName`"))?;
+    event.tool = Some(clean(tool, CAP_NAME).into());
+    // `toolArgs` is an object, or that object as JSON text in some versions.
+    let parsed;
+    let args = match payload.get("toolArgs") {
+        Some(Value::Object(map)) => Some(map),
+        Some(Value::String(text)) => {
+            parsed = serde_json::from_str::<Value>(text).ok();
+            parsed.as_ref().and_then(Value::as_object)
+        }
+        _ => None,
+    };
+    describe_tool(tool, args, place, clean, event)?;
+    event.kind = if name == "preToolUse" { Kind::ToolStart } else { Kind::ToolResult };
+    if name == "postToolUseFailure" {
+        let error = str_field(payload, "error")?.unwrap_or("");
+        event.ok = Some(false);
+        let first = error.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+        if !first.is_empty() {
+            event.error = Some(clean(first, CAP_ERROR).into());
+        }
+    } else if name == "postToolUse" {
+        let result = payload.get("toolResult");
+        let kind =
+            result.and_then(|r| r.get("resultType")).and_then(Value::as_str).unwrap_or("success");
+        let code = result.and_then(exit_code_of_response);
+        let failed = matches!(kind, "failure" | "denied" | "rejected");
+        event.exit_code = code;
+        event.ok = Some(!failed && code.is_none_or(|c| c == 0));
+        if failed {
+            event.error = Some(clean(kind, CAP_ERROR).into());
+        }
     }
     Ok(())
 }

@@ -88,7 +88,10 @@ const MAX_PAYLOAD: usize = 1 << 20;
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let payload = match args.hook {
-        Some(_) => read_payload()?,
+        Some(_) => {
+            use crate::util::error::{Kind, KindExt};
+            read_payload().kind(Kind::Input)?
+        }
         None => HookPayload::default(),
     };
     let source = args.source.or(payload.source).unwrap_or(SourceArg::Resume);

@@ -19,6 +19,7 @@ use crate::git::repo::{Location, Repo};
 use crate::model::checks::Checks;
 use crate::model::config::Config;
 use crate::model::redact::Redactor;
+use crate::ops::open;
 use crate::util::time;
 
 /// The most stdin `record` reads; a larger payload is refused, not cut.
@@ -69,8 +70,15 @@ pub enum AgentArg {
 
 /// `chdir_given`: `-C` was passed, so the payload's `cwd` does not choose the repository.
 pub fn run(ctx: &Ctx, args: Args, chdir_given: bool, out: &mut impl Write) -> Result<()> {
-    let (line, log) = record_stdin(args, chdir_given)
-        .map_err(|err| anyhow!("record: {err:#}; nothing was recorded"))?;
+    use crate::util::error::{Kind, kind_of, kinded};
+    let (line, log) = record_stdin(args, chdir_given).map_err(|err| {
+        // What is not the repository's, git's or the disk's is the payload's.
+        let kind = match kind_of(&err) {
+            Kind::Failed => Kind::Input,
+            kind => kind,
+        };
+        kinded(kind, anyhow!("record: {err:#}; nothing was recorded"))
+    })?;
     if ctx.json {
         // The event as it was written (redacted), for a runtime that asks; null when it was left
         // to the hooks of the agent that sent it.
@@ -170,7 +178,7 @@ fn refresh_summary(dir: &Path, event: &Event<'_>, config: &Config) {
     if !edit && !check() {
         return;
     }
-    let warnings = Repo::discover().and_then(|repo| crate::ops::progress::refresh(&repo, config));
+    let warnings = open::repo().and_then(|repo| crate::ops::progress::refresh(&repo, config));
     match warnings {
         Ok(warnings) => warnings.iter().for_each(|w| crate::cli::output::warn(w)),
         Err(err) => crate::cli::output::warn(&format!("{err:#}; the change summary is stale")),
@@ -192,8 +200,7 @@ fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
 /// warning and the event is still recorded.
 fn begin_session(event: &events::Event<'_>) {
     let begin = || -> Result<()> {
-        let mut repo = Repo::discover()?;
-        let (config, _) = Config::load_for_saving(Some(repo.top()?));
+        let open::Opened { mut repo, config, .. } = open::open(open::Configuration::Saving)?;
         let start = crate::ops::session::SessionStart {
             agent: event.agent.to_string(),
             source: event.text.as_deref().unwrap_or("startup").to_string(),
@@ -210,7 +217,7 @@ fn begin_session(event: &events::Event<'_>) {
 
 /// Saves an implicit attempt: issue unknown, base HEAD, started now.
 fn begin_implicit() -> Result<()> {
-    let repo = Repo::discover()?;
+    let repo = open::repo()?;
     let head = repo.head().ok();
     let attempt = Attempt {
         issue: None,

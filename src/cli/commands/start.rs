@@ -8,7 +8,6 @@ use serde::Serialize;
 use crate::agent::attempt::{Attempt, EVENTS_FILE};
 use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::git::repo::Repo;
 use crate::util::time;
 
 /// Begin an attempt: its issue, base and start time, and a fresh event log.
@@ -42,7 +41,8 @@ struct Report {
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
-    let mut repo = Repo::discover()?;
+    // A bad configuration never stops a start: what cannot be used is said, the defaults stand.
+    let (mut repo, config, _) = ctx.open_saving()?;
     let head = repo.head()?;
     let base = match &args.base {
         Some(rev) => Some(repo.resolve_commit(rev).context("--base")?),
@@ -56,10 +56,6 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let archived = attempt.begin(&repo)?;
     // Above an earlier note, the notes ref says where this attempt began, so `validate` on any
     // machine tells its work from work committed after that note.
-    let (config, problems) = crate::model::config::Config::load_for_saving(repo.top().ok());
-    for problem in &problems {
-        ctx.warn(problem);
-    }
     if let Err(err) = crate::ops::session::mark_if_above_note(&mut repo, &config, &attempt) {
         ctx.warn(&format!("{err:#}; `validate` elsewhere may not tell this attempt's work apart"));
     }

@@ -24,7 +24,7 @@ use crate::git::{Git, pack_write};
 use crate::util::leftovers::tagged;
 
 /// A quarantine is `objects/<this><pid>-<random>`: a killed seal's is removed by the next command.
-pub const PREFIX: &str = "tmp_objdir-handoff-";
+pub const PREFIX: &str = crate::util::leftovers::QUARANTINE_PREFIX;
 
 pub(super) struct Quarantine {
     dir: tempfile::TempDir,

@@ -77,7 +77,7 @@ impl Change {
 }
 
 /// The seal's private index lives in `<git dir>/<this><pid>-<random>/`.
-pub const PREFIX: &str = "handoff-seal-";
+pub const PREFIX: &str = crate::util::leftovers::STAGE_PREFIX;
 
 /// The private index in a temporary directory inside the git dir, and git run on it.
 pub(super) struct Stage<'a> {

@@ -6,7 +6,6 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::cli::context::Ctx;
-use crate::git::repo::Repo;
 use crate::install::hooks_install::{self, Request};
 
 use super::print::print;
@@ -110,7 +109,7 @@ pub struct InstallArgs {
 }
 
 pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
+    let repo = Ctx::repo()?;
     let report = hooks_install::install(&repo, &Request::from(&args))?;
     print(ctx, &report, repo.top().ok(), out)
 }

@@ -11,9 +11,9 @@ use crate::cli::output;
 use crate::install::agent_status::SkillState;
 use crate::install::change::shown;
 use crate::install::codex_review::{HOW_TO_APPROVE, Review};
-use crate::install::hooks_status;
+use crate::install::hooks_status::{self, Status};
 use crate::install::managers::Evidence;
-use crate::model::config::Config;
+use crate::ops::open::{self, Configuration};
 
 /// A row label, padded before it is made bold so the columns line up in colour too.
 fn label(name: &str) -> String {
@@ -58,29 +58,48 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
     // A configuration the hooks cannot take whole is reported, and the rest is shown with the
     // defaults the hooks fall back to.
     let repo = Ctx::repo()?;
-    let (config, problems) = Config::load_for_saving(repo.top().ok());
+    let (config, problems) = open::configuration(&repo, Configuration::Saving)?;
     let report = hooks_status::status(&repo, &config, problems.into_iter().next())?;
-    // Whether every installed hook will run: what --check answers.
-    let codex_waits =
-        report.codex.as_ref().and_then(|c| c.review.as_ref()).is_some_and(|r| !r.runs_all());
-    let gemini_waits = report.gemini_trust.as_ref().is_some_and(|t| !t.trusted);
-    let copilot_waits =
-        report.copilot.as_ref().and_then(|c| c.trust.as_ref()).is_some_and(|t| !t.trusted);
-    let all_run =
-        !codex_waits && !gemini_waits && !copilot_waits && report.config_problem.is_none();
     let verdict = || -> Result<()> {
-        if args.check && !all_run { Err(crate::util::error::NotPassed.into()) } else { Ok(()) }
+        if args.check && !all_run(&report) {
+            Err(crate::util::error::NotPassed.into())
+        } else {
+            Ok(())
+        }
     };
     if ctx.json {
         output::write_json(out, &report)?;
         return verdict();
     }
+    let top = repo.top().ok();
+    let show = |p: &Path| shown(p, top);
     if let Some(problem) = &report.config_problem {
         let problem = crate::util::text::escape_controls(problem, false);
         writeln!(out, "{}{problem}", label("config"))?;
     }
-    let top = repo.top().ok();
-    let show = |p: &Path| shown(p, top);
+    print_pre_push(&report, &show, out)?;
+    print_agents(&report, top, &show, out)?;
+    print_copilot_and_opencode(&report, top, &show, out)?;
+    print_servers_failures_and_skills(&report, &show, out)?;
+    verdict()
+}
+
+/// Whether every installed hook will run: what --check answers.
+fn all_run(report: &Status) -> bool {
+    let codex_waits =
+        report.codex.as_ref().and_then(|c| c.review.as_ref()).is_some_and(|r| !r.runs_all());
+    let gemini_waits = report.gemini_trust.as_ref().is_some_and(|t| !t.trusted);
+    let copilot_waits =
+        report.copilot.as_ref().and_then(|c| c.trust.as_ref()).is_some_and(|t| !t.trusted);
+    !codex_waits && !gemini_waits && !copilot_waits && report.config_problem.is_none()
+}
+
+/// The pre-push hook (or its manager) and `notes.rewriteRef`.
+fn print_pre_push(
+    report: &Status,
+    show: &dyn Fn(&Path) -> String,
+    out: &mut impl Write,
+) -> Result<()> {
     let pre = &report.pre_push;
     let state = if pre.installed { "installed" } else { "not installed" };
     writeln!(out, "{}{} {state}", label("pre-push"), show(&pre.path))?;
@@ -104,6 +123,17 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
     let rewrite = &report.rewrite_ref;
     let verb = if rewrite.set { "includes" } else { "does not include" };
     writeln!(out, "{}{} {verb} {}", label("rewriteRef"), rewrite.key, rewrite.value)?;
+    Ok(())
+}
+
+/// Claude Code's, Codex's and Gemini CLI's hook entries, and whether Codex and Gemini CLI will
+/// run them.
+fn print_agents(
+    report: &Status,
+    top: Option<&Path>,
+    show: &dyn Fn(&Path) -> String,
+    out: &mut impl Write,
+) -> Result<()> {
     let agents =
         [("Claude Code", &report.claude), ("Codex", &report.codex), ("Gemini CLI", &report.gemini)];
     for (name, status) in agents {
@@ -148,6 +178,16 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// Copilot CLI's hooks file and folder trust, opencode's plugin and its MCP server.
+fn print_copilot_and_opencode(
+    report: &Status,
+    top: Option<&Path>,
+    show: &dyn Fn(&Path) -> String,
+    out: &mut impl Write,
+) -> Result<()> {
     if let Some(copilot) = &report.copilot {
         let total = copilot.installed.len() + copilot.missing.len();
         let what = match (copilot.exists, copilot.missing.is_empty(), copilot.outdated) {
@@ -194,6 +234,15 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "{}{path} {state} git-handoff", label("MCP (opencode)"))?;
         }
     }
+    Ok(())
+}
+
+/// The MCP servers' registrations, the hooks' last failures, and the skills.
+fn print_servers_failures_and_skills(
+    report: &Status,
+    show: &dyn Fn(&Path) -> String,
+    out: &mut impl Write,
+) -> Result<()> {
     let servers = [
         ("MCP (Claude)", &report.claude_mcp),
         ("MCP (Codex)", &report.codex_mcp),
@@ -226,7 +275,7 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
         };
         writeln!(out, "{}{} {state}", label(name), show(&skill.path))?;
     }
-    verdict()
+    Ok(())
 }
 
 /// Why Codex will not run (all of) the installed hooks, and how to let it.

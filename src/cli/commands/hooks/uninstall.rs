@@ -6,7 +6,6 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::cli::context::Ctx;
-use crate::git::repo::Repo;
 use crate::install::hooks_uninstall::{self, Request};
 
 use super::print::print;
@@ -65,7 +64,7 @@ pub struct UninstallArgs {
 }
 
 pub fn run(ctx: &Ctx, args: UninstallArgs, out: &mut impl Write) -> Result<()> {
-    let repo = Repo::discover()?;
+    let repo = Ctx::repo()?;
     let report = hooks_uninstall::uninstall(&repo, &Request::from(&args))?;
     print(ctx, &report, repo.top().ok(), out)
 }
