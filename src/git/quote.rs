@@ -38,59 +38,26 @@ pub fn quote_status_path(path: &[u8], quote_path_fully: bool) -> Vec<u8> {
     out
 }
 
-/// The path in `text`: unquoted when it is in double quotes, else the bytes as they are. `None`
-/// for a quoted path that does not end where it should or holds an escape git never writes.
+/// The path in `text`: unquoted when it is in double quotes (gix-quote), else the bytes as they
+/// are. `None` for a quoted path that does not end where it should or holds an escape git never
+/// writes. The tests' check that what git-handoff quotes reads back as git reads it.
 #[cfg(test)]
 pub fn unquote(text: &[u8]) -> Option<Vec<u8>> {
-    match text.first() {
-        Some(b'"') => match unquote_prefix(text)? {
-            (path, []) => Some(path),
-            _ => None,
-        },
-        _ => Some(text.to_vec()),
+    match unquote_prefix(text)? {
+        (path, []) => Some(path),
+        _ => None,
     }
 }
 
-/// Unquotes the quoted path at the start of `text` (which begins with `"`), returning it and the
-/// bytes after its closing quote.
+/// The path at the start of `text`, unquoted when quoted, and the bytes after it.
 #[cfg(test)]
 pub fn unquote_prefix(text: &[u8]) -> Option<(Vec<u8>, &[u8])> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 1;
-    while i < text.len() {
-        match text[i] {
-            b'"' => return Some((out, &text[i + 1..])),
-            b'\\' => {
-                let escaped = *text.get(i + 1)?;
-                i += 2;
-                let byte = match escaped {
-                    b'a' => 0x07,
-                    b'b' => 0x08,
-                    b't' => b'\t',
-                    b'n' => b'\n',
-                    b'v' => 0x0b,
-                    b'f' => 0x0c,
-                    b'r' => b'\r',
-                    b'"' | b'\\' => escaped,
-                    b'0'..=b'3' => {
-                        let digits = text.get(i..i + 2)?;
-                        if !digits.iter().all(|d| (b'0'..=b'7').contains(d)) {
-                            return None;
-                        }
-                        i += 2;
-                        ((escaped - b'0') << 6) | ((digits[0] - b'0') << 3) | (digits[1] - b'0')
-                    }
-                    _ => return None,
-                };
-                out.push(byte);
-            }
-            byte => {
-                out.push(byte);
-                i += 1;
-            }
-        }
+    use gix::bstr::ByteSlice;
+    if !text.starts_with(b"\"") {
+        return Some((text.to_vec(), &[]));
     }
-    None
+    let (path, used) = gix::quote::ansi_c::undo(text.as_bstr()).ok()?;
+    Some((path.to_vec(), &text[used..]))
 }
 
 #[cfg(test)]

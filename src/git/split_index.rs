@@ -151,37 +151,17 @@ pub fn shared_path(scan: &Scan, git_dir: &Path, hash: gix::hash::Kind) -> Option
     (!id.is_null()).then(|| git_dir.join(format!("sharedindex.{id}")))
 }
 
-/// The positions of the bits set in an EWAH bitmap as git writes it: its size in bits, its number
-/// of words, the words, the position of the last marker word; and how many bytes it took. Each
-/// marker word holds a bit for its run (bit 0), the run's length in words (32 bits), then how many
-/// literal words follow it (31 bits).
+/// The positions of the bits set in an EWAH bitmap as git writes it (its size in bits, its number
+/// of words, the words, the position of the last marker word), read by gix-bitmap; and how many
+/// bytes it took.
 pub fn ewah_bits(bytes: &[u8]) -> Option<(Vec<usize>, usize)> {
-    let u32_at = |at: usize| Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
-    let size = u32_at(0)? as usize;
-    let count = u32_at(4)? as usize;
-    let word =
-        |i: usize| Some(u64::from_be_bytes(bytes.get(8 + i * 8..16 + i * 8)?.try_into().ok()?));
-    let used = 8 + count * 8 + 4;
-    bytes.get(..used)?;
+    let (bitmap, rest) = gix_bitmap::ewah::decode(bytes).ok()?;
     let mut bits = Vec::new();
-    let (mut at, mut bit) = (0, 0usize);
-    while at < count {
-        let marker = word(at)?;
-        at += 1;
-        let run = ((marker >> 1) & 0xFFFF_FFFF) as usize * 64;
-        if marker & 1 == 1 {
-            bits.extend(bit..(bit + run).min(size));
-        }
-        bit += run;
-        for _ in 0..(marker >> 33) {
-            let literal = word(at)?;
-            at += 1;
-            bits.extend((0..64).filter(|k| literal >> k & 1 == 1).map(|k| bit + k));
-            bit += 64;
-        }
-    }
-    bits.retain(|&b| b < size);
-    Some((bits, used))
+    bitmap.for_each_set_bit(|bit| {
+        bits.push(bit);
+        Some(())
+    })?;
+    Some((bits, bytes.len() - rest.len()))
 }
 
 #[cfg(test)]

@@ -25,8 +25,8 @@ pub fn unsupported(entry: &str, files_edited: &[String], tops: &[String]) -> Opt
     let mut unedited = Vec::new();
     for name in names(entry) {
         match resolve(&name, tops) {
-            Place::Outside => outside.push(name),
-            Place::Inside(candidates) => {
+            Resolved::Outside => outside.push(name),
+            Resolved::Inside(candidates) => {
                 if !candidates.iter().any(|c| edited(c, files_edited)) {
                     unedited.push(shown(&candidates[0]));
                 }
@@ -121,7 +121,7 @@ fn looks_like_path(text: &str) -> bool {
             .is_some_and(|(name, ext)| !name.is_empty() && !ext.is_empty() && !ext.contains(' '))
 }
 
-enum Place {
+enum Resolved {
     /// Absolute and outside the work tree.
     Outside,
     /// Inside: the relative forms to try, longest first (a name with spaces whole, then cut at
@@ -130,7 +130,7 @@ enum Place {
 }
 
 /// Where `name` points, from the tops the work tree is known by.
-fn resolve(name: &str, tops: &[String]) -> Place {
+fn resolve(name: &str, tops: &[String]) -> Resolved {
     let absolute = name.starts_with('/') || name.starts_with('~');
     let rel = if absolute {
         let path = lexical(name);
@@ -148,7 +148,7 @@ fn resolve(name: &str, tops: &[String]) -> Place {
             None if tops.is_empty() && !name.starts_with('~') => {
                 path.trim_start_matches('/').to_string()
             }
-            None => return Place::Outside,
+            None => return Resolved::Outside,
         }
     } else {
         lexical(name)
@@ -159,7 +159,7 @@ fn resolve(name: &str, tops: &[String]) -> Place {
         candidates.push(head.to_string());
         cut = head;
     }
-    Place::Inside(candidates)
+    Resolved::Inside(candidates)
 }
 
 /// `a/./b/../c` -> `a/c`, leading `./` and `../` dropped, no trailing `/`.
@@ -208,22 +208,12 @@ fn shown(name: &str) -> String {
     }
 }
 
-/// `*` matches within a path segment, `**` across segments.
+/// Whether `path` matches `pattern` as git matches a pathspec glob (gix's `wildmatch`): `*` and
+/// `?` within a path segment, `**` across segments, `[...]` classes.
 fn glob(pattern: &str, path: &str) -> bool {
-    fn go(p: &[u8], s: &[u8]) -> bool {
-        match p.first() {
-            None => s.is_empty(),
-            Some(b'*') if p.get(1) == Some(&b'*') => {
-                let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
-                (0..=s.len()).any(|i| go(rest, &s[i..]))
-            }
-            Some(b'*') => (0..=s.len())
-                .take_while(|&i| i == 0 || s[i - 1] != b'/')
-                .any(|i| go(&p[1..], &s[i..])),
-            Some(c) => s.first() == Some(c) && go(&p[1..], &s[1..]),
-        }
-    }
-    go(pattern.as_bytes(), path.as_bytes())
+    use gix::bstr::ByteSlice;
+    let mode = gix::glob::wildmatch::Mode::NO_MATCH_SLASH_LITERAL;
+    gix::glob::wildmatch(pattern.as_bytes().as_bstr(), path.as_bytes().as_bstr(), mode)
 }
 
 /// A glob given from a subdirectory: it matches the end of the path.
