@@ -42,12 +42,12 @@ pub mod api {
         top: &std::path::Path,
         config: &Config,
     ) -> anyhow::Result<Vec<u8>> {
-        use crate::agent::payload::{self, Place, Runtime};
+        use crate::agent::payload::{self, Runtime, SessionDirs};
         let payload = payload.as_object().ok_or_else(|| anyhow::anyhow!("not an object"))?;
-        let place = Place { cwd, top };
+        let dirs = SessionDirs { cwd, top };
         let redactor = Redactor::new(config)?;
         let at = "2026-11-30T03:48:52Z".to_string();
-        payload::normalize(payload, Runtime::detect(payload)?, &place, &redactor, at)?.to_line()
+        payload::normalize(payload, Runtime::detect(payload)?, &dirs, &redactor, at)?.to_line()
     }
 
     /// The evidence `git handoff note` checks claims against, from the event log at `events`,

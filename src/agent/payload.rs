@@ -42,7 +42,7 @@ mod transcript;
 
 pub use copilot::is_copilot_in_claude_hooks;
 pub use fields::{capped, exit_code_in, parse_payload};
-pub use paths::{Place, relative_clean};
+pub use paths::{SessionDirs, relative_clean};
 pub use runtime::Runtime;
 use tools::describe_tool;
 pub use tools::is_shell;
@@ -55,7 +55,7 @@ use fields::{
 pub fn normalize(
     payload: &Map<String, Value>,
     runtime: Runtime,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     redactor: &Redactor,
     at: String,
 ) -> Result<Event<'static>> {
@@ -79,14 +79,14 @@ pub fn normalize(
     let clean = |text: &str, cap: usize| -> String { capped(&redactor.redact(text), cap) };
     match runtime {
         Runtime::Claude | Runtime::Codex | Runtime::Gemini => {
-            hook_event(payload, runtime, place, &clean, &mut event)?
+            hook_event(payload, runtime, dirs, &clean, &mut event)?
         }
         // Its hooks under PascalCase names get Claude Code's snake_case payloads.
         Runtime::Copilot if payload.contains_key("hook_event_name") => {
-            hook_event(payload, runtime, place, &clean, &mut event)?
+            hook_event(payload, runtime, dirs, &clean, &mut event)?
         }
-        Runtime::Copilot => copilot::copilot_event(payload, place, &clean, &mut event)?,
-        Runtime::Generic => generic_event(payload, place, &clean, &mut event)?,
+        Runtime::Copilot => copilot::copilot_event(payload, dirs, &clean, &mut event)?,
+        Runtime::Generic => generic_event(payload, dirs, &clean, &mut event)?,
     }
     Ok(event)
 }
@@ -94,7 +94,7 @@ pub fn normalize(
 fn hook_event(
     payload: &Map<String, Value>,
     runtime: Runtime,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
 ) -> Result<()> {
@@ -115,7 +115,7 @@ fn hook_event(
     let name = if runtime == Runtime::Gemini { gemini::common_name(name) } else { name };
     match name {
         "PreToolUse" | "PostToolUse" | "PostToolUseFailure" => {
-            tool_event(payload, runtime, name, place, clean, event)?
+            tool_event(payload, runtime, name, dirs, clean, event)?
         }
         "Stop" | "SubagentStop" => {
             event.kind = if name == "Stop" { Kind::Stop } else { Kind::SubagentStop };
@@ -166,7 +166,7 @@ fn tool_event(
     payload: &Map<String, Value>,
     runtime: Runtime,
     name: &str,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
 ) -> Result<()> {
@@ -175,7 +175,7 @@ fn tool_event(
     let input = obj_field(payload, "tool_input")?;
     event.tool = Some(clean(tool, CAP_NAME).into());
     event.id = str_field(payload, "tool_use_id")?.map(|id| clean(id, CAP_NAME).into());
-    describe_tool(tool, input, place, clean, event)?;
+    describe_tool(tool, input, dirs, clean, event)?;
     event.kind = if name == "PreToolUse" { Kind::ToolStart } else { Kind::ToolResult };
     // The edited paths count only once the call succeeded, and its result carries them;
     // a start keeps them so that the note's own write is known as such from its start.
@@ -220,7 +220,7 @@ fn tool_event(
 
 fn generic_event(
     payload: &Map<String, Value>,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
 ) -> Result<()> {
@@ -260,7 +260,7 @@ fn generic_event(
         }
     }
     let relative: Vec<String> =
-        paths.iter().filter_map(|p| relative_clean(p, place, clean)).collect();
+        paths.iter().filter_map(|p| relative_clean(p, dirs, clean)).collect();
     if event.target.is_none() {
         event.target = relative.first().map(|p| clean(p, CAP_TARGET).into());
     }

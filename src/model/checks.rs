@@ -19,7 +19,7 @@
 //! left out), and a failure is reported as the chain's.
 
 use crate::model::config::Config;
-use shell::{Op, Simple, split};
+use shell::{Op, Simple, simple_commands};
 
 mod shell;
 
@@ -57,7 +57,7 @@ impl Checks {
 
     /// The last check that `shell` runs, if any, and whether its status is readable.
     pub fn find(&self, shell: &str) -> Option<CheckRun> {
-        let simples = split(shell);
+        let simples = simple_commands(shell);
         let mut pipefail = false;
         let mut errexit = false;
         let mut found: Option<(usize, CheckRun)> = None;

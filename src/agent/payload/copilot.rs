@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use super::fields::{
     CAP_ERROR, CAP_NAME, CAP_PROMPT, CAP_TEXT, bool_field, exit_code_of_response, str_field,
 };
-use super::paths::Place;
+use super::paths::SessionDirs;
 use super::tools::describe_tool;
 use crate::agent::events::{Event, Kind};
 
@@ -75,7 +75,7 @@ fn event_name(payload: &Map<String, Value>) -> Result<String> {
 /// Fills `event` from a camelCase Copilot CLI payload.
 pub(super) fn copilot_event(
     payload: &Map<String, Value>,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
 ) -> Result<()> {
@@ -90,7 +90,7 @@ pub(super) fn copilot_event(
     bool_field(payload, "stopHookActive")?;
     match name.as_str() {
         "preToolUse" | "postToolUse" | "postToolUseFailure" => {
-            tool_event(payload, &name, place, clean, event)?
+            tool_event(payload, &name, dirs, clean, event)?
         }
         "agentStop" => event.kind = Kind::Stop,
         "subagentStop" => {
@@ -136,7 +136,7 @@ pub(super) fn copilot_event(
 fn tool_event(
     payload: &Map<String, Value>,
     name: &str,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
 ) -> Result<()> {
@@ -153,7 +153,7 @@ fn tool_event(
         }
         _ => None,
     };
-    describe_tool(tool, args, place, clean, event)?;
+    describe_tool(tool, args, dirs, clean, event)?;
     event.kind = if name == "preToolUse" { Kind::ToolStart } else { Kind::ToolResult };
     if name == "postToolUseFailure" {
         let error = str_field(payload, "error")?.unwrap_or("");

@@ -4,7 +4,7 @@
 use std::path::{Component, Path, PathBuf};
 
 /// Where paths are resolved: the session's directory and the top of the work tree.
-pub struct Place<'a> {
+pub struct SessionDirs<'a> {
     pub cwd: &'a Path,
     pub top: &'a Path,
 }
@@ -31,25 +31,25 @@ pub(super) fn patch_paths(patch: &str) -> Vec<String> {
 /// collapses `//`, and `postgres://u:PW@host` would no longer read as a URL with credentials.
 pub fn relative_clean(
     raw: &str,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
 ) -> Option<String> {
-    repo_relative(&clean(raw, usize::MAX), place)
+    repo_relative(&clean(raw, usize::MAX), dirs)
 }
 
 /// `raw` (absolute, or relative to the session's directory) relative to the top of the work tree;
 /// `None` for paths outside it or inside `.git`.
-pub fn repo_relative(raw: &str, place: &Place<'_>) -> Option<String> {
+pub fn repo_relative(raw: &str, dirs: &SessionDirs<'_>) -> Option<String> {
     if raw.is_empty() {
         return None;
     }
     let path = Path::new(raw);
-    let absolute = if path.is_absolute() { path.to_path_buf() } else { place.cwd.join(path) };
+    let absolute = if path.is_absolute() { path.to_path_buf() } else { dirs.cwd.join(path) };
     let absolute = lexical(&absolute);
-    let rel = match absolute.strip_prefix(place.top) {
+    let rel = match absolute.strip_prefix(dirs.top) {
         Ok(rel) => rel.to_path_buf(),
         // The session may name the repository through a symlink (/tmp -> /private/tmp).
-        Err(_) => canonical_prefix(&absolute)?.strip_prefix(place.top).ok()?.to_path_buf(),
+        Err(_) => canonical_prefix(&absolute)?.strip_prefix(dirs.top).ok()?.to_path_buf(),
     };
     let mut parts = Vec::new();
     for component in rel.components() {
@@ -100,15 +100,15 @@ mod tests {
 
     #[test]
     fn paths_relative_to_the_top() {
-        let place = Place { cwd: Path::new("/repo/sub"), top: Path::new("/repo") };
-        assert_eq!(repo_relative("/repo/src/a.rs", &place).as_deref(), Some("src/a.rs"));
-        assert_eq!(repo_relative("b.rs", &place).as_deref(), Some("sub/b.rs"));
-        assert_eq!(repo_relative("../c.rs", &place).as_deref(), Some("c.rs"));
-        assert_eq!(repo_relative("/etc/passwd", &place), None);
-        assert_eq!(repo_relative("/repo2/x", &place), None);
-        assert_eq!(repo_relative("/repo/.git/config", &place), None);
-        assert_eq!(repo_relative("../../x", &place), None);
-        assert_eq!(repo_relative("/repo", &place), None);
+        let dirs = SessionDirs { cwd: Path::new("/repo/sub"), top: Path::new("/repo") };
+        assert_eq!(repo_relative("/repo/src/a.rs", &dirs).as_deref(), Some("src/a.rs"));
+        assert_eq!(repo_relative("b.rs", &dirs).as_deref(), Some("sub/b.rs"));
+        assert_eq!(repo_relative("../c.rs", &dirs).as_deref(), Some("c.rs"));
+        assert_eq!(repo_relative("/etc/passwd", &dirs), None);
+        assert_eq!(repo_relative("/repo2/x", &dirs), None);
+        assert_eq!(repo_relative("/repo/.git/config", &dirs), None);
+        assert_eq!(repo_relative("../../x", &dirs), None);
+        assert_eq!(repo_relative("/repo", &dirs), None);
     }
 
     #[test]

@@ -7,13 +7,13 @@ use serde_json::{Map, Value};
 use crate::agent::events::Event;
 
 use super::fields::{CAP_COMMAND, CAP_PATH, CAP_TARGET, MAX_PATHS, str_field, wrong_type};
-use super::paths::{Place, patch_paths, relative_clean};
+use super::paths::{SessionDirs, patch_paths, relative_clean};
 
 /// Fills the target and edited paths of a tool call from its input.
 pub(super) fn describe_tool(
     tool: &str,
     input: Option<&Map<String, Value>>,
-    place: &Place<'_>,
+    dirs: &SessionDirs<'_>,
     clean: &dyn Fn(&str, usize) -> String,
     event: &mut Event<'static>,
 ) -> Result<()> {
@@ -31,7 +31,7 @@ pub(super) fn describe_tool(
         | "read_file" | "create" | "edit" | "view" => {
             let key = if tool == "NotebookEdit" { "notebook_path" } else { "file_path" };
             let Some(path) = text_of(key)?.or(text_of("path")?) else { return Ok(()) };
-            match relative_clean(path, place, clean) {
+            match relative_clean(path, dirs, clean) {
                 Some(rel) => {
                     event.target = Some(clean(&rel, CAP_TARGET).into());
                     if !matches!(tool, "Read" | "read_file" | "view") {
@@ -51,7 +51,7 @@ pub(super) fn describe_tool(
                 .map(patch_paths)
                 .unwrap_or_default()
                 .into_iter()
-                .filter_map(|p| relative_clean(&p, place, clean))
+                .filter_map(|p| relative_clean(&p, dirs, clean))
                 .collect();
             if let Some(first) = files.first() {
                 let more = if files.len() > 1 {

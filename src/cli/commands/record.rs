@@ -12,7 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use crate::agent::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
 use crate::agent::events::{self, Event, Kind};
-use crate::agent::payload::{self, Place, Runtime};
+use crate::agent::payload::{self, Runtime, SessionDirs};
 use crate::agent::progress::PLAN_FILE;
 use crate::cli::context::Ctx;
 use crate::git::repo::{Location, Repo};
@@ -139,8 +139,8 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let redactor = Redactor::new(&config)?;
     // Relative paths in the payload are the session's, wherever the repository was found.
     let session_dir = session_cwd.filter(|d| d.is_dir()).unwrap_or_else(|| cwd.clone());
-    let place = Place { cwd: &session_dir, top: &top };
-    let event = payload::normalize(&payload, agent, &place, &redactor, time::format(time::now()))?;
+    let dirs = SessionDirs { cwd: &session_dir, top: &top };
+    let event = payload::normalize(&payload, agent, &dirs, &redactor, time::format(time::now()))?;
     let line = event.to_line()?;
     if event.kind == events::Kind::SessionStart && !event.sub {
         begin_session(&event);

@@ -92,7 +92,7 @@ struct Cached {
 
 /// Where [`PackReader::resolve`] left an object: in the caller's buffer, or in a cache slot.
 #[derive(Clone, Copy)]
-enum Place {
+enum Landed {
     Out,
     Slot(usize),
 }
@@ -121,7 +121,7 @@ impl PackReader {
     /// it cannot be read (the caller may ask gix, which reports in its own words).
     pub fn read(&mut self, id: &gix::oid, out: &mut Vec<u8>) -> Result<Option<Kind>> {
         let Some((kind, place)) = self.locate_and_resolve(id, out)? else { return Ok(None) };
-        if let Place::Slot(slot) = place {
+        if let Landed::Slot(slot) = place {
             out.clear();
             out.extend_from_slice(&self.cache[slot].data);
         }
@@ -138,8 +138,8 @@ impl PackReader {
     ) -> Result<Option<(Kind, &'a [u8])>> {
         let Some((kind, place)) = self.locate_and_resolve(id, out)? else { return Ok(None) };
         Ok(Some(match place {
-            Place::Out => (kind, &out[..]),
-            Place::Slot(slot) => (kind, &self.cache[slot].data[..]),
+            Landed::Out => (kind, &out[..]),
+            Landed::Slot(slot) => (kind, &self.cache[slot].data[..]),
         }))
     }
 
@@ -147,12 +147,12 @@ impl PackReader {
         &mut self,
         id: &gix::oid,
         out: &mut Vec<u8>,
-    ) -> Result<Option<(Kind, Place)>> {
+    ) -> Result<Option<(Kind, Landed)>> {
         let Some(at) = self.packs.locate(id) else { return Ok(None) };
         self.resolve(at, out).map(Some).map_err(|err| anyhow!("reading object {id}: {err}"))
     }
 
-    fn resolve(&mut self, at: Location, out: &mut Vec<u8>) -> Result<(Kind, Place)> {
+    fn resolve(&mut self, at: Location, out: &mut Vec<u8>) -> Result<(Kind, Landed)> {
         let packs = self.packs.clone();
         let hash = packs.hash;
         let pack = |n: usize| -> Result<&[u8]> {
@@ -163,7 +163,7 @@ impl PackReader {
         let mut next = at;
         let (kind, mut place) = loop {
             if let Some(slot) = self.cache.iter().position(|c| c.at == next) {
-                break (self.cache[slot].kind, Place::Slot(slot));
+                break (self.cache[slot].kind, Landed::Slot(slot));
             }
             let data = pack(next.pack)?;
             let header = entry_header(data, next.offset, hash)
@@ -176,7 +176,7 @@ impl PackReader {
                         && header.size <= Self::MAX_CACHED;
                     if !keep {
                         self.inflate_to(data, &header, out)?;
-                        break (kind, Place::Out);
+                        break (kind, Landed::Out);
                     }
                     let slot = self.slot_for(next, kind);
                     let mut kept = std::mem::take(&mut self.cache[slot].data);
@@ -186,7 +186,7 @@ impl PackReader {
                         self.cache[slot].at = Location { pack: usize::MAX, offset: 0 };
                         return Err(err);
                     }
-                    break (kind, Place::Slot(slot));
+                    break (kind, Landed::Slot(slot));
                 }
                 EntryKind::Delta(ref base) => {
                     let base = match base {
@@ -210,8 +210,8 @@ impl PackReader {
             self.inflate_to(pack(location.pack)?, &header, &mut delta)?;
             let mut result = std::mem::take(&mut self.result);
             let base = match place {
-                Place::Out => &out[..],
-                Place::Slot(slot) => &self.cache[slot].data[..],
+                Landed::Out => &out[..],
+                Landed::Slot(slot) => &self.cache[slot].data[..],
             };
             let applied = apply_delta(base, &delta, &mut result);
             self.delta = delta;
@@ -221,10 +221,10 @@ impl PackReader {
             if result.len() <= Self::MAX_CACHED {
                 let slot = self.slot_for(location, kind);
                 std::mem::swap(&mut self.cache[slot].data, &mut result);
-                place = Place::Slot(slot);
+                place = Landed::Slot(slot);
             } else {
                 std::mem::swap(out, &mut result);
-                place = Place::Out;
+                place = Landed::Out;
             }
             self.result = result;
         }

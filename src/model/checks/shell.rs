@@ -23,7 +23,7 @@ pub(super) struct Simple {
 /// Splits shell text into simple commands and the operators between them. Quotes, escapes,
 /// `$(...)` and backticks stay inside words; parentheses and braces of groups are dropped;
 /// redirections (`2>&1`, `&>`) are not operators; `#` comments run to the end of the line.
-pub(super) fn split(shell: &str) -> Vec<Simple> {
+pub(super) fn simple_commands(shell: &str) -> Vec<Simple> {
     let mut out = Vec::new();
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();

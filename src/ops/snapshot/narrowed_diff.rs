@@ -34,7 +34,7 @@ use tempfile::{NamedTempFile, TempDir};
 use std::os::unix::ffi::OsStrExt;
 
 use super::git_read::{join, run_git};
-use super::narrowed_parts::{Entries, Held, Since, is_attributes, max_paths, split};
+use super::narrowed_parts::{Entries, Held, Since, entries_in_parts, is_attributes, max_paths};
 use super::tracked_walk::Index;
 use super::{stat_cache, stat_render};
 use crate::git::index_scan::Scan;
@@ -273,11 +273,11 @@ pub(super) fn narrowed(
     let hash = repo.object_hash();
     let mut parts = match second_from {
         // In one part where the second would get too few paths or cannot be had.
-        Some(from) => match split(index, dirty, since, true, hash)? {
+        Some(from) => match entries_in_parts(index, dirty, since, true, hash)? {
             Some(parts) if parts[1].count as usize >= from.max(1) => Some(parts),
-            _ => split(index, dirty, since, false, hash)?,
+            _ => entries_in_parts(index, dirty, since, false, hash)?,
         },
-        None => split(index, dirty, since, false, hash)?,
+        None => entries_in_parts(index, dirty, since, false, hash)?,
     };
     let Some(parts) = parts.take() else { return Ok(None) };
     let [first, second] = parts;

@@ -43,7 +43,7 @@ pub(super) struct Entries<'a> {
 /// The entries of the narrowed diff, in one part (the second empty) or, with `in_two`, in two;
 /// `None` when there are too many, or (in two) when an attributes file differs, which both
 /// parts must read alike.
-pub(super) fn split<'a>(
+pub(super) fn entries_in_parts<'a>(
     index: &'a Index,
     dirty: &[bool],
     since: &'a Since,
