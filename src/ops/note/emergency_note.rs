@@ -54,78 +54,17 @@ pub fn emergency_note(
             warnings: Vec::new(),
         });
     }
-    // Whatever the agent left uncommitted at the note path is its word, never written over: a
-    // note that passes its check is committed as the agent's note; anything else is kept verbatim
-    // inside the emergency note.
-    let path = repo.inside_work_tree(&rel, "the note")?;
-    let mut draft = None;
     let mut warnings = Vec::new();
-    // A note path holding something unreadable (a FIFO, a device, a file over the bound) is left
-    // out with a warning: at the hard limit the emergency note is written all the same.
-    let read = crate::util::fs::read_regular_if_any(&path, note::MAX_BYTES, "the note")
-        .unwrap_or_else(|err| {
-            warnings.push(format!("{err:#}; the emergency note is written without it"));
-            None
-        });
-    if let Some(bytes) = read
-        && !same_as_head(repo, &rel, &bytes)
-    {
-        let Ok(parsed) = Note::parse(&bytes) else {
-            bail!(
-                "{rel} holds uncommitted content that is not a text note; run `git handoff seal` \
-                 first (it commits the file as it is), then the emergency note"
-            );
-        };
-        if parsed.kind() == note::Kind::Agent {
-            match agent_note(repo, config, attempt, Some(reason), NoteSource::WorkTree) {
-                Err(err) if err.is::<crate::util::error::NotPassed>() => {
-                    let report = crate::util::error::not_passed_report(&err).join("\n");
-                    let problems: Vec<&str> =
-                        report.lines().filter(|l| *l != NOT_COMMITTED).collect();
-                    warnings.push(format!(
-                        "the agent's draft {rel} does not pass its check ({}); it is kept \
-                         verbatim in the emergency note, which was committed instead",
-                        problems.join("; ")
-                    ));
-                }
-                done => return done,
-            }
-        }
-        draft = Some(String::from_utf8_lossy(&bytes).into_owned());
-    }
+    let draft = match agents_draft(repo, config, attempt, reason, &rel, &mut warnings)? {
+        Draft::Committed(outcome) => return Ok(outcome),
+        Draft::Kept(text) => Some(text),
+        Draft::None => None,
+    };
 
-    let git = repo.git();
-    let head_message = repo
-        .gix
-        .find_commit(head)
-        .ok()
-        .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))
-        .unwrap_or_default();
-    let seal = if seal_message::is_seal_message(&head_message) {
-        let at = head.to_string();
-        let files =
-            git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", &at])?;
-        Some((head.to_string(), files.lines().map(str::to_string).collect()))
-    } else {
-        None
-    };
-    let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
-    let diff_range = format!(
-        "{}..{}",
-        crate::util::text::short_id(&base),
-        crate::util::text::short_id(&head.to_string())
-    );
-    let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
-    let (log, log_range) = match attempt.base {
-        Some(b) => (
-            git.text(["log", "--oneline", &format!("{b}..{head}")])?,
-            format!("{}..HEAD", crate::util::text::short_id(&b.to_string())),
-        ),
-        None => (git.text(["log", "--oneline", &head.to_string()])?, "HEAD".to_string()),
-    };
+    let work = work_since_base(repo, attempt, head)?;
     let plan = Store::new(&repo.handoff_dir()).load().ok().flatten();
     let dirty: Vec<String> = uncommitted(repo)?.into_iter().filter(|p| *p != rel).collect();
-    let (not_sealed, left_out) = match &seal {
+    let (not_sealed, left_out) = match &work.seal {
         None => (dirty, Vec::new()),
         Some(_) => (Vec::new(), left_out(repo, dirty)),
     };
@@ -142,11 +81,11 @@ pub fn emergency_note(
         reason: reason.to_string(),
         last_work_commit: head.to_string(),
         written_at: time::format(written_at),
-        diff_stat,
-        diff_range,
-        log,
-        log_range,
-        seal,
+        diff_stat: work.diff_stat,
+        diff_range: work.diff_range,
+        log: work.log,
+        log_range: work.log_range,
+        seal: work.seal,
         not_sealed,
         left_out,
         elapsed_seconds,
@@ -225,6 +164,104 @@ pub fn emergency_note(
         problems,
         warnings,
     })
+}
+
+/// What the agent left uncommitted at the note path.
+enum Draft {
+    /// Nothing, or what HEAD holds.
+    None,
+    /// Not a note that passes its check: kept verbatim inside the emergency note.
+    Kept(String),
+    /// The agent's own note, which passed its check and was committed as the agent's.
+    Committed(NoteOutcome),
+}
+
+/// Whatever the agent left uncommitted at the note path is its word, never written over: a note
+/// that passes its check is committed as the agent's note; anything else is kept verbatim inside
+/// the emergency note.
+fn agents_draft(
+    repo: &mut Repo,
+    config: &Config,
+    attempt: &NoteAttempt,
+    reason: &str,
+    rel: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Draft> {
+    let path = repo.inside_work_tree(rel, "the note")?;
+    // A note path holding something unreadable (a FIFO, a device, a file over the bound) is left
+    // out with a warning: at the hard limit the emergency note is written all the same.
+    let read = crate::util::fs::read_regular_if_any(&path, note::MAX_BYTES, "the note")
+        .unwrap_or_else(|err| {
+            warnings.push(format!("{err:#}; the emergency note is written without it"));
+            None
+        });
+    let Some(bytes) = read.filter(|bytes| !same_as_head(repo, rel, bytes)) else {
+        return Ok(Draft::None);
+    };
+    let Ok(parsed) = Note::parse(&bytes) else {
+        bail!(
+            "{rel} holds uncommitted content that is not a text note; run `git handoff seal` \
+             first (it commits the file as it is), then the emergency note"
+        );
+    };
+    if parsed.kind() == note::Kind::Agent {
+        match agent_note(repo, config, attempt, Some(reason), NoteSource::WorkTree) {
+            Err(err) if err.is::<crate::util::error::NotPassed>() => {
+                let report = crate::util::error::not_passed_report(&err).join("\n");
+                let problems: Vec<&str> = report.lines().filter(|l| *l != NOT_COMMITTED).collect();
+                warnings.push(format!(
+                    "the agent's draft {rel} does not pass its check ({}); it is kept \
+                     verbatim in the emergency note, which was committed instead",
+                    problems.join("; ")
+                ));
+            }
+            done => return done.map(Draft::Committed),
+        }
+    }
+    Ok(Draft::Kept(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// What git says of the attempt's work up to `head`: the seal on top of it and its files, the
+/// diff stat and the log since the base.
+struct Work {
+    seal: Option<(String, Vec<String>)>,
+    diff_stat: String,
+    diff_range: String,
+    log: String,
+    log_range: String,
+}
+
+fn work_since_base(repo: &Repo, attempt: &NoteAttempt, head: gix::ObjectId) -> Result<Work> {
+    let git = repo.git();
+    let head_message = repo
+        .gix
+        .find_commit(head)
+        .ok()
+        .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))
+        .unwrap_or_default();
+    let seal = if seal_message::is_seal_message(&head_message) {
+        let at = head.to_string();
+        let files =
+            git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", &at])?;
+        Some((head.to_string(), files.lines().map(str::to_string).collect()))
+    } else {
+        None
+    };
+    let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
+    let diff_range = format!(
+        "{}..{}",
+        crate::util::text::short_id(&base),
+        crate::util::text::short_id(&head.to_string())
+    );
+    let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
+    let (log, log_range) = match attempt.base {
+        Some(b) => (
+            git.text(["log", "--oneline", &format!("{b}..{head}")])?,
+            format!("{}..HEAD", crate::util::text::short_id(&b.to_string())),
+        ),
+        None => (git.text(["log", "--oneline", &head.to_string()])?, "HEAD".to_string()),
+    };
+    Ok(Work { seal, diff_stat, diff_range, log, log_range })
 }
 
 /// Where the attempt's event log will stay: the archive the next `start` moves it to.
