@@ -396,8 +396,9 @@ fn git_notes_prune_in_another_clone_keeps_the_issue_and_branch_keys() {
     // git itself sees the keys as entries that are not notes, and keeps them through its own
     // note edits.
     b.git(["notes", "--ref=handoff", "add", "-m", "by hand", "HEAD~1"]);
-    let tree = b.git_text(["ls-tree", "--name-only", "refs/notes/handoff"]);
-    assert!(tree.lines().any(|l| l == format!("handoff-key-{issue_key}")), "{tree}");
+    let tree = b.git_text(["ls-tree", "-r", "--name-only", "refs/notes/handoff"]);
+    let entry = format!("handoff-keys/{}/{}", &issue_key[..2], &issue_key[2..]);
+    assert!(tree.lines().any(|l| l == entry), "{tree}");
 }
 
 #[test]

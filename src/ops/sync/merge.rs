@@ -157,6 +157,44 @@ fn walk_tree(
                     .with_context(|| format!("reading the note path {full_path}"))?;
                 out.notes.push(Note { object, blob: id });
             }
+            // A folder that is not fanout (the record keys'), on both sides: merged entry by
+            // entry, so neither side's keys are lost and no copy is kept beside it.
+            _ if mode.is_tree() && same.is_some_and(|(_, m, _)| m.is_tree()) => {
+                let ours_sub = same.map(|(_, _, i)| *i);
+                walk_others(repo, id, ours_sub, &full_path, out)?;
+            }
+            _ => out.others.push(Other { path: full_path.into(), mode, id }),
+        }
+    }
+    Ok(())
+}
+
+/// Every entry of the non-note tree `tree` at `path` that `skip` (ours at the same path) lacks or
+/// holds otherwise, as entries to keep.
+fn walk_others(
+    repo: &Repo,
+    tree: ObjectId,
+    skip: Option<ObjectId>,
+    path: &str,
+    out: &mut Walk,
+) -> Result<()> {
+    if skip == Some(tree) {
+        return Ok(());
+    }
+    let ours = match skip {
+        Some(id) => entries(repo, id)?,
+        None => Vec::new(),
+    };
+    for (name, mode, id) in entries(repo, tree)? {
+        let same = ours.iter().find(|(n, _, _)| *n == name);
+        if same.is_some_and(|(_, m, i)| *m == mode && *i == id) {
+            continue;
+        }
+        let full_path = format!("{path}/{name}");
+        match same {
+            Some((_, m, i)) if mode.is_tree() && m.is_tree() => {
+                walk_others(repo, id, Some(*i), &full_path, out)?;
+            }
             _ => out.others.push(Other { path: full_path.into(), mode, id }),
         }
     }
