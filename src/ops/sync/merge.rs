@@ -68,6 +68,20 @@ pub fn trees(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId> 
     keep_others(repo, tree, &walk.others)
 }
 
+/// The tree holding every note of `base` and of each of `others` (the first of them when `base`
+/// is `None`), folded in one after another, so the identical parts of trees that share most of
+/// their notes are skipped by id.
+pub fn fold(repo: &Repo, base: Option<ObjectId>, others: &[ObjectId]) -> Result<Option<ObjectId>> {
+    let mut others = others.iter().copied();
+    let Some(mut folded) = base.or_else(|| others.next()) else { return Ok(None) };
+    for other in others {
+        if other != folded {
+            folded = trees(repo, folded, other)?;
+        }
+    }
+    Ok(Some(folded))
+}
+
 /// How many records `other` holds that `base` does not (each counted once, though a record is
 /// stored on its commit and on its issue and branch keys).
 pub fn new_records(repo: &Repo, base: Option<ObjectId>, other: Option<ObjectId>) -> Result<usize> {
