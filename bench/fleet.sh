@@ -95,6 +95,7 @@ t = []; rej = 0
 for name in sys.argv[1:]:
     try: r = json.load(open(name))
     except ValueError: continue
+    if "tries" not in r: continue
     t.append(r["tries"]); rej += r.get("rejected", r["tries"] - 1)
 t.sort()
 print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej}")' "$dir"/r*.json)
