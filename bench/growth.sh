@@ -5,8 +5,9 @@
 # branches and as many writers' refs fetched by sync (refs/handoff/remotes/origin/writers/*). The
 # repositories are generated with git fast-import, in the layout the build writes (keys under
 # `handoff-keys/`, or with OLD_BIN's layout: a top-level `handoff-key-<id>` entry each). For each
-# size it prints the medians of GROWTH_RUNS (default 7) runs, how much `.git` grew per note
-# (gc.auto=0), and the entries at the top of the notes tree. Plain git beside them: `git notes
+# size it prints the medians of GROWTH_RUNS (default 7) runs, how much `.git/objects` grew per
+# `note --emergency` (gc.auto=0: the note, its seal and its records, as loose objects), and the
+# entries at the top of the notes tree. Plain git beside them: `git notes
 # --ref=handoff add` of one note (one notes commit) and `git notes show`.
 #   bash bench/growth.sh
 #   GROWTH_SIZES="10 1000 10000" OLD_BIN=/tmp/git-handoff-old HANDOFF_BIN=... bash bench/growth.sh
@@ -91,24 +92,26 @@ measure() {
     use_dir=$(mktemp -d) && ln -s "$bin" "$use_dir/git-handoff" && export PATH="$use_dir:$PATH"
     cd "$dir"
     top=$(git ls-tree refs/notes/handoff | wc -l)
-    before=$(du -sk .git | cut -f1)
+    local grown=0
     for ((r = 1; r <= GRUNS; r++)); do
       git checkout -q -b "m$r" main
       git handoff start --issue $((90000 + r)) >/dev/null
       echo "work $r" > "m$r.txt"
       printf '%s' "$payload" > /tmp/growth-payload-$$
       records+=("$(time_once sh -c "git handoff record < /tmp/growth-payload-$$")")
+      before=$(du -sk .git/objects | cut -f1)
       notes+=("$(time_once git handoff note --emergency --reason time_limit)")
+      after=$(du -sk .git/objects | cut -f1)
+      grown=$((grown + after - before))
       recalls+=("$(time_once git handoff recall --source resume)")
       plain+=("$(time_once git notes --ref=handoff add -f -m "plain $r" "m$r")")
       shows+=("$(time_once git notes --ref=handoff show "m$r")")
     done
-    after=$(du -sk .git | cut -f1)
     rm -f /tmp/growth-payload-$$
     printf '%-4s %6d %10s %10s %10s %12s %11s %9s %6d\n' "$label" "$n" \
       "$(printf '%s\n' "${notes[@]}" | median)" "$(printf '%s\n' "${recalls[@]}" | median)" \
       "$(printf '%s\n' "${records[@]}" | median)" "$(printf '%s\n' "${plain[@]}" | median)" \
-      "$(printf '%s\n' "${shows[@]}" | median)" "$(((after - before) / GRUNS))" "$top"
+      "$(printf '%s\n' "${shows[@]}" | median)" "$((grown / GRUNS))" "$top"
   )
 }
 

@@ -762,3 +762,70 @@ fn many_racing_clones_all_converge() {
     }
     all_agree(&env, &remote, &repos, &commits);
 }
+
+/// Issue 61: a fresh clone's sync asks for the notes ref and every writer's ref in one fetch (one
+/// `ls-refs` with protocol v2's ref prefixes), and a local notes ref in the layout of earlier
+/// versions (a top-level `handoff-key-<id>` entry per key) merges with several writers' refs
+/// without losing a key: the keys end up in `handoff-keys/`.
+#[test]
+fn a_fresh_clone_fetches_every_writer_in_one_round_trip_and_old_keys_move() {
+    let env = Env::new();
+    let (remote, repos) = clones(&env, &["a", "b", "c"]);
+    let mut commits = Vec::new();
+    for (i, repo) in repos.iter().enumerate() {
+        commits.push(hand_off(repo, &format!("b{i}"), 40 + i as u64, "g"));
+        sync_json(repo, &[]);
+    }
+    // An old clone: its own key kept flat at the top of its notes tree.
+    let old = env.repo("scratch").at(env.root.path().join("old"));
+    let url = format!("file://{}", remote.display());
+    env.repo("scratch").git(["clone", "-q", &url, old.path.to_str().unwrap()]);
+    let key = key_id(&old, "git-handoff issue 77\n");
+    hash_object(&old, "git-handoff issue 77\n", true);
+    old.git([
+        "notes",
+        "--ref=handoff",
+        "add",
+        "-m",
+        &record_text(&key, "2026-11-30T06:00:00Z", "old"),
+        &key,
+    ]);
+    let tree = old.git_text(["rev-parse", "refs/notes/handoff^{tree}"]);
+    let listing =
+        format!("{}\n100644 blob {key}\thandoff-key-{key}\n", old.git_text(["ls-tree", &tree]));
+    let mut mktree = old.git_cmd(["mktree"]);
+    let flat = {
+        use std::io::Write;
+        let mut child = mktree.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(listing.as_bytes()).unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap().trim().to_string()
+    };
+    let parent = old.git_text(["rev-parse", "refs/notes/handoff"]);
+    let commit = old.git_text(["commit-tree", &flat, "-p", &parent, "-m", "flat key"]);
+    old.git(["update-ref", "refs/notes/handoff", &commit]);
+
+    let trace = env.root.path().join("packets");
+    let out =
+        old.handoff().args(["sync", "--json"]).env("GIT_TRACE_PACKET", &trace).output().unwrap();
+    let report: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(report["writers"], 3, "{report}");
+    let packets = std::fs::read_to_string(&trace).unwrap();
+    let lines = |what: &str| packets.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(lines("upload-pack> version 2"), 1, "one connection: {packets}");
+    assert_eq!(lines("fetch> command=ls-refs"), 1, "one ref listing: {packets}");
+    assert_eq!(lines("fetch> ref-prefix refs/handoff/writers/"), 1, "{packets}");
+    assert_eq!(lines("fetch> ref-prefix refs/notes/handoff"), 1, "{packets}");
+    for commit in &commits {
+        assert!(records_on(&old, commit).iter().any(|(_, c, _)| c == commit), "{commit}");
+    }
+    assert_eq!(records_on(&old, &key).len(), 1);
+    // The next write moves the flat key into the folder, beside every writer's keys.
+    hand_off(&old, "b9", 49, "g");
+    let entries = old.git_text(["ls-tree", "-r", "--name-only", "refs/notes/handoff"]);
+    assert!(!entries.lines().any(|l| l.starts_with("handoff-key-")), "{entries}");
+    assert!(entries.lines().any(|l| l == format!("handoff-keys/{}/{}", &key[..2], &key[2..])));
+    for issue in [40, 41, 42, 49] {
+        let key = key_id(&old, &format!("git-handoff issue {issue}\n"));
+        assert!(entries.lines().any(|l| l == format!("handoff-keys/{}/{}", &key[..2], &key[2..])));
+    }
+}

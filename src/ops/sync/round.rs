@@ -121,10 +121,11 @@ pub fn round(repo: &Repo, names: &Names, push_own: bool) -> Result<Round> {
     let own_old = fetched.writers.iter().find(|(n, _)| *n == names.writer_tracking).map(|w| w.1);
     // Only what moved since the last sync is merged: the rest is in the local notes already.
     let mut inputs: Vec<ObjectId> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut now = Merged::default();
     let tracked = fetched.notes.map(|id| (names.tracking.clone(), id));
     for (name, id) in tracked.iter().chain(fetched.writers.iter()) {
-        if last.refs.get(name) != Some(id) && !inputs.contains(id) {
+        if last.refs.get(name) != Some(id) && seen.insert(*id) {
             inputs.push(*id);
         }
         now.refs.insert(name.clone(), *id);
