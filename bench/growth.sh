@@ -5,7 +5,7 @@
 # branches and as many writers' refs fetched by sync (refs/handoff/remotes/origin/writers/*). The
 # repositories are generated with git fast-import, in the layout the build writes (keys under
 # `handoff-keys/`, or with OLD_BIN's layout: a top-level `handoff-key-<id>` entry each). For each
-# size it prints the medians of GROWTH_RUNS (default 7) runs, how much `.git/objects` grew per
+# size it prints the medians of GROWTH_RUNS (default 7) runs, how much `.git/objects` grew (apparent size) per
 # `note --emergency` (gc.auto=0: the note, its seal and its records, as loose objects), and the
 # entries at the top of the notes tree. Plain git beside them: `git notes
 # --ref=handoff add` of one note (one notes commit) and `git notes show`.
@@ -48,9 +48,24 @@ def data(b):
     out.write(b"data %d\n" % len(b)); out.write(b); out.write(b"\n")
 def blob_id(b):
     return hashlib.sha1(b"blob %d\0" % len(b) + b).hexdigest()
-fanout = 3 * n > 256
-def note_path(sha):
-    return f"{sha[:2]}/{sha[2:]}" if fanout else sha
+# The fanout git itself writes (notes.c's determine_fanout): one more level of two-digit folders
+# where all 16 children of a trie node at an even depth hold two notes or more.
+def fanout_paths(shas):
+    out = {}
+    def assign(group, n, fanout):
+        buckets = {}
+        for sha in group:
+            buckets.setdefault(sha[n], []).append(sha)
+        if n % 2 == 0 and n <= 2 * fanout and len(buckets) == 16 and all(len(b) > 1 for b in buckets.values()):
+            fanout += 1
+        for b in buckets.values():
+            if len(b) == 1:
+                sha = b[0]
+                out[sha] = "/".join([sha[2 * i:2 * i + 2] for i in range(fanout)] + [sha[2 * fanout:]])
+            else:
+                assign(b, n + 1, fanout)
+    assign(shas, 0, 0)
+    return out
 entries = []
 for i in range(1, n + 1):
     c = commits[i]
@@ -59,18 +74,21 @@ for i in range(1, n + 1):
            f'written_at = "2026-11-30T04:00:00Z"\ncommit = "{c}"\nnote_path = ".agent/handoff/{i}.md"\n'
            f'digest_line = "1 file edited"\n').encode()
     out.write(b"blob\nmark :%d\n" % (i + 10**6)); data(rec)
-    entries.append((note_path(c), i + 10**6))
+    entries.append((c, i + 10**6))
     for key in (b"git-handoff issue %d\n" % i, b"git-handoff branch refs/heads/a%d\n" % i):
         k = blob_id(key)
         out.write(b"blob\n"); data(key)
-        entries.append((note_path(k), i + 10**6))
+        entries.append((k, i + 10**6))
         if layout == "flat":
             out.write(b"")
             entries.append((f"handoff-key-{k}", None, k))
         else:
             entries.append((f"handoff-keys/{k[:2]}/{k[2:]}", None, k))
 out.write(b"commit refs/notes/handoff\ncommitter A <a@x> 1764500000 +0000\n"); data(b"records")
+paths = fanout_paths([e[0] for e in entries if e[1] is not None])
 for e in entries:
+    if e[1] is not None:
+        e = (paths[e[0]], e[1])
     if e[1] is None:
         out.write(f"M 100644 {e[2]} {e[0]}\n".encode())
     else:
@@ -99,9 +117,9 @@ measure() {
       echo "work $r" > "m$r.txt"
       printf '%s' "$payload" > /tmp/growth-payload-$$
       records+=("$(time_once sh -c "git handoff record < /tmp/growth-payload-$$")")
-      before=$(du -sk .git/objects | cut -f1)
+      before=$(du -s --apparent-size -B1024 .git/objects | cut -f1)
       notes+=("$(time_once git handoff note --emergency --reason time_limit)")
-      after=$(du -sk .git/objects | cut -f1)
+      after=$(du -s --apparent-size -B1024 .git/objects | cut -f1)
       grown=$((grown + after - before))
       recalls+=("$(time_once git handoff recall --source resume)")
       plain+=("$(time_once git notes --ref=handoff add -f -m "plain $r" "m$r")")

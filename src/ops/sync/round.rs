@@ -130,6 +130,7 @@ pub fn round(repo: &Repo, names: &Names, push_own: bool) -> Result<Round> {
         }
         now.refs.insert(name.clone(), *id);
     }
+    let inputs = heads(repo, inputs);
     let input_trees = inputs.iter().map(|c| tree_of(repo, *c)).collect::<Result<Vec<_>>>()?;
     let local = ref_id(repo, &names.notes_ref)?;
     let local_tree = local.map(|c| tree_of(repo, c)).transpose()?;
@@ -216,6 +217,38 @@ fn new_local(
         .new_commit(message, tree, parents.clone())
         .map_err(|err| anyhow!("writing the merge commit of {}: {err}", names.notes_ref))?;
     Ok((Some(commit.id), (parents.len() > 1).then_some(commit.id)))
+}
+
+/// The `inputs` that no other input descends from: a writer's commit merged what it fetched (its
+/// parents), so it holds every record of those, and they need not be merged again. A short walk
+/// from the inputs' parents finds them (bounded: an ancestor it misses is merged, at some cost).
+fn heads(repo: &Repo, inputs: Vec<ObjectId>) -> Vec<ObjectId> {
+    if inputs.len() < 2 {
+        return inputs;
+    }
+    let mut reached = std::collections::HashSet::new();
+    let mut queue: std::collections::VecDeque<ObjectId> = std::collections::VecDeque::new();
+    let parents = |id: ObjectId| -> Vec<ObjectId> {
+        repo.gix
+            .find_commit(id)
+            .map(|c| c.parent_ids().map(|p| p.detach()).collect())
+            .unwrap_or_default()
+    };
+    for input in &inputs {
+        queue.extend(parents(*input));
+    }
+    let mut budget = 64 + 8 * inputs.len();
+    while let Some(id) = queue.pop_front() {
+        if budget == 0 {
+            break;
+        }
+        if !reached.insert(id) {
+            continue;
+        }
+        budget -= 1;
+        queue.extend(parents(id));
+    }
+    inputs.into_iter().filter(|i| !reached.contains(i)).collect()
 }
 
 /// Moves the local notes ref from `old` to `new`, unless another writer moved it first.
