@@ -223,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handoff' -ScriptBlock {
         'git-handoff;sync' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH> (like `git -C`); may be given more than once')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Also fold every writer''s ref into the remote''s notes ref and remove them (one atomic push; best run when no one else is syncing, e.g. after a fleet of agents finished)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout instead of text')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

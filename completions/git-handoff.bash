@@ -1323,7 +1323,7 @@ _git__handoff() {
             return 0
             ;;
         git__handoff__subcmd__sync)
-            opts="-C -h -V --json --color --help --version"
+            opts="-C -h -V --compact --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts} $(__git_handoff_remotes)" -- "${cur}") )
                 return 0
@@ -1553,7 +1553,7 @@ _git_handoff ()
 	sync)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}"; return ;;
-		-*) __gitcomp "--color= --help --json --version"; return ;;
+		-*) __gitcomp "--color= --compact --help --json --version"; return ;;
 		esac
 		case "$prev" in
 		--color) __gitcomp "auto always never" "" "$cur"; return ;;

@@ -203,6 +203,7 @@ set edit:completion:arg-completer[git-handoff] = {|@words|
         &'git-handoff;sync'= {
             cand -C 'Run as if started in <PATH> (like `git -C`); may be given more than once'
             cand --color 'When to colour human output'
+            cand --compact 'Also fold every writer''s ref into the remote''s notes ref and remove them (one atomic push; best run when no one else is syncing, e.g. after a fleet of agents finished)'
             cand --json 'Print one JSON document on stdout instead of text'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -192,6 +192,7 @@ complete -c git-handoff -n "__fish_git_handoff_using_subcommand sync" -s C -d 'R
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand sync" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set'
 always\t'Always colour'
 never\t'Never colour'"
+complete -c git-handoff -n "__fish_git_handoff_using_subcommand sync" -l compact -d 'Also fold every writer\'s ref into the remote\'s notes ref and remove them (one atomic push; best run when no one else is syncing, e.g. after a fleet of agents finished)'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand sync" -l json -d 'Print one JSON document on stdout instead of text'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handoff -n "__fish_git_handoff_using_subcommand sync" -s V -l version -d 'Print version'

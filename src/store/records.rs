@@ -5,15 +5,16 @@
 //! so that squash merges and rebases without `notes.rewriteRef` cannot strand it, also to two key
 //! objects: small blobs whose content names the issue (`git-handoff issue 179`) and the branch
 //! (`git-handoff branch refs/heads/x`). Looking up the latest handoff of a branch or issue is then
-//! one notes lookup, never a history walk. Each key blob is also kept in the notes tree itself, as
-//! an entry that is not a note (`handoff-key-<id>`), so it travels with the notes ref and `git
-//! notes prune` in any clone keeps its note.
+//! one notes lookup, never a history walk. Each key blob is also kept in the notes tree itself, in
+//! a folder that is not a note (`handoff-keys/ab/cdef…`), so it travels with the notes ref and
+//! `git notes prune` in any clone keeps its note.
 //!
 //! A note blob holds one or more records as a TOML array of tables (`[[record]]`). Two writers
 //! that annotate the same object on different machines are merged by keeping both records
 //! (see `sync`); readers take the newest by `written_at`.
 //!
-//! Every write is a compare-and-swap on the notes ref (gix updates the ref only if it did not move)
+//! A handoff's record, its keys' records and the record it replaces are written in one notes
+//! commit. Every write is a compare-and-swap on the notes ref (gix updates the ref only if it did not move)
 //! retried with backoff when another writer won, so parallel agents in linked worktrees never lose
 //! a record. `git notes add` has no such guard.
 //!

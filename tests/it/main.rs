@@ -54,6 +54,7 @@ mod snapshot_narrow;
 mod snapshot_walk;
 mod start;
 mod sync;
+mod sync_transports;
 mod uninstall;
 mod unreadable_records;
 mod validate;

@@ -35,7 +35,7 @@ fn clones(env: &Env, names: &[&str]) -> (PathBuf, Vec<Repo>) {
 
 /// A handoff for `issue` on a new branch `branch` from main: a work commit, an edit in the event
 /// log, and a checked note from a TOML summary. Returns the note commit.
-fn hand_off(repo: &Repo, branch: &str, issue: u64, goal: &str) -> String {
+pub(crate) fn hand_off(repo: &Repo, branch: &str, issue: u64, goal: &str) -> String {
     repo.git(["checkout", "-q", "-B", branch, "main"]);
     stdout_ok(repo.handoff().args(["start", "--issue", &issue.to_string()]).output().unwrap());
     let file = format!("{branch}.txt");
@@ -70,12 +70,12 @@ fn emergency(repo: &Repo, branch: &str, issue: u64) -> String {
     outcome["commit"].as_str().unwrap().to_string()
 }
 
-fn sync_json(repo: &Repo, args: &[&str]) -> Value {
+pub(crate) fn sync_json(repo: &Repo, args: &[&str]) -> Value {
     let out = repo.handoff().arg("sync").args(args).arg("--json").output().unwrap();
     serde_json::from_str(&stdout_ok(out)).unwrap()
 }
 
-fn spawn_sync(repo: &Repo) -> Child {
+pub(crate) fn spawn_sync(repo: &Repo) -> Child {
     repo.handoff()
         .args(["sync", "--json"])
         .stdout(Stdio::piped())
@@ -85,20 +85,32 @@ fn spawn_sync(repo: &Repo) -> Child {
 }
 
 /// `git notes --ref=handoff list`, sorted lines.
-fn notes_list(repo: &Repo) -> Vec<String> {
+pub(crate) fn notes_list(repo: &Repo) -> Vec<String> {
     let mut lines: Vec<String> =
         repo.git_text(["notes", "--ref=handoff", "list"]).lines().map(str::to_string).collect();
     lines.sort();
     lines
 }
 
+/// Every record the remote holds, in its notes ref and every writer's ref: what a fresh clone
+/// holds after one sync.
+fn reader_of(env: &Env, remote: &Path) -> Repo {
+    static READERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = READERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = env.root.path().join(format!("reader-{n}"));
+    let url = format!("file://{}", remote.display());
+    env.repo("scratch").git(["clone", "-q", &url, path.to_str().unwrap()]);
+    let reader = env.repo("scratch").at(path);
+    sync_json(&reader, &[]);
+    reader
+}
+
 fn notes_list_of_remote(env: &Env, remote: &Path) -> Vec<String> {
-    let bare = env.repo("scratch").at(remote);
-    notes_list(&bare)
+    notes_list(&reader_of(env, remote))
 }
 
 /// The records on `object` (`git notes show`), as (kind, commit, goal) triples.
-fn records_on(repo: &Repo, object: &str) -> Vec<(String, String, String)> {
+pub(crate) fn records_on(repo: &Repo, object: &str) -> Vec<(String, String, String)> {
     let text = repo.git_text(["notes", "--ref=handoff", "show", object]);
     let parsed: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     parsed["record"]
@@ -137,9 +149,7 @@ fn hash_object(repo: &Repo, content: &str, write: bool) -> String {
 /// list the same notes.
 fn all_agree(env: &Env, remote: &Path, repos: &[Repo], commits: &[String]) {
     let expected = notes_list_of_remote(env, remote);
-    let tip = ref_of(&env.repo("scratch").at(remote), "refs/notes/handoff");
     for repo in repos {
-        assert_eq!(ref_of(repo, "refs/notes/remotes/origin/handoff"), tip, "the tracking ref");
         for commit in commits {
             let found = records_on(repo, commit);
             assert!(
@@ -152,7 +162,7 @@ fn all_agree(env: &Env, remote: &Path, repos: &[Repo], commits: &[String]) {
     }
 }
 
-fn ref_of(repo: &Repo, name: &str) -> Option<String> {
+pub(crate) fn ref_of(repo: &Repo, name: &str) -> Option<String> {
     let out = repo.git_cmd(["rev-parse", "--verify", "--quiet", name]).output().unwrap();
     out.status.success().then(|| String::from_utf8(out.stdout).unwrap().trim().to_string())
 }
@@ -228,8 +238,9 @@ fn concurrent_syncs_lose_nothing() {
     }
 }
 
-/// A `git` that, the first time it is asked to push, first lets another clone push its notes:
-/// the sync that runs it loses the race it had no way to see coming.
+/// A `git` that, the first time it is asked to push, first lets another clone push its notes to
+/// the writer's ref of clone `a` (as a second worktree of `a` would): the sync that runs it loses
+/// the race it had no way to see coming.
 fn racing_git(env: &Env, other: &Repo) -> std::ffi::OsString {
     let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
         .map(|dir| dir.join("git"))
@@ -240,7 +251,7 @@ fn racing_git(env: &Env, other: &Repo) -> std::ffi::OsString {
     let marker = env.root.path().join("raced");
     let script = format!(
         "#!/bin/sh\ncase \" $* \" in *\" push \"*)\n  if [ ! -e '{marker}' ]; then\n    : > '{marker}'\n    \
-         env -u GIT_DIR -u GIT_WORK_TREE '{real}' -C '{other}' push -q origin refs/notes/handoff || exit 99\n  \
+         env -u GIT_DIR -u GIT_WORK_TREE '{real}' -C '{other}' push -q origin refs/notes/handoff:refs/handoff/writers/a || exit 99\n  \
          fi ;;\nesac\nexec '{real}' \"$@\"\n",
         marker = marker.display(),
         real = real.display(),
@@ -260,6 +271,7 @@ fn a_push_race_between_two_syncs_loses_nothing() {
     let env = Env::new();
     let (remote, repos) = clones(&env, &["a", "b"]);
     let (a, b) = (&repos[0], &repos[1]);
+    a.git(["config", "handoff.writer", "a"]);
     let b_first = hand_off(b, "b1", 1, "first of b");
     sync_json(b, &[]);
     let b_second = hand_off(b, "b2", 2, "second of b");
@@ -270,7 +282,8 @@ fn a_push_race_between_two_syncs_loses_nothing() {
         a.handoff().args(["sync", "--json"]).env("PATH", racing_git(&env, b)).output().unwrap();
     let report: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
     assert!(env.root.path().join("raced").exists(), "the race was run");
-    assert_eq!(report["tries"], 2, "{report}");
+    assert_eq!((report["tries"].as_u64(), report["rejected"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(report["writer_ref"], "refs/handoff/writers/a");
     assert_eq!(report["outcome"], "merged", "{report}");
     assert_eq!(report["fetched"], 2, "both of b's records: {report}");
     sync_json(b, &[]);
@@ -307,7 +320,13 @@ fn a_clone_that_never_synced_recalls_a_handoff_from_another_after_one_sync() {
         "the note, fetched with the branch: {shown}"
     );
 
-    // A plain fetch with the documented refspec is enough: recall reads the remote-tracking ref.
+    // Once compacted into the notes ref, a plain fetch with the documented refspec is enough:
+    // recall reads the remote-tracking ref.
+    let compacted = sync_json(a, &["--compact"]);
+    assert_eq!(
+        (compacted["compacted"].as_u64(), compacted["writers"].as_u64()),
+        (Some(1), Some(1))
+    );
     c.git([
         "config",
         "--add",
@@ -396,8 +415,9 @@ fn git_notes_prune_in_another_clone_keeps_the_issue_and_branch_keys() {
     // git itself sees the keys as entries that are not notes, and keeps them through its own
     // note edits.
     b.git(["notes", "--ref=handoff", "add", "-m", "by hand", "HEAD~1"]);
-    let tree = b.git_text(["ls-tree", "--name-only", "refs/notes/handoff"]);
-    assert!(tree.lines().any(|l| l == format!("handoff-key-{issue_key}")), "{tree}");
+    let tree = b.git_text(["ls-tree", "-r", "--name-only", "refs/notes/handoff"]);
+    let entry = format!("handoff-keys/{}/{}", &issue_key[..2], &issue_key[2..]);
+    assert!(tree.lines().any(|l| l == entry), "{tree}");
 }
 
 #[test]
@@ -428,6 +448,7 @@ fn an_object_annotated_on_both_sides_keeps_both_records() {
     assert_eq!(merged["merge_commit"], merged["local"]);
     let parents = b.git_text(["log", "-1", "--format=%P", "refs/notes/handoff"]);
     assert_eq!(parents.split(' ').count(), 2, "a merge commit with two parents: {parents}");
+    assert!(parents.contains(&ref_of(a, "refs/notes/handoff").unwrap()), "a's is one: {parents}");
     sync_json(a, &[]);
     all_agree(&env, &remote, &repos, &[from_a.clone(), from_b.clone()]);
 
@@ -479,7 +500,7 @@ fn bad_remotes_and_refusals_are_exit_2_and_leave_the_local_notes_alone() {
     check(
         a.handoff().args(["sync", "gone"]).output().unwrap(),
         &[
-            "could not fetch refs/notes/handoff from gone",
+            "could not fetch the handoff records from gone",
             "file:///nonexistent/remote.git",
             "unchanged",
         ],
@@ -494,7 +515,7 @@ fn bad_remotes_and_refusals_are_exit_2_and_leave_the_local_notes_alone() {
     let hook = remote.join("hooks/pre-receive");
     std::fs::write(
         &hook,
-        "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/notes/*) echo \"notes are not welcome here\" >&2; exit 1;; esac; done\n",
+        "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/notes/*|refs/handoff/*) echo \"notes are not welcome here\" >&2; exit 1;; esac; done\n",
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -502,10 +523,17 @@ fn bad_remotes_and_refusals_are_exit_2_and_leave_the_local_notes_alone() {
     let remote_before = notes_list_of_remote(&env, &remote);
     check(
         a.handoff().args(["sync"]).output().unwrap(),
-        &["could not push refs/notes/handoff to origin", "pre-receive hook declined", "unchanged"],
+        &[
+            "refused the push of refs/handoff/writers/",
+            "after 2 tries",
+            "pre-receive hook declined): notes are not welcome here",
+            "nothing was lost",
+        ],
     );
     assert_eq!(notes_list_of_remote(&env, &remote), remote_before);
-    // What was fetched is still readable from the remote-tracking ref.
+    // Once the remote takes the push, what was fetched is merged and readable.
+    std::fs::remove_file(&hook).unwrap();
+    assert_eq!(sync_json(a, &[])["outcome"], "merged");
     let text = stdout_ok(a.handoff().args(["recall", "--issue", "2"]).output().unwrap());
     assert!(text.contains("Goal: b's"), "{text}");
 
@@ -543,6 +571,11 @@ fn the_default_remote_is_the_branchs_and_an_empty_remote_is_no_error() {
         (Some("other"), Some("pushed"))
     );
     let bare = a.at(&other);
+    assert_eq!(
+        bare.git_text(["for-each-ref", "--format=%(refname)", "refs/handoff/"]).lines().count(),
+        1
+    );
+    sync_json(a, &["--compact"]);
     assert!(records_on(&bare, &commit).iter().any(|(_, c, _)| *c == commit));
     let text = stdout_ok(a.handoff().args(["sync", "origin"]).output().unwrap());
     assert!(text.starts_with("origin: pushed 1 record"), "{text}");
@@ -578,7 +611,7 @@ fn the_pre_push_hook_carries_the_records_and_never_fails_a_push_for_them() {
     let from_a = hand_off(a, "fa", 9, "a's");
     let out = push(a, &["-q", "origin", "fa"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let bare = a.at(&remote);
+    let bare = reader_of(&env, &remote);
     for commit in [&from_a, &from_b] {
         assert!(records_on(&bare, commit).iter().any(|(_, c, _)| c == commit), "{commit}");
     }
@@ -588,7 +621,7 @@ fn the_pre_push_hook_carries_the_records_and_never_fails_a_push_for_them() {
     let hook = remote.join("hooks/pre-receive");
     std::fs::write(
         &hook,
-        "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/notes/*) exit 1;; esac; done\n",
+        "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/notes/*|refs/handoff/*) exit 1;; esac; done\n",
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -598,8 +631,12 @@ fn the_pre_push_hook_carries_the_records_and_never_fails_a_push_for_them() {
     let out = push(a, &["-q", "origin", "fa2"]);
     assert!(out.status.success(), "the notes failure failed the push: {}", stderr(&out));
     assert!(stderr(&out).contains("handoff records were not pushed to origin"), "{}", stderr(&out));
-    assert_eq!(bare.git_text(["rev-parse", "refs/heads/fa2"]), a.git_text(["rev-parse", "fa2"]));
-    assert_eq!(notes_list(&bare), remote_notes);
+    let bare_repo = a.at(&remote);
+    assert_eq!(
+        bare_repo.git_text(["rev-parse", "refs/heads/fa2"]),
+        a.git_text(["rev-parse", "fa2"])
+    );
+    assert_eq!(notes_list_of_remote(&env, &remote), remote_notes);
     assert!(records_on(a, &late).iter().any(|(_, c, _)| *c == late), "kept locally");
 
     // Installing without --push-notes takes the notes push out again.
@@ -724,4 +761,71 @@ fn many_racing_clones_all_converge() {
         sync_json(repo, &[]);
     }
     all_agree(&env, &remote, &repos, &commits);
+}
+
+/// Issue 61: a fresh clone's sync asks for the notes ref and every writer's ref in one fetch (one
+/// `ls-refs` with protocol v2's ref prefixes), and a local notes ref in the layout of earlier
+/// versions (a top-level `handoff-key-<id>` entry per key) merges with several writers' refs
+/// without losing a key: the keys end up in `handoff-keys/`.
+#[test]
+fn a_fresh_clone_fetches_every_writer_in_one_round_trip_and_old_keys_move() {
+    let env = Env::new();
+    let (remote, repos) = clones(&env, &["a", "b", "c"]);
+    let mut commits = Vec::new();
+    for (i, repo) in repos.iter().enumerate() {
+        commits.push(hand_off(repo, &format!("b{i}"), 40 + i as u64, "g"));
+        sync_json(repo, &[]);
+    }
+    // An old clone: its own key kept flat at the top of its notes tree.
+    let old = env.repo("scratch").at(env.root.path().join("old"));
+    let url = format!("file://{}", remote.display());
+    env.repo("scratch").git(["clone", "-q", &url, old.path.to_str().unwrap()]);
+    let key = key_id(&old, "git-handoff issue 77\n");
+    hash_object(&old, "git-handoff issue 77\n", true);
+    old.git([
+        "notes",
+        "--ref=handoff",
+        "add",
+        "-m",
+        &record_text(&key, "2026-11-30T06:00:00Z", "old"),
+        &key,
+    ]);
+    let tree = old.git_text(["rev-parse", "refs/notes/handoff^{tree}"]);
+    let listing =
+        format!("{}\n100644 blob {key}\thandoff-key-{key}\n", old.git_text(["ls-tree", &tree]));
+    let mut mktree = old.git_cmd(["mktree"]);
+    let flat = {
+        use std::io::Write;
+        let mut child = mktree.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(listing.as_bytes()).unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap().trim().to_string()
+    };
+    let parent = old.git_text(["rev-parse", "refs/notes/handoff"]);
+    let commit = old.git_text(["commit-tree", &flat, "-p", &parent, "-m", "flat key"]);
+    old.git(["update-ref", "refs/notes/handoff", &commit]);
+
+    let trace = env.root.path().join("packets");
+    let out =
+        old.handoff().args(["sync", "--json"]).env("GIT_TRACE_PACKET", &trace).output().unwrap();
+    let report: Value = serde_json::from_str(&stdout_ok(out)).unwrap();
+    assert_eq!(report["writers"], 3, "{report}");
+    let packets = std::fs::read_to_string(&trace).unwrap();
+    let lines = |what: &str| packets.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(lines("upload-pack> version 2"), 1, "one connection: {packets}");
+    assert_eq!(lines("fetch> command=ls-refs"), 1, "one ref listing: {packets}");
+    assert_eq!(lines("fetch> ref-prefix refs/handoff/writers/"), 1, "{packets}");
+    assert_eq!(lines("fetch> ref-prefix refs/notes/handoff"), 1, "{packets}");
+    for commit in &commits {
+        assert!(records_on(&old, commit).iter().any(|(_, c, _)| c == commit), "{commit}");
+    }
+    assert_eq!(records_on(&old, &key).len(), 1);
+    // The next write moves the flat key into the folder, beside every writer's keys.
+    hand_off(&old, "b9", 49, "g");
+    let entries = old.git_text(["ls-tree", "-r", "--name-only", "refs/notes/handoff"]);
+    assert!(!entries.lines().any(|l| l.starts_with("handoff-key-")), "{entries}");
+    assert!(entries.lines().any(|l| l == format!("handoff-keys/{}/{}", &key[..2], &key[2..])));
+    for issue in [40, 41, 42, 49] {
+        let key = key_id(&old, &format!("git-handoff issue {issue}\n"));
+        assert!(entries.lines().any(|l| l == format!("handoff-keys/{}/{}", &key[..2], &key[2..])));
+    }
 }

@@ -10,22 +10,35 @@ use crate::ops::sync::{self, Joined, Report};
 
 /// Exchange handoff records with a remote, losing none from either side.
 ///
-/// Fetches the remote's notes ref (`notes_ref`, default refs/notes/handoff) into
-/// refs/notes/remotes/<REMOTE>/handoff, merges it with the local notes ref (an object annotated on
-/// both sides keeps the records of both), pushes the result with a lease on the remote's old value,
-/// and then moves the local ref. When another writer wins a race, the fetch–merge–push starts over
-/// (10 tries, with backoff). A remote without records is not an error. When the fetch or the push
-/// fails, the local notes ref is left as it was and the command exits 2. The push skips the
-/// pre-push hook (`--no-verify`). recall and show read the remote-tracking refs too.
+/// Fetches, in one `git fetch`, the remote's notes ref (`notes_ref`, default refs/notes/handoff)
+/// into refs/notes/remotes/<REMOTE>/handoff and every writer's ref (refs/handoff/writers/*) into
+/// refs/handoff/remotes/<REMOTE>/writers/; merges what moved into the local notes ref (an object
+/// annotated on several sides keeps the records of all); pushes the result to this clone's own
+/// writer's ref, refs/handoff/writers/<writer> (`handoff.writer` in git config, random when unset),
+/// with a lease on its old value; and then moves the local ref. No other clone pushes that ref, so
+/// many clones syncing at once do not contend. A push the remote refuses is tried once more; a lost
+/// race (another worktree of this clone) starts the round over. A remote without records is not an
+/// error. When the fetch or the push fails, the local notes ref is left as it was and the command
+/// exits 2. The push skips the pre-push hook (`--no-verify`). recall and show read the local notes
+/// ref and refs/notes/remotes/*/handoff.
 ///
-/// --json prints {"remote", "notes_ref", "tracking_ref", "outcome" (up_to_date | fast_forward |
-/// pushed | merged), "fetched" (records received), "pushed" (records sent), "merge_commit" (id or
-/// null), "local" (the local notes ref afterwards, or null), "tries"}.
+/// --compact then folds every writer's ref into the remote's notes ref and removes them, in one
+/// atomic push with a lease on each ref (a writer that pushed in between makes it start over).
+///
+/// --json prints {"remote", "notes_ref", "tracking_ref", "writer_ref", "outcome" (up_to_date |
+/// fast_forward | pushed | merged), "fetched" (records received), "pushed" (records sent),
+/// "merge_commit" (id or null), "local" (the local notes ref afterwards, or null), "writers"
+/// (writers' refs on the remote), "tries", "rejected" (pushes the remote rejected), "compacted"
+/// (writers' refs folded, or null without --compact)}.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The remote to sync with [default: the current branch's remote, else origin].
     #[arg(value_name = "REMOTE")]
     pub remote: Option<String>,
+    /// Also fold every writer's ref into the remote's notes ref and remove them (one atomic push;
+    /// best run when no one else is syncing, e.g. after a fleet of agents finished).
+    #[arg(long)]
+    pub compact: bool,
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
@@ -34,7 +47,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
         Some(remote) => remote,
         None => sync::default_remote(&repo)?,
     };
-    let report = sync::sync(&mut repo, &config.notes_ref, &remote)?;
+    let report = sync::sync(&mut repo, &config.notes_ref, &remote, args.compact)?;
     if ctx.json {
         return Ok(output::write_json(out, &report)?);
     }

@@ -1,15 +1,16 @@
-//! The merge of two notes trees that loses nothing from either side.
+//! The merge of notes trees that loses nothing from any side.
 //!
 //! A notes tree maps annotated objects to note blobs, at paths made of the object id's hex digits
 //! with any number of two-digit fanout directories (`ab/cdef...`); two trees may use different
-//! fanouts for the same notes. Their merge holds every note of both. An object annotated on both
-//! sides with different blobs gets one blob holding both record lists ([`records::merge`]); when
-//! either blob is not a valid record list, both contents are kept, concatenated, so no byte is
-//! dropped. Entries that are not notes are kept too.
+//! fanouts for the same notes. Their merge holds every note of all. An object annotated on several
+//! sides with different blobs gets one blob holding every record list ([`records::merge`]); when
+//! a blob is not a valid record list, the contents are kept, concatenated, so no byte is dropped.
+//! Entries that are not notes are kept too (folders such as the record keys' merged entry by
+//! entry).
 //!
-//! Only the side being merged in is walked, and only where it differs from ours (identical
+//! Only the sides being merged in are walked, and only where they differ from ours (identical
 //! subtrees at the same path are skipped by id); our side is edited through gix's notes-tree
-//! state, which writes the fanout git itself would choose.
+//! state, which writes the fanout git itself would choose, once for all sides.
 
 use std::collections::HashSet;
 
@@ -43,10 +44,16 @@ struct Walk {
     others: Vec<Other>,
 }
 
-/// The tree holding every note of `ours` and `theirs`.
-pub fn trees(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId> {
+/// The tree holding every note of `ours` and of each of `others`: each is walked where it differs
+/// from `ours`, and all they add is written in one pass (one notes tree written, not one a side).
+fn fold_into(repo: &Repo, ours: ObjectId, others: &[ObjectId]) -> Result<ObjectId> {
     let mut walk = Walk::default();
-    walk_tree(repo, theirs, Some(ours), "", "", &mut walk)?;
+    let mut seen = HashSet::from([ours]);
+    for other in others {
+        if seen.insert(*other) {
+            walk_tree(repo, *other, Some(ours), "", "", &mut walk)?;
+        }
+    }
     let mut state = State::new(ours, &repo.gix)
         .map_err(|err| anyhow!("reading the notes tree {ours}: {err}"))?;
     for note in &walk.notes {
@@ -66,6 +73,13 @@ pub fn trees(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId> 
     }
     let tree = state.write(&repo.gix).map_err(|err| anyhow!("writing the merged notes: {err}"))?;
     keep_others(repo, tree, &walk.others)
+}
+
+/// The tree holding every note of `base` and of each of `others` (the first of them standing in
+/// for `base` when it is `None`); `None` when there is nothing at all.
+pub fn fold(repo: &Repo, base: Option<ObjectId>, others: &[ObjectId]) -> Result<Option<ObjectId>> {
+    let Some(base) = base.or_else(|| others.first().copied()) else { return Ok(None) };
+    Ok(Some(fold_into(repo, base, others)?))
 }
 
 /// How many records `other` holds that `base` does not (each counted once, though a record is
@@ -157,6 +171,46 @@ fn walk_tree(
                     .with_context(|| format!("reading the note path {full_path}"))?;
                 out.notes.push(Note { object, blob: id });
             }
+            // A folder that is not fanout (the record keys'), on both sides: merged entry by
+            // entry, so neither side's keys are lost and no copy is kept beside it.
+            // Down to its blobs, so that several sides' folders at one path all merge.
+            _ if mode.is_tree() && same.is_none_or(|(_, m, _)| m.is_tree()) => {
+                let ours_sub = same.map(|(_, _, i)| *i);
+                walk_others(repo, id, ours_sub, &full_path, out)?;
+            }
+            _ => out.others.push(Other { path: full_path.into(), mode, id }),
+        }
+    }
+    Ok(())
+}
+
+/// Every entry of the non-note tree `tree` at `path` that `skip` (ours at the same path) lacks or
+/// holds otherwise, as entries to keep.
+fn walk_others(
+    repo: &Repo,
+    tree: ObjectId,
+    skip: Option<ObjectId>,
+    path: &str,
+    out: &mut Walk,
+) -> Result<()> {
+    if skip == Some(tree) {
+        return Ok(());
+    }
+    let ours = match skip {
+        Some(id) => entries(repo, id)?,
+        None => Vec::new(),
+    };
+    for (name, mode, id) in entries(repo, tree)? {
+        let same = ours.iter().find(|(n, _, _)| *n == name);
+        if same.is_some_and(|(_, m, i)| *m == mode && *i == id) {
+            continue;
+        }
+        let full_path = format!("{path}/{name}");
+        match same {
+            Some((_, m, i)) if mode.is_tree() && m.is_tree() => {
+                walk_others(repo, id, Some(*i), &full_path, out)?;
+            }
+            None if mode.is_tree() => walk_others(repo, id, None, &full_path, out)?,
             _ => out.others.push(Other { path: full_path.into(), mode, id }),
         }
     }
@@ -180,9 +234,18 @@ fn keep_others(repo: &Repo, tree: ObjectId, others: &[Other]) -> Result<ObjectId
         return Ok(tree);
     }
     let current = repo.gix.find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
-    let mut edits = Vec::new();
+    let mut edits: Vec<(String, gix::objs::tree::EntryMode, ObjectId)> = Vec::new();
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for other in others {
         let path = other.path.to_str_lossy().into_owned();
+        // Several sides with the same path: one entry, their blobs merged.
+        if let Some(&i) = at.get(&path) {
+            let (_, mode, id) = edits[i];
+            if id != other.id && mode.is_blob() && other.mode.is_blob() {
+                edits[i].2 = merge_blobs(repo, id, other.id)?;
+            }
+            continue;
+        }
         let existing = current
             .lookup_entry_by_path(&path)
             .map_err(|err| anyhow!("reading {path} in the notes tree {tree}: {err}"))?;
@@ -198,6 +261,7 @@ fn keep_others(repo: &Repo, tree: ObjectId, others: &[Other]) -> Result<ObjectId
                 continue;
             }
         };
+        at.insert(path.clone(), edits.len());
         edits.push((path, other.mode, id));
     }
     let mut editor =

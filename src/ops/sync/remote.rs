@@ -1,48 +1,52 @@
-//! The network half of a sync, through the `git` binary (gix does not push): fetching the
-//! remote's notes ref into its tracking ref, pushing with a lease on the remote's old value, and
-//! telling a lost race from a refusal in what git says.
+//! The network half of a sync, through the `git` binary (gix does not push): one fetch of the
+//! remote's notes ref and every writer's ref into their tracking refs, and pushes with a lease on
+//! each ref's old value, telling a lost race from a refusal in what git says.
 
 use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
 use crate::git::repo::Repo;
 
-/// Fetches the remote's notes ref into `tracking`; returns its value there, or `None` when the
-/// remote has no such ref (not an error: nobody pushed records there yet). `Ok(Err(why))` is a
-/// fetch that failed though the remote answered: another process held the tracking ref's lock.
+/// Fetches, in one `git fetch` (one connection; protocol v2 asks only for refs under these
+/// prefixes), every ref of `refspecs` (`+<src>:<dst>`, globs). A glob that matches nothing is no
+/// error, so a remote without records fetches nothing; `--prune` drops the tracking refs of
+/// writer refs a compaction removed. `Ok(Err(why))` is a fetch that failed though the remote
+/// answered: another process held a tracking ref's lock.
 pub fn fetch(
     repo: &Repo,
     remote: &str,
-    notes_ref: &str,
-    tracking: &str,
-) -> Result<std::result::Result<Option<ObjectId>, String>> {
-    let refspec = format!("+{notes_ref}:{tracking}");
-    let mut cmd = repo.git().command([
+    refspecs: &[String],
+) -> Result<std::result::Result<(), String>> {
+    let mut args = vec![
         "fetch",
         "--quiet",
         "--no-tags",
         "--no-write-fetch-head",
         "--recurse-submodules=no",
+        "--prune",
         "--end-of-options",
         remote,
-        refspec.as_str(),
-    ]);
+    ];
+    args.extend(refspecs.iter().map(String::as_str));
+    let mut cmd = repo.git().command(args);
     let output = crate::git::run(&mut cmd)?;
     if output.status.success() {
-        return ref_id(repo, tracking).map(Ok);
+        return Ok(Ok(()));
     }
-    // Tell "the remote has no notes yet" from a failure, without reading git's (translated) words.
-    let mut probe =
-        repo.git().command(["ls-remote", "--exit-code", "--end-of-options", remote, notes_ref]);
-    let probed = crate::git::run(&mut probe)?;
     let stderr = String::from_utf8_lossy(&output.stderr);
-    match probed.status.code() {
-        Some(2) => return Ok(Ok(None)),
-        Some(0) => return Ok(Err(format!("fetching into {tracking}: {}", one_line(&stderr)))),
-        _ => {}
+    // Tell a local lock (another sync fetching) from a remote that cannot be reached, without
+    // reading git's (translated) words: the remote answers a listing of nothing.
+    let mut probe = repo.git().command([
+        "ls-remote",
+        "--end-of-options",
+        remote,
+        "refs/handoff/git-handoff-probe",
+    ]);
+    if crate::git::run(&mut probe)?.status.success() {
+        return Ok(Err(format!("fetching from {remote}: {}", one_line(&stderr))));
     }
     bail!(
-        "could not fetch {notes_ref} from {remote} ({}): {}; check the remote's URL \
+        "could not fetch the handoff records from {remote} ({}): {}; check the remote's URL \
          (`git remote get-url {quoted}`), the network and your access, then run the sync \
          again; the local notes are unchanged",
         url_of(repo, remote),
@@ -51,58 +55,83 @@ pub fn fetch(
     )
 }
 
-/// Pushes `new` to the remote's notes ref with a lease on `old` (the value that was merged).
-/// `Ok(Err(why))` is a lost race; `Err` is a failure that trying again will not mend.
+/// One ref to push: `new` (`None` deletes it) to `dst`, with a lease on `old` (`None`: the ref
+/// must not exist).
+pub struct Update {
+    pub dst: String,
+    pub new: Option<ObjectId>,
+    pub old: Option<ObjectId>,
+}
+
+/// Why a push did not land.
+#[derive(Debug, Clone)]
+pub enum Lost {
+    /// Another writer moved a ref first (or held its lock): fetch again and retry.
+    Race(String),
+    /// The remote refused (a hook, a protection rule, a full disk): its words, for the user.
+    Refused(String),
+}
+
+/// Pushes `updates` in one `git push`, all or none with `atomic`. `Ok(Err(lost))` is a lost race
+/// or a refusal (nothing of an atomic push landed); `Err` is a remote that cannot be reached.
 pub fn push(
     repo: &Repo,
     remote: &str,
-    notes_ref: &str,
-    new: ObjectId,
-    old: Option<ObjectId>,
-) -> Result<std::result::Result<(), String>> {
-    let lease = format!(
-        "--force-with-lease={notes_ref}:{}",
-        old.map(|id| id.to_string()).unwrap_or_default()
-    );
-    let refspec = format!("{new}:{notes_ref}");
-    let mut cmd = repo.git().command([
+    updates: &[Update],
+    atomic: bool,
+) -> Result<std::result::Result<(), Lost>> {
+    let mut args: Vec<String> = [
         "push",
         "--porcelain",
         "--no-verify",
         "--recurse-submodules=no",
         "--no-follow-tags",
         "--no-signed",
-        lease.as_str(),
-        "--end-of-options",
-        remote,
-        refspec.as_str(),
-    ]);
+    ]
+    .map(String::from)
+    .to_vec();
+    if atomic {
+        args.push("--atomic".into());
+    }
+    for update in updates {
+        let old = update.old.map(|id| id.to_string()).unwrap_or_default();
+        args.push(format!("--force-with-lease={}:{old}", update.dst));
+    }
+    args.push("--end-of-options".into());
+    args.push(remote.into());
+    for update in updates {
+        let src = update.new.map(|id| id.to_string()).unwrap_or_default();
+        args.push(format!("{src}:{}", update.dst));
+    }
+    let mut cmd = repo.git().command(&args);
     let output = crate::git::run(&mut cmd)?;
     if output.status.success() {
         return Ok(Ok(()));
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    // `--porcelain` prints `!<TAB><from>:<to><TAB>[rejected] (<why>)` for a refused ref.
-    let refused = stdout
+    // `--porcelain` prints `!<TAB><from>:<to><TAB>[rejected] (<why>)` for a refused ref; an atomic
+    // push names the others `(atomic push failed)`.
+    let refused: Vec<String> = stdout
         .lines()
-        .find(|l| l.starts_with('!'))
-        .map(|l| l.split('\t').nth(2).unwrap_or(l).to_string());
-    if let Some(why) = &refused
-        && is_race(why)
-    {
-        return Ok(Err(why.clone()));
+        .filter(|l| l.starts_with('!'))
+        .map(|l| l.split('\t').nth(2).unwrap_or(l).to_string())
+        .filter(|why| !why.contains("atomic push failed"))
+        .collect();
+    let said = remote_said(&stderr);
+    if let Some(why) = refused.iter().find(|why| is_race(why)) {
+        return Ok(Err(Lost::Race(why.clone())));
     }
-    let hint = match &refused {
-        Some(_) if !stderr.trim().is_empty() => format!(" ({})", one_line(&stderr)),
-        _ => String::new(),
-    };
-    let why = refused.unwrap_or_else(|| one_line(&stderr));
+    if let Some(why) = refused.first() {
+        let why = if said.is_empty() { why.clone() } else { format!("{why}: {said}") };
+        return Ok(Err(Lost::Refused(why)));
+    }
     bail!(
-        "could not push {notes_ref} to {remote} ({}): {why}{hint}; the remote refused or could \
-         not be reached, the local notes are unchanged; check your access to the remote and its \
-         hooks, then run the sync again",
-        url_of(repo, remote)
+        "could not push the handoff records to {remote} ({}): {}; the remote could not be \
+         reached, the local notes are unchanged; check your access to the remote, then run the \
+         sync again",
+        url_of(repo, remote),
+        one_line(&stderr)
     )
 }
 
@@ -116,9 +145,21 @@ fn is_race(why: &str) -> bool {
         "failed to update ref",
         "cannot lock",
         "failed to lock",
+        "incorrect old value",
     ]
     .iter()
     .any(|word| why.contains(word))
+}
+
+/// What the remote's hooks printed (`remote: ...` lines), on one line.
+fn remote_said(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("remote:"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.join(" / ")
 }
 
 /// The commit a ref points at, if the ref exists.
@@ -129,7 +170,22 @@ pub fn ref_id(repo: &Repo, name: &str) -> Result<Option<ObjectId>> {
     Ok(Some(id.detach()))
 }
 
-fn url_of(repo: &Repo, remote: &str) -> String {
+/// Every ref under `prefix` (ending in `/`) and the commit it points at, by full name.
+pub fn refs_under(repo: &Repo, prefix: &str) -> Result<Vec<(String, ObjectId)>> {
+    let platform = repo.gix.references().with_context(|| format!("listing {prefix}*"))?;
+    let mut out = Vec::new();
+    for reference in platform.prefixed(prefix).with_context(|| format!("listing {prefix}*"))? {
+        // A broken ref is git's to report; the sync reads the others.
+        let Ok(mut reference) = reference else { continue };
+        let name = reference.name().as_bstr().to_string();
+        if let Ok(id) = reference.peel_to_id() {
+            out.push((name, id.detach()));
+        }
+    }
+    Ok(out)
+}
+
+pub fn url_of(repo: &Repo, remote: &str) -> String {
     repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_else(|_| "no URL".into())
 }
 
@@ -165,5 +221,6 @@ mod tests {
             "'nowhere' does not appear to be a git repository / Could not read"
         );
         assert_eq!(one_line("\n"), "git gave no reason");
+        assert_eq!(remote_said("remote: busy, try later\nremote: \nTo x\n"), "busy, try later");
     }
 }

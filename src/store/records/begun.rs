@@ -19,21 +19,22 @@ use crate::git::repo::Repo;
 use super::key::Key;
 use super::read::read_lenient;
 use super::record::{Record, RecordKind};
-use super::write::{ensure_identity, keys_of, write_with_retry};
+use super::write::{Edit, ensure_identity, keys_of, write_with_retry};
 
 /// Stores `record` (an [`RecordKind::Attempt`] record) on the key of `base`, the commit the
 /// attempt began on; an earlier record of the same attempt (same `started_at`) is replaced.
 pub fn mark_begun(repo: &mut Repo, notes_ref: &str, base: ObjectId, record: &Record) -> Result<()> {
     ensure_identity(repo);
     let key = Key::Begun(base).write(repo)?;
-    write_with_retry(repo, notes_ref, key, true, |existing| {
+    let edit = Edit::key(key, |existing| {
         let mut kept: Vec<Record> = existing
             .into_iter()
             .filter(|r| !(r.kind == record.kind && r.started_at == record.started_at))
             .collect();
         kept.push(record.clone());
         kept
-    })
+    });
+    write_with_retry(repo, notes_ref, &[edit])
 }
 
 /// The attempt records on the key of `commit`, in any of `refs` (the notes ref and its
@@ -66,9 +67,9 @@ pub fn store_session_digest(
         kept.push(record.clone());
         kept
     };
-    write_with_retry(repo, notes_ref, object, false, replace)?;
+    let mut edits = vec![Edit::note(object, replace)];
     for key in keys_of(repo, record)? {
-        write_with_retry(repo, notes_ref, key, true, replace)?;
+        edits.push(Edit::key(key, replace));
     }
-    Ok(())
+    write_with_retry(repo, notes_ref, &edits)
 }

@@ -10,7 +10,7 @@ use gix::ObjectId;
 use crate::git::identity::{FALLBACK_EMAIL, FALLBACK_NAME};
 use crate::git::repo::Repo;
 
-use super::key::Key;
+use super::key::{self, Key};
 use super::record::{Record, parse, render};
 
 /// How long a write keeps retrying while nobody moves the notes ref (a writer stuck holding it).
@@ -32,8 +32,8 @@ pub fn store(repo: &mut Repo, notes_ref: &str, object: ObjectId, record: &Record
 
 /// [`store`], for a note commit that replaces `replaced` (a re-note of the same attempt): the
 /// replaced commit's record of this kind goes, from its own note and from the keys, so records
-/// stay as many as live handoffs however often an attempt is noted again. The new record is
-/// written first: an interruption between the two leaves one record too many, never one too few.
+/// stay as many as live handoffs however often an attempt is noted again. Every edit lands in one
+/// notes commit, so an interruption leaves all of it or none.
 pub fn store_replacing(
     repo: &mut Repo,
     notes_ref: &str,
@@ -46,28 +46,28 @@ pub fn store_replacing(
     let gone = |r: &Record| Some(&r.commit) == replaced_hex.as_ref() && r.kind == record.kind;
     // Another record on the same object (one from another machine, merged by sync, or an older
     // handoff of another kind) is kept; only this kind of record for this commit is replaced.
-    write_with_retry(repo, notes_ref, object, false, |existing| {
+    let mut edits = vec![Edit::note(object, |existing| {
         let mut kept: Vec<Record> = existing
             .into_iter()
             .filter(|r| !(r.commit == record.commit && r.kind == record.kind))
             .collect();
         kept.push(record.clone());
         kept
-    })?;
+    })];
     for key in keys_of(repo, record)? {
-        write_with_retry(repo, notes_ref, key, true, |existing| {
+        edits.push(Edit::key(key, move |existing| {
             let mut kept: Vec<Record> =
                 existing.into_iter().filter(|r| r.commit != record.commit && !gone(r)).collect();
             kept.push(record.clone());
             kept
-        })?;
+        }));
     }
     if let Some(replaced) = replaced.filter(|r| *r != object) {
-        write_with_retry(repo, notes_ref, replaced, false, |existing| {
+        edits.push(Edit::note(replaced, move |existing| {
             existing.into_iter().filter(|r| !gone(r)).collect()
-        })?;
+        }));
     }
-    Ok(())
+    write_with_retry(repo, notes_ref, &edits)
 }
 
 /// The key objects `record` is also stored on: its issue's and its branch's, written if new.
@@ -82,21 +82,32 @@ pub(super) fn keys_of(repo: &Repo, record: &Record) -> Result<Vec<ObjectId>> {
     Ok(keys)
 }
 
-/// Reads the records on `object`, lets `update` decide the new list, and writes it with a
-/// compare-and-swap on the ref, against the very commit the records were read from: when another
-/// writer moved the ref in between, nothing is written and it starts over from a fresh read, so a
-/// record another writer added is never dropped. With `is_key`, `object` is a key blob, kept in
-/// the notes tree too (see [`replace_note`]).
-pub(super) fn write_with_retry(
-    repo: &Repo,
-    notes_ref: &str,
+/// One object's records to rewrite: `update` decides the new list from the one found there. A key
+/// blob (`is_key`) is also kept in the notes tree (see [`key::keep_entries`]).
+pub(super) struct Edit<'a> {
     object: ObjectId,
     is_key: bool,
-    update: impl Fn(Vec<Record>) -> Vec<Record>,
-) -> Result<()> {
+    update: Box<dyn Fn(Vec<Record>) -> Vec<Record> + 'a>,
+}
+
+impl<'a> Edit<'a> {
+    pub(super) fn note(object: ObjectId, update: impl Fn(Vec<Record>) -> Vec<Record> + 'a) -> Self {
+        Edit { object, is_key: false, update: Box::new(update) }
+    }
+
+    pub(super) fn key(object: ObjectId, update: impl Fn(Vec<Record>) -> Vec<Record> + 'a) -> Self {
+        Edit { object, is_key: true, update: Box::new(update) }
+    }
+}
+
+/// Reads the records on every object of `edits`, lets each `update` decide the new list, and
+/// writes them all in one commit with a compare-and-swap on the ref, against the very commit the
+/// records were read from: when another writer moved the ref in between, nothing is written and it
+/// starts over from a fresh read, so a record another writer added is never dropped.
+pub(super) fn write_with_retry(repo: &Repo, notes_ref: &str, edits: &[Edit<'_>]) -> Result<()> {
     let mut patience = Patience::new(Instant::now());
     loop {
-        let raced = match replace_note(repo, notes_ref, object, is_key, &update)? {
+        let raced = match replace_notes(repo, notes_ref, edits)? {
             None => return Ok(()),
             Some(raced) => raced,
         };
@@ -123,7 +134,7 @@ pub(super) fn write_with_retry(
     }
 }
 
-/// A lost race, from [`replace_note`]: why, and the notes commit the write was built on.
+/// A lost race, from [`replace_notes`]: why, and the notes commit the write was built on.
 struct Raced {
     why: anyhow::Error,
     read_from: Option<ObjectId>,
@@ -181,27 +192,17 @@ fn jitter() -> u64 {
         >> 32
 }
 
-/// Where a key blob sits in the notes tree: a top-level entry whose name is not an object id,
-/// which git (and gix) keep as a non-note entry through every note edit and `git notes prune`.
-const KEY_ENTRY_PREFIX: &str = "handoff-key-";
-
-/// Writes `data` as the note on `object` in one new commit on `notes_ref`, which moves only if no
-/// other writer moved it first (as `gix`'s notes editing does). A key blob (`is_key`) is also put
-/// in the notes tree as `handoff-key-<id>`: so it is reachable, travels with the notes ref to
-/// other clones, and survives `git gc` there and here; without it `git notes prune` in a clone
-/// that lacks the blob would drop the key's note, and with it every lookup by issue and branch.
+/// Writes the notes of `edits` in one new commit on `notes_ref`, which moves only if no other
+/// writer moved it first (as `gix`'s notes editing does). Key blobs are also put in the notes tree
+/// (see [`key::keep_entries`]), so they are reachable, travel with the notes ref to other clones,
+/// and survive `git gc` and `git notes prune` there and here.
 ///
-/// The records already on `object` are read from the very notes commit the new one is built on, and
-/// the ref moves only if it still points there: so `update` always sees every record written before
-/// and none is lost to a race. Returns `None` when written, `Some(raced)` when another writer won the
-/// race (nothing was written; read again and retry); an error is one that retrying cannot mend.
-fn replace_note(
-    repo: &Repo,
-    notes_ref: &str,
-    object: ObjectId,
-    is_key: bool,
-    update: &dyn Fn(Vec<Record>) -> Vec<Record>,
-) -> Result<Option<Raced>> {
+/// The records already on each object are read from the very notes commit the new one is built on,
+/// and the ref moves only if it still points there: so every `update` sees every record written
+/// before and none is lost to a race. Returns `None` when written (or when nothing changed),
+/// `Some(raced)` when another writer won the race (nothing was written; read again and retry); an
+/// error is one that retrying cannot mend.
+fn replace_notes(repo: &Repo, notes_ref: &str, edits: &[Edit<'_>]) -> Result<Option<Raced>> {
     use gix::refs::transaction::PreviousValue;
     let gix = &repo.gix;
     let (parent, tree, ref_name) = match gix.try_find_reference(notes_ref)? {
@@ -219,10 +220,47 @@ fn replace_note(
     };
     let mut state = gix::note::plumbing::State::new(tree, gix)
         .map_err(|err| anyhow!("reading the notes tree {tree}: {err}"))?;
-    let existing = match state
-        .get(&object, gix)
-        .map_err(|err| anyhow!("reading the note on {object}: {err}"))?
-    {
+    let mut changed = false;
+    for edit in edits {
+        changed |= apply(repo, notes_ref, &mut state, edit)?;
+    }
+    let mut new_tree = if changed {
+        state.write(gix).map_err(|err| anyhow!("writing the notes tree: {err}"))?
+    } else {
+        tree
+    };
+    let keys: Vec<ObjectId> = edits.iter().filter(|e| e.is_key).map(|e| e.object).collect();
+    new_tree = key::keep_entries(repo, new_tree, &keys)?;
+    if new_tree == tree {
+        return Ok(None);
+    }
+    let message = match edits.first() {
+        Some(edit) => format!("git-handoff: record for {}", edit.object),
+        None => "git-handoff: records".to_owned(),
+    };
+    let commit = gix.new_commit(message.as_str(), new_tree, parent)?;
+    let expected = match parent {
+        Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
+        None => PreviousValue::MustNotExist,
+    };
+    match gix.reference(ref_name, commit.id, expected, format!("notes: {message}")) {
+        Ok(_) => Ok(None),
+        Err(err) => Ok(Some(Raced { why: err.into(), read_from: parent })),
+    }
+}
+
+/// Applies one edit to the notes tree being built; true when it changed a note.
+fn apply(
+    repo: &Repo,
+    notes_ref: &str,
+    state: &mut gix::note::plumbing::State,
+    edit: &Edit<'_>,
+) -> Result<bool> {
+    let gix = &repo.gix;
+    let object = edit.object;
+    let found =
+        state.get(&object, gix).map_err(|err| anyhow!("reading the note on {object}: {err}"))?;
+    let existing = match found {
         // An unreadable existing note is an error, never silently overwritten.
         Some(blob) => {
             let blob =
@@ -237,40 +275,25 @@ fn replace_note(
         }
         None => Vec::new(),
     };
-    let had_note = !existing.is_empty();
-    let records = update(existing);
-    if records.is_empty() && !had_note {
-        return Ok(None);
-    }
-    let edit = if records.is_empty() {
-        state.remove(object, gix).map_err(|err| anyhow!("removing the note on {object}: {err}"))?
-    } else {
-        let data = render(&records)?;
-        let blob = gix.write_blob(data.as_bytes()).context("writing a record")?.detach();
+    let records = (edit.update)(existing);
+    if records.is_empty() {
+        if found.is_none() {
+            return Ok(false);
+        }
         state
-            .replace(object, blob, gix)
-            .map_err(|err| anyhow!("writing the note on {object}: {err}"))?
-    };
-    let mut tree = edit.tree;
-    if is_key {
-        let mut editor = gix.edit_tree(tree)?;
-        editor.upsert(
-            format!("{KEY_ENTRY_PREFIX}{object}"),
-            gix::objs::tree::EntryKind::Blob,
-            object,
-        )?;
-        tree = editor.write()?.detach();
+            .edit(object, None, gix)
+            .map_err(|err| anyhow!("removing the note on {object}: {err}"))?;
+        return Ok(true);
     }
-    let message = format!("git-handoff: record for {object}");
-    let commit = gix.new_commit(message.as_str(), tree, parent)?;
-    let expected = match parent {
-        Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
-        None => PreviousValue::MustNotExist,
-    };
-    match gix.reference(ref_name, commit.id, expected, format!("notes: {message}")) {
-        Ok(_) => Ok(None),
-        Err(err) => Ok(Some(Raced { why: err.into(), read_from: parent })),
+    let data = render(&records)?;
+    let blob = gix.write_blob(data.as_bytes()).context("writing a record")?.detach();
+    if found == Some(blob) {
+        return Ok(false);
     }
+    state
+        .edit(object, Some(blob), gix)
+        .map_err(|err| anyhow!("writing the note on {object}: {err}"))?;
+    Ok(true)
 }
 
 /// Installs a fallback identity in memory when git has none, so records can always be written.

@@ -14,6 +14,7 @@ use assert_cmd::cargo::CommandCargoExt;
 use tempfile::TempDir;
 
 pub mod payloads;
+pub mod servers;
 
 /// A temporary directory holding a HOME and one or more repositories.
 pub struct Env {

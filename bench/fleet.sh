@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The fleet benchmark (issue 61): N clones, each holding one handoff (an emergency note on its own
+# branch and issue), run `git handoff sync` at the same moment against one bare remote, over
+# file:// (default), git:// (`git daemon` on 127.0.0.1) or smart HTTP (`git http-backend` behind
+# bench/http_backend.py on 127.0.0.1). For each N it prints: wall time until every sync ended,
+# syncs that succeeded, tries per writer (median / max, from `sync --json`), pushes the remote
+# rejected (the report's `rejected`; tries - 1 for a build without it), records on the remote
+# (notes a fresh clone holds after one sync, against 3 per writer: the commit's, the issue key's
+# and the branch key's), and the cost of that fresh clone's sync (fetch and merge of every
+# record) with the count of refs it read. With OLD_BIN (a build from before writers' refs) it runs
+# the same fleet for both builds, side by side; the new layout is also timed after
+# `sync --compact`.
+#   bash bench/fleet.sh
+#   FLEET_N="32 128 256" FLEET_TRANSPORT="file git http" OLD_BIN=/tmp/git-handoff-old \
+#     HANDOFF_BIN=target/release/git-handoff bash bench/fleet.sh
+# Each fleet is bounded by FLEET_TIMEOUT seconds (default 300).
+source "$(dirname "$0")/lib.sh"
+build_release
+NEW_BIN=$HANDOFF
+FLEET_N=${FLEET_N:-"32 128 256"}
+FLEET_TRANSPORT=${FLEET_TRANSPORT:-file}
+FLEET_TIMEOUT=${FLEET_TIMEOUT:-300}
+BASE=$WORK/fleet
+rm -rf "$BASE"
+mkdir -p "$BASE"
+
+# use_bin PATH: `git handoff` is PATH's binary from now on.
+use_bin() {
+  local dir
+  dir=$(mktemp -d)
+  ln -s "$1" "$dir/git-handoff"
+  export PATH="$dir:$PATH"
+}
+
+# serve KIND ROOT: starts the server for ROOT and prints the URL base (file:// needs none).
+SERVER_PID=
+serve() {
+  local kind=$1 root=$2 port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  case $kind in
+    file) echo "file://$root" ;;
+    git)
+      git daemon --reuseaddr --export-all --enable=receive-pack --listen=127.0.0.1 --port="$port" \
+        --base-path="$root" "$root" >/dev/null 2>&1 &
+      SERVER_PID=$!
+      echo "git://127.0.0.1:$port" ;;
+    http)
+      python3 "$BENCH_DIR/http_backend.py" "$root" "$port" >/dev/null 2>&1 &
+      SERVER_PID=$!
+      echo "http://127.0.0.1:$port" ;;
+  esac
+  if [ "$kind" != file ]; then
+    for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+  fi
+}
+
+# one_clone URL DIR I: a clone with one emergency handoff for issue I.
+one_clone() {
+  local url=$1 dir=$2 i=$3
+  git clone -q "$url" "$dir"
+  cd "$dir"
+  git checkout -q -b "b$i"
+  git handoff start --issue "$i" >/dev/null
+  echo "work $i" > "f$i.txt"
+  git handoff note --emergency --reason time_limit >/dev/null 2>&1
+}
+export -f one_clone
+
+fleet() {
+  local label=$1 bin=$2 n=$3 kind=$4 dir url i
+  dir=$BASE/$label-$kind-$n
+  mkdir -p "$dir/served"
+  git init -q --bare -b main "$dir/served/remote.git"
+  git -C "$dir/served/remote.git" config http.receivepack true
+  git init -q "$dir/seed" && echo base > "$dir/seed/README" && git -C "$dir/seed" add README &&
+    git -C "$dir/seed" commit -q -m base && git -C "$dir/seed" push -q "$dir/served/remote.git" HEAD:main
+  url=$(serve "$kind" "$dir/served")/remote.git
+  [ "$kind" = file ] && url="file://$dir/served/remote.git"
+  (
+    use_bin "$bin"
+    seq "$n" | xargs -P 2 -I{} bash -c 'one_clone "$0" "$1/c{}" {}' "$url" "$dir"
+    local start end
+    start=$EPOCHREALTIME
+    for ((i = 1; i <= n; i++)); do
+      (cd "$dir/c$i" && timeout "$FLEET_TIMEOUT" git handoff sync --json >"$dir/r$i.json" 2>"$dir/e$i.txt") &
+    done
+    wait
+    end=$EPOCHREALTIME
+    local wall ok tries rejected
+    wall=$(awk -v a="${start/./}" -v b="${end/./}" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
+    ok=$(grep -l '"tries"' "$dir"/r*.json | wc -l)
+    tries=$(python3 -c '
+import json, sys
+t = []; rej = 0
+for name in sys.argv[1:]:
+    try: r = json.load(open(name))
+    except ValueError: continue
+    if "tries" not in r: continue
+    t.append(r["tries"]); rej += r.get("rejected", r["tries"] - 1)
+t.sort()
+print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej}")' "$dir"/r*.json)
+    # A fresh clone reads every record in one sync.
+    git clone -q "$url" "$dir/reader"
+    local fresh notes refs
+    fresh=$(cd "$dir/reader" && time_once git handoff sync)
+    notes=$(git -C "$dir/reader" notes --ref=handoff list | wc -l)
+    refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
+    printf '%-5s %-5s %4d %8ss %5d/%-4d %8s %9s %6d/%-5d %4d %9s ms\n' "$label" "$kind" "$n" \
+      "$wall" "$ok" "$n" "${tries% *}" "${tries#* }" "$notes" "$((3 * n))" "$refs" "$fresh"
+    if [ "$label" = new ]; then
+      (cd "$dir/reader" && git handoff sync --compact >/dev/null)
+      git clone -q "$url" "$dir/reader2"
+      fresh=$(cd "$dir/reader2" && time_once git handoff sync)
+      notes=$(git -C "$dir/reader2" notes --ref=handoff list | wc -l)
+      refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
+      printf '%-5s %-5s %4d %9s %10s %8s %9s %6d/%-5d %4d %9s ms\n' "new+c" "$kind" "$n" "" "" "" \
+        "" "$notes" "$((3 * n))" "$refs" "$fresh"
+    fi
+  )
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  SERVER_PID=
+  rm -rf "$dir"
+}
+
+printf '%-5s %-5s %4s %9s %10s %8s %9s %12s %4s %12s\n' layout via N wall ok tries rejected \
+  "notes/exp" refs "fresh sync"
+for kind in $FLEET_TRANSPORT; do
+  for n in $FLEET_N; do
+    [ -n "${OLD_BIN:-}" ] && fleet old "$OLD_BIN" "$n" "$kind"
+    fleet new "$NEW_BIN" "$n" "$kind"
+  done
+done
