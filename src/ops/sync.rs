@@ -41,6 +41,10 @@ pub const MAX_TRIES: u32 = 40;
 /// the sync reports the refusal.
 const REFUSALS_RETRIED: u32 = 1;
 
+/// How many times a remote that did not answer (a busy server drops connections) is tried again
+/// before the sync reports it.
+const SILENCES_RETRIED: u32 = 3;
+
 /// A sync also gives up once it has tried this long, however many rounds that was.
 const GIVE_UP_AFTER: Duration = Duration::from_secs(120);
 
@@ -105,7 +109,7 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str, compact: bool) -> Re
     let quoted = crate::util::shell::quote(remote);
     let mut last_race = String::new();
     let started = std::time::Instant::now();
-    let (mut tries, mut rejected, mut refusals) = (0, 0, 0);
+    let (mut tries, mut rejected, mut refusals, mut silences) = (0, 0, 0, 0);
     while tries < MAX_TRIES && (tries == 0 || started.elapsed() < GIVE_UP_AFTER) {
         tries += 1;
         let lost = match round::round(repo, &names, !compact)? {
@@ -125,6 +129,7 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str, compact: bool) -> Re
                 }
             }
             Round::Local(why) => Err(Lost::Race(why)),
+            Round::Rejected(Lost::Unreachable(why)) => Err(Lost::Unreachable(why)),
             Round::Rejected(lost) => {
                 rejected += 1;
                 Err(lost)
@@ -137,6 +142,13 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str, compact: bool) -> Re
                 return Ok(*report);
             }
             Err(Lost::Race(why)) => last_race = why,
+            Err(Lost::Unreachable(why)) => {
+                silences += 1;
+                if silences > SILENCES_RETRIED {
+                    bail!("{why}");
+                }
+                last_race = why;
+            }
             Err(Lost::Refused(why)) => {
                 refusals += 1;
                 if refusals > REFUSALS_RETRIED {

@@ -16,8 +16,9 @@ use crate::ops::sync::{self, Joined, Report};
 /// annotated on several sides keeps the records of all); pushes the result to this clone's own
 /// writer's ref, refs/handoff/writers/<writer> (`handoff.writer` in git config, random when unset),
 /// with a lease on its old value; and then moves the local ref. No other clone pushes that ref, so
-/// many clones syncing at once do not contend. A push the remote refuses is tried once more; a lost
-/// race (another worktree of this clone) starts the round over. A remote without records is not an
+/// many clones syncing at once do not contend. A push the remote refuses is tried once more, a
+/// remote that does not answer three more times; a lost race (another worktree of this clone)
+/// starts the round over. A remote without records is not an
 /// error. When the fetch or the push fails, the local notes ref is left as it was and the command
 /// exits 2. The push skips the pre-push hook (`--no-verify`). recall and show read the local notes
 /// ref and refs/notes/remotes/*/handoff.

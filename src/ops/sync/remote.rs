@@ -2,7 +2,7 @@
 //! remote's notes ref and every writer's ref into their tracking refs, and pushes with a lease on
 //! each ref's old value, telling a lost race from a refusal in what git says.
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
 use crate::git::repo::Repo;
@@ -10,13 +10,14 @@ use crate::git::repo::Repo;
 /// Fetches, in one `git fetch` (one connection; protocol v2 asks only for refs under these
 /// prefixes), every ref of `refspecs` (`+<src>:<dst>`, globs). A glob that matches nothing is no
 /// error, so a remote without records fetches nothing; `--prune` drops the tracking refs of
-/// writer refs a compaction removed. `Ok(Err(why))` is a fetch that failed though the remote
-/// answered: another process held a tracking ref's lock.
+/// writer refs a compaction removed. `Ok(Err(Lost::Race))` is a fetch that failed though the
+/// remote answered (another process held a tracking ref's lock); `Ok(Err(Lost::Unreachable))` one
+/// whose remote did not answer (a busy server drops connections; a wrong URL never answers).
 pub fn fetch(
     repo: &Repo,
     remote: &str,
     refspecs: &[String],
-) -> Result<std::result::Result<(), String>> {
+) -> Result<std::result::Result<(), Lost>> {
     let mut args = vec![
         "fetch",
         "--quiet",
@@ -43,16 +44,16 @@ pub fn fetch(
         "refs/handoff/git-handoff-probe",
     ]);
     if crate::git::run(&mut probe)?.status.success() {
-        return Ok(Err(format!("fetching from {remote}: {}", one_line(&stderr))));
+        return Ok(Err(Lost::Race(format!("fetching from {remote}: {}", one_line(&stderr)))));
     }
-    bail!(
+    Ok(Err(Lost::Unreachable(format!(
         "could not fetch the handoff records from {remote} ({}): {}; check the remote's URL \
          (`git remote get-url {quoted}`), the network and your access, then run the sync \
          again; the local notes are unchanged",
         url_of(repo, remote),
         one_line(&stderr),
         quoted = crate::util::shell::quote(remote),
-    )
+    ))))
 }
 
 /// One ref to push: `new` (`None` deletes it) to `dst`, with a lease on `old` (`None`: the ref
@@ -70,6 +71,8 @@ pub enum Lost {
     Race(String),
     /// The remote refused (a hook, a protection rule, a full disk): its words, for the user.
     Refused(String),
+    /// The remote did not answer: the whole message for the user, should it stay silent.
+    Unreachable(String),
 }
 
 /// Pushes `updates` in one `git push`, all or none with `atomic`. `Ok(Err(lost))` is a lost race
@@ -126,13 +129,13 @@ pub fn push(
         let why = if said.is_empty() { why.clone() } else { format!("{why}: {said}") };
         return Ok(Err(Lost::Refused(why)));
     }
-    bail!(
+    Ok(Err(Lost::Unreachable(format!(
         "could not push the handoff records to {remote} ({}): {}; the remote could not be \
          reached, the local notes are unchanged; check your access to the remote, then run the \
          sync again",
         url_of(repo, remote),
         one_line(&stderr)
-    )
+    ))))
 }
 
 /// True for refusals that mean another writer moved the remote ref first.

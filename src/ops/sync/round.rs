@@ -99,12 +99,12 @@ pub struct Fetched {
     pub writers: Vec<(String, ObjectId)>,
 }
 
-/// Fetches everything; `Err(why)` is a lost race for a local lock.
-pub fn fetch(repo: &Repo, names: &Names) -> Result<std::result::Result<Fetched, String>> {
+/// Fetches everything; `Err(lost)` is a lost race for a local lock or a remote that did not answer.
+pub fn fetch(repo: &Repo, names: &Names) -> Result<std::result::Result<Fetched, Lost>> {
     // A tracking ref the remote no longer backs still holds records seen there: kept as input.
     let notes_before = ref_id(repo, &names.tracking)?;
-    if let Err(race) = remote::fetch(repo, &names.remote, &names.refspecs())? {
-        return Ok(Err(race));
+    if let Err(lost) = remote::fetch(repo, &names.remote, &names.refspecs())? {
+        return Ok(Err(lost));
     }
     let notes = ref_id(repo, &names.tracking)?.or(notes_before);
     let writers = refs_under(repo, &names.writers_tracking)?;
@@ -116,7 +116,8 @@ pub fn round(repo: &Repo, names: &Names, push_own: bool) -> Result<Round> {
     let last = writers::merged(repo, &names.remote);
     let fetched = match fetch(repo, names)? {
         Ok(fetched) => fetched,
-        Err(race) => return Ok(Round::Local(race)),
+        Err(Lost::Race(race)) => return Ok(Round::Local(race)),
+        Err(lost) => return Ok(Round::Rejected(lost)),
     };
     let own_old = fetched.writers.iter().find(|(n, _)| *n == names.writer_tracking).map(|w| w.1);
     // Only what moved since the last sync is merged: the rest is in the local notes already.
