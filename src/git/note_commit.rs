@@ -94,7 +94,7 @@ pub fn commit_file_on(
     })?;
     // Past the point of no return: git updating the index must not die holding index.lock.
     let git = git.clone().detached();
-    git.output(["update-index", "--add", "--cacheinfo", &cacheinfo]).with_context(|| {
+    set_index_entry(&git, &cacheinfo).with_context(|| {
         format!("the note is committed in {commit}, but the index could not be updated (another git process?); run `git reset -q -- {}`", crate::util::shell::quote(rel))
     })?;
     Ok(commit_id)
@@ -117,9 +117,27 @@ pub fn complete(repo: &Repo, rel: &str, commit: ObjectId) -> Result<()> {
     let staged = git.text(["ls-files", "-s", "--", rel])?;
     let in_index = staged.split_whitespace().nth(1) == Some(blob.to_string().as_str());
     if !in_index && std::fs::read(&path).is_ok_and(|bytes| bytes == data) {
-        git.output(["update-index", "--add", "--cacheinfo", &format!("100644,{blob},{rel}")])?;
+        set_index_entry(&git, &format!("100644,{blob},{rel}"))?;
     }
     Ok(())
+}
+
+/// Sets the note's index entry (`update-index --add --cacheinfo`) with `git`, which runs in a
+/// process group of its own. A signal meant for ours can still reach it in the moment between its
+/// start and its leaving our group; the entry is the same whenever it is set, so a git killed by a
+/// signal is run once more.
+fn set_index_entry(git: &Git, cacheinfo: &str) -> Result<()> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let mut cmd = git.command(["update-index", "--add", "--cacheinfo", cacheinfo]);
+        let out = crate::git::run(&mut cmd)?;
+        if out.status.signal().is_none() || tries == 2 {
+            crate::git::checked(&cmd, out)?;
+            return Ok(());
+        }
+    }
 }
 
 /// Hashes `content` as the blob git would store for `rel` (its clean filters and eol
