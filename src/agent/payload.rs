@@ -35,6 +35,7 @@ use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type
 mod copilot;
 mod fields;
 mod gemini;
+mod lifecycle;
 mod paths;
 mod runtime;
 mod tools;
@@ -47,9 +48,7 @@ pub use runtime::Runtime;
 use tools::describe_tool;
 pub use tools::is_shell;
 
-use fields::{
-    CAP_COMMAND, CAP_ERROR, CAP_NAME, CAP_PATH, CAP_PROMPT, CAP_TARGET, CAP_TEXT, MAX_PATHS,
-};
+use fields::{CAP_COMMAND, CAP_ERROR, CAP_NAME, CAP_PATH, CAP_TARGET, CAP_TEXT, MAX_PATHS};
 
 /// Turns a payload into an event stamped `at`, redacting and capping every string.
 pub fn normalize(
@@ -139,22 +138,7 @@ fn hook_event(
             };
             event.text = (!text.is_empty()).then(|| clean(&text, CAP_ERROR).into());
         }
-        "SessionStart" => {
-            event.kind = Kind::SessionStart;
-            event.text = str_field(payload, "source")?.map(|s| clean(s, CAP_NAME).into());
-        }
-        "SessionEnd" => {
-            event.kind = Kind::SessionEnd;
-            event.text = str_field(payload, "reason")?.map(|s| clean(s, CAP_NAME).into());
-        }
-        "PreCompact" => {
-            event.kind = Kind::PreCompact;
-            event.text = str_field(payload, "trigger")?.map(|s| clean(s, CAP_NAME).into());
-        }
-        "UserPromptSubmit" => {
-            event.kind = Kind::Prompt;
-            event.text = str_field(payload, "prompt")?.map(|s| clean(s, CAP_PROMPT).into());
-        }
+        _ if lifecycle::lifecycle_event(name, payload, clean, event)? => {}
         _ => event.kind = Kind::Other,
     }
     Ok(())

@@ -17,9 +17,8 @@
 use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
 
-use super::fields::{
-    CAP_ERROR, CAP_NAME, CAP_PROMPT, CAP_TEXT, bool_field, exit_code_of_response, str_field,
-};
+use super::fields::{CAP_ERROR, CAP_NAME, CAP_TEXT, bool_field, exit_code_of_response, str_field};
+use super::lifecycle::lifecycle_event;
 use super::paths::SessionDirs;
 use super::tools::describe_tool;
 use crate::agent::events::{Event, Kind};
@@ -115,17 +114,14 @@ pub(super) fn copilot_event(
                 event.error = (!error.is_empty()).then(|| clean(error, CAP_ERROR).into());
             }
         }
-        "sessionStart" => {
-            event.kind = Kind::SessionStart;
-            event.text = str_field(payload, "source")?.map(|s| clean(s, CAP_NAME).into());
-        }
-        "sessionEnd" => {
-            event.kind = Kind::SessionEnd;
-            event.text = str_field(payload, "reason")?.map(|s| clean(s, CAP_NAME).into());
-        }
-        "userPromptSubmitted" => {
-            event.kind = Kind::Prompt;
-            event.text = str_field(payload, "prompt")?.map(|s| clean(s, CAP_PROMPT).into());
+        // Claude Code's names, and the same fields.
+        "sessionStart" | "sessionEnd" | "userPromptSubmitted" => {
+            let common = match name.as_str() {
+                "sessionStart" => "SessionStart",
+                "sessionEnd" => "SessionEnd",
+                _ => "UserPromptSubmit",
+            };
+            lifecycle_event(common, payload, clean, event)?;
         }
         _ => event.kind = Kind::Other,
     }
