@@ -152,3 +152,27 @@ def note_tagged(ctx, box, requests, marker, note_tool, session):
     note = box.head_file(".agent/handoff/44.md")
     ctx.check("the committed note tags the claim",
               "All tests pass [unverified: last `cargo test` failed]" in note, note)
+
+
+def note_recorded_and_tagged(ctx, box, requests, marker, shell_tool, note_tool):
+    """After `marker`'s conversation (a failing `cargo test --offline -q`, then `note_tool` over
+    MCP), for CLIs whose hooks carry no call id of the endpoint's: each call recorded once (the
+    test failed with exit 101, the note call ok), the tool result the model got says what was
+    tagged, the committed note tags the claim, and the digest counts the test alone."""
+    results = [e for e in box.events() if e.get("kind") == "tool_result"]
+    got = [(r.get("tool"), r.get("ok"), r.get("exit_code")) for r in results]
+    ctx.check("recorded once each: the test failed (exit 101), the note call ok", got == [
+        (shell_tool, False, 101), (note_tool, True, None)], got)
+    # The note call's result, by the call id the endpoint made, or by the tool's name where the
+    # wire format names results by their function (Gemini's).
+    ids = {cid for cid, name in played(requests, marker) if name == note_tool} | {note_tool}
+    texts = [text for r in requests for cid, text in tool_results_in(r.get("body") or {})
+             if cid in ids]
+    ctx.check("the tool result tells the model what was tagged",
+              bool(texts) and tagged(texts[0]), texts[:1] or "no result reached the model")
+    note = box.head_file(".agent/handoff/44.md")
+    ctx.check("the committed note tags the claim",
+              "All tests pass [unverified: last `cargo test --offline -q` failed]" in note, note)
+    digest = json.loads(box.handoff("digest", "--json").stdout)
+    ctx.check("the digest counts 1 tool call (the test), the note's own not",
+              digest.get("tool_calls") == 1 and digest.get("handoff_skill") is True, digest)

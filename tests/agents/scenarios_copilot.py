@@ -11,7 +11,7 @@ first run; the sandboxes share one cache under the target directory."""
 import json
 import os
 
-from checks import SEAL_ADVICE, played, summary, tagged, tool_result_text
+from checks import SEAL_ADVICE, note_recorded_and_tagged, played, summary
 from endpoint import call
 
 NOTE_TOOL = "git-handoff-handoff_note"
@@ -119,20 +119,7 @@ def note_over_mcp(ctx):
     ctx.check(f"Copilot offered {NOTE_TOOL} to the model", NOTE_TOOL in tools, sorted(set(tools)))
     ids = played(ctx.endpoint.requests, marker)
     ctx.check("the test run and the note call were played", len(ids) == 2, ids)
-    events = box.events()
-    results = [e for e in events if e.get("kind") == "tool_result"]
-    got = [(r.get("tool"), r.get("ok"), r.get("exit_code")) for r in results]
-    ctx.check("recorded once each: the test failed (exit 101), the note call ok", got == [
-        ("bash", False, 101), (NOTE_TOOL, True, None)], summary(events))
-    if len(ids) == 2:
-        result = tool_result_text(ctx.endpoint.requests, ids[1][0]) or ""
-        ctx.check("the tool result tells the model what was tagged", tagged(result), result)
-    note = box.head_file(".agent/handoff/44.md")
-    ctx.check("the committed note tags the claim",
-              "All tests pass [unverified: last `cargo test --offline -q` failed]" in note, note)
-    digest = json.loads(box.handoff("digest", "--json").stdout)
-    ctx.check("the digest counts 1 tool call (the test), the note's own not",
-              digest.get("tool_calls") == 1 and digest.get("handoff_skill") is True, digest)
+    note_recorded_and_tagged(ctx, box, ctx.endpoint.requests, marker, "bash", NOTE_TOOL)
 
 
 SCENARIOS = [

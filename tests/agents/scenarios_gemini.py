@@ -6,7 +6,7 @@ untrusted folder. Project hooks it has not seen before run after a warning on st
 import json
 import os
 
-from checks import SEAL_ADVICE, played, summary, tagged, tool_result_text
+from checks import SEAL_ADVICE, note_recorded_and_tagged, summary
 from endpoint import call
 
 NOTE_TOOL = "mcp_git-handoff_handoff_note"
@@ -106,21 +106,8 @@ def note_over_mcp(ctx):
                for t in (r["body"].get("tools") or []) for d in t.get("functionDeclarations", [])]
     ctx.check(f"Gemini CLI offered {NOTE_TOOL} to the model", NOTE_TOOL in offered,
               sorted(set(offered)))
-    results = [e for e in box.events() if e.get("kind") == "tool_result"]
-    got = [(r.get("tool"), r.get("ok"), r.get("exit_code")) for r in results]
-    ctx.check("recorded once each: the test failed (exit 101), the note call ok", got == [
-        ("run_shell_command", False, 101), (NOTE_TOOL, True, None)], got)
-    for r in ctx.endpoint.requests:
-        for name, text in __import__("harness").tool_results_in(r.get("body") or {}):
-            if name == NOTE_TOOL:
-                ctx.check("the tool result tells the model what was tagged", tagged(text), text)
-                break
-    note = box.head_file(".agent/handoff/44.md")
-    ctx.check("the committed note tags the claim",
-              "All tests pass [unverified: last `cargo test --offline -q` failed]" in note, note)
-    digest = json.loads(box.handoff("digest", "--json").stdout)
-    ctx.check("the digest counts 1 tool call (the test), the note's own not",
-              digest.get("tool_calls") == 1 and digest.get("handoff_skill") is True, digest)
+    note_recorded_and_tagged(ctx, box, ctx.endpoint.requests, marker, "run_shell_command",
+                             NOTE_TOOL)
 
 
 SCENARIOS = [

@@ -9,7 +9,7 @@ retries, so the sandbox writes both first (what a user's online install leaves b
 import json
 import os
 
-from checks import SEAL_ADVICE, played, summary
+from checks import SEAL_ADVICE, note_recorded_and_tagged, played, summary
 from endpoint import call
 
 PLUGIN_PACKAGE = "@opencode-ai/plugin"
@@ -147,16 +147,7 @@ def note_over_mcp(ctx):
                if r.get("marker") == marker for t in (r["body"].get("tools") or [])]
     ctx.check(f"opencode offered {NOTE_TOOL} to the model", NOTE_TOOL in offered,
               sorted(set(offered)))
-    results = [e for e in box.events() if e.get("kind") == "tool_result"]
-    got = [(r.get("tool"), r.get("ok"), r.get("exit_code")) for r in results]
-    ctx.check("recorded once each: the test failed (exit 101), the note call ok", got == [
-        ("bash", False, 101), (NOTE_TOOL, True, None)], got)
-    note = box.head_file(".agent/handoff/44.md")
-    ctx.check("the committed note tags the claim",
-              "All tests pass [unverified: last `cargo test --offline -q` failed]" in note, note)
-    digest = json.loads(box.handoff("digest", "--json").stdout)
-    ctx.check("the digest counts 1 tool call (the test), the note's own not",
-              digest.get("tool_calls") == 1 and digest.get("handoff_skill") is True, digest)
+    note_recorded_and_tagged(ctx, box, ctx.endpoint.requests, marker, "bash", NOTE_TOOL)
 
 
 SCENARIOS = [
