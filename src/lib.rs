@@ -8,7 +8,7 @@
 mod agent;
 mod cli;
 mod git;
-mod install;
+mod hooks;
 mod mcp;
 mod model;
 mod ops;
@@ -25,7 +25,7 @@ pub mod api {
 
     pub use crate::git::pack_read::reader::read_packed;
     pub use crate::git::walk::range;
-    pub use crate::install::managers::Manager;
+    pub use crate::hooks::managers::Manager;
     pub use crate::model::config::Config;
     pub use crate::model::note::{EMERGENCY_SECTIONS, Note};
     pub use crate::model::redact::Redactor;
@@ -141,7 +141,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
             }
             eprintln!("{}", cli::output::paint_error(&util::text::escape_controls(&message, true)));
             // An agent hook's failure is kept where `hooks status` and the next recall show it.
-            if install::hook_failures::is_hook(&args) {
+            if hooks::hook_failures::is_hook(&args) {
                 log_hook_failure(&args, &message);
             }
         }
@@ -162,5 +162,5 @@ fn log_hook_failure(args: &[OsString], message: &str) {
     let command: Vec<String> =
         args.iter().skip(1).take(3).map(|a| a.to_string_lossy().into_owned()).collect();
     let at = util::time::format(util::time::now());
-    install::hook_failures::log(&git_dir, &at, &command.join(" "), message);
+    hooks::hook_failures::log(&git_dir, &at, &command.join(" "), message);
 }

@@ -8,7 +8,7 @@ pub mod open;
 pub mod progress;
 pub mod recall;
 pub mod seal;
-pub mod session;
 pub mod snapshot;
+pub mod start;
 pub mod sync;
 pub mod validate;

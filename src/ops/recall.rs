@@ -8,11 +8,11 @@
 //! tells agent work from set-up.
 
 mod budget;
+mod for_session;
 mod lines;
-mod session;
 mod since_line;
 mod unsealed;
 
+pub use for_session::{Asked, SessionSource, for_session};
 pub use lines::{digest_files, headline};
-pub use session::{Asked, SessionSource, for_session};
 pub use since_line::dated;

@@ -1,7 +1,7 @@
 //! The source tree's shape, read from the code as rustc would resolve it: every path a file names
 //! (`use` trees with braces and aliases, `crate::`, `super::`, `self::`, a child module's name)
 //! becomes an arrow to the file that defines it. Arrows point down the layers only (commands ->
-//! the MCP server -> operations and installs -> the store of handoffs -> agent events -> the
+//! the MCP server -> operations and hook installs -> the store of handoffs -> agent events -> the
 //! handoff model -> git access -> utilities), no files form a cycle, and no file grows past one
 //! idea.
 
@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level folder of `src/` and its layer; a file may import only from lower layers and
-/// from its own folder. `ops` (what a command does) and `install` (what `hooks` writes) share a
+/// from its own folder. `ops` (what a command does) and `hooks` (what `hooks` writes) share a
 /// layer and never import each other; `mcp` is a second front end over `ops`, below the cli that
 /// starts it.
 const LAYERS: [(&str, u8); 9] = [
@@ -19,7 +19,7 @@ const LAYERS: [(&str, u8); 9] = [
     ("agent", 3),
     ("store", 4),
     ("ops", 5),
-    ("install", 5),
+    ("hooks", 5),
     ("mcp", 6),
     ("cli", 7),
 ];

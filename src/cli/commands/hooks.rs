@@ -1,6 +1,6 @@
 //! `git handoff hooks install|uninstall|status`: the pre-push check in git's hooks (or the snippet
 //! for the hook manager that owns them), the agents' hook settings and skill, `notes.rewriteRef`.
-//! Each subcommand parses its flags, calls one function of [`crate::install`], and prints what it
+//! Each subcommand parses its flags, calls one function of [`crate::hooks`], and prints what it
 //! reports ([`print`] for install and uninstall).
 
 mod install;

@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::ops::{recall, session};
+use crate::ops::{recall, start};
 
 /// Print the last handoff for the next session, before its first turn.
 ///
@@ -98,7 +98,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     // Recall reads; at a session start it must never fail on the repository's configuration.
     let (mut repo, config, _) = ctx.open_saving()?;
     let copilot_hooks =
-        || repo.top().is_ok_and(|t| t.join(crate::install::copilot::HOOKS_PATH).is_file());
+        || repo.top().is_ok_and(|t| t.join(crate::hooks::copilot::HOOKS_PATH).is_file());
     if args.hook == Some(Hook::Claude) && payload.from_copilot && copilot_hooks() {
         // Copilot CLI runs Claude Code's hooks as well as its own: its own answer.
         return Ok(());
@@ -126,7 +126,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     // or a record, perhaps fetched from another clone, are shown escaped, never passed on.
     let mut text = crate::util::text::escape_controls(&recall.text(), true).into_owned();
     // The hooks' failures in this attempt: each let the agent go on, and someone should look.
-    let failures = crate::install::hook_failures::read(&repo.git_dir);
+    let failures = crate::hooks::hook_failures::read(&repo.git_dir);
     let since = resolved.started_at.map(crate::util::time::format);
     let recent: Vec<&String> =
         failures.iter().filter(|l| since.as_deref().is_none_or(|s| l.as_str() >= s)).collect();
@@ -164,7 +164,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 /// Whether git-handoff's MCP server is registered for the hook's agent, so the session can call
 /// the `handoff_recall` tool.
 fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
-    use crate::install::agent_settings::Agent;
+    use crate::hooks::agent_settings::Agent;
     let agent = match hook {
         // Copilot CLI's server is the one in `.mcp.json`, as Claude Code's.
         Hook::Claude | Hook::Copilot => Agent::Claude,
@@ -172,11 +172,11 @@ fn agent_has_tool(repo: &crate::git::repo::Repo, hook: Hook) -> bool {
         Hook::Gemini => Agent::Gemini,
     };
     let Ok(top) = repo.top() else { return false };
-    crate::install::mcp::status(top, agent).is_ok_and(|status| status.installed)
+    crate::hooks::mcp::status(top, agent).is_ok_and(|status| status.installed)
 }
 
 /// A session starts: the next attempt when the attempt's note is committed (see
-/// [`crate::ops::session`]). A failure here never costs the session its recall: it is a warning.
+/// [`crate::ops::start`]). A failure here never costs the session its recall: it is a warning.
 fn begin_session(
     ctx: &Ctx,
     repo: &mut crate::git::repo::Repo,
@@ -185,7 +185,7 @@ fn begin_session(
     source: SourceArg,
     session: Option<String>,
 ) {
-    let start = session::SessionStart {
+    let start = start::SessionStart {
         agent: match hook {
             Hook::Claude => "claude",
             Hook::Codex => "codex",
@@ -197,7 +197,7 @@ fn begin_session(
         session,
         logged: false,
     };
-    if let Err(err) = session::begin(repo, config, &start) {
+    if let Err(err) = start::begin(repo, config, &start) {
         ctx.warn(&format!("{err:#}; the session continues the attempt as it was"));
     }
 }

@@ -126,7 +126,7 @@ fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
     let (git_dir, top) = locate(&cwd)?;
     if agent == Runtime::Claude
         && payload::is_copilot_in_claude_hooks(&payload)
-        && top.join(crate::install::copilot::HOOKS_PATH).is_file()
+        && top.join(crate::hooks::copilot::HOOKS_PATH).is_file()
     {
         // Copilot CLI runs Claude Code's hooks as well as its own: its own record the call.
         return Ok((Vec::new(), git_dir.join("handoff").join(EVENTS_FILE)));
@@ -196,18 +196,18 @@ fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
 }
 
 /// A session starts (a SessionStart payload): the next attempt when the attempt's note is
-/// committed (see [`crate::ops::session`]). Rare, so it may open the repository; a failure is a
+/// committed (see [`crate::ops::start`]). Rare, so it may open the repository; a failure is a
 /// warning and the event is still recorded.
 fn begin_session(event: &events::Event<'_>) {
     let begin = || -> Result<()> {
         let open::Opened { mut repo, config, .. } = open::open(open::Configuration::Saving)?;
-        let start = crate::ops::session::SessionStart {
+        let start = crate::ops::start::SessionStart {
             agent: event.agent.to_string(),
             source: event.text.as_deref().unwrap_or("startup").to_string(),
             session: event.session.as_deref().map(str::to_string),
             logged: true,
         };
-        crate::ops::session::begin(&mut repo, &config, &start)?;
+        crate::ops::start::begin(&mut repo, &config, &start)?;
         Ok(())
     };
     if let Err(err) = begin() {

@@ -56,7 +56,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let archived = attempt.begin(&repo)?;
     // Above an earlier note, the notes ref says where this attempt began, so `validate` on any
     // machine tells its work from work committed after that note.
-    if let Err(err) = crate::ops::session::mark_if_above_note(&mut repo, &config, &attempt) {
+    if let Err(err) = crate::ops::start::mark_if_above_note(&mut repo, &config, &attempt) {
         ctx.warn(&format!("{err:#}; `validate` elsewhere may not tell this attempt's work apart"));
     }
     let dir = repo.handoff_dir();

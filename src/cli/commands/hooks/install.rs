@@ -1,12 +1,12 @@
 //! `git handoff hooks install`: the flags, and the report of what
-//! [`crate::install::hooks_install`] planned and wrote (or, with --dry-run, would write).
+//! [`crate::hooks::install`] planned and wrote (or, with --dry-run, would write).
 
 use std::io::Write;
 
 use anyhow::Result;
 
 use crate::cli::context::Ctx;
-use crate::install::hooks_install::{self, Request};
+use crate::hooks::{self, install::Request};
 
 use super::print::print;
 
@@ -110,7 +110,7 @@ pub struct InstallArgs {
 
 pub fn run(ctx: &Ctx, args: InstallArgs, out: &mut impl Write) -> Result<()> {
     let repo = Ctx::repo()?;
-    let report = hooks_install::install(&repo, &Request::from(&args))?;
+    let report = hooks::install::install(&repo, &Request::from(&args))?;
     print(ctx, &report, repo.top().ok(), out)
 }
 

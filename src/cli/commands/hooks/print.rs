@@ -9,9 +9,9 @@ use anyhow::Result;
 
 use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::install::change::shown;
-use crate::install::report::Report;
-use crate::install::{Action, TargetReport};
+use crate::hooks::change::shown;
+use crate::hooks::report::Report;
+use crate::hooks::{Action, TargetReport};
 
 pub(super) fn print(
     ctx: &Ctx,
@@ -156,7 +156,7 @@ fn codex_review() -> String {
     format!(
         "Codex runs new or changed hooks only after you approve them in its hook review, and \
          skips them silently until then: {}. `git handoff hooks status` shows whether it has.",
-        crate::install::codex_review::HOW_TO_APPROVE
+        crate::hooks::codex_review::HOW_TO_APPROVE
     )
 }
 

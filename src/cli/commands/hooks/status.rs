@@ -1,4 +1,4 @@
-//! `git handoff hooks status`: what [`crate::install::hooks_status`] finds installed, where, and
+//! `git handoff hooks status`: what [`crate::hooks::status`] finds installed, where, and
 //! whether it runs, printed as rows (or as JSON).
 
 use std::io::Write;
@@ -8,11 +8,11 @@ use anyhow::Result;
 
 use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::install::agent_status::SkillState;
-use crate::install::change::shown;
-use crate::install::codex_review::{HOW_TO_APPROVE, Review};
-use crate::install::hooks_status::{self, Status};
-use crate::install::managers::Evidence;
+use crate::hooks::agent_status::SkillState;
+use crate::hooks::change::shown;
+use crate::hooks::codex_review::{HOW_TO_APPROVE, Review};
+use crate::hooks::managers::Evidence;
+use crate::hooks::{self, status::Status};
 use crate::ops::open::{self, Configuration};
 
 /// A row label, padded before it is made bold so the columns line up in colour too.
@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, args: StatusArgs, out: &mut impl Write) -> Result<()> {
     // defaults the hooks fall back to.
     let repo = Ctx::repo()?;
     let (config, problems) = open::configuration(&repo, Configuration::Saving)?;
-    let report = hooks_status::status(&repo, &config, problems.into_iter().next())?;
+    let report = hooks::status::status(&repo, &config, problems.into_iter().next())?;
     let verdict = || -> Result<()> {
         if args.check && !all_run(&report) {
             Err(crate::util::error::NotPassed.into())
@@ -228,7 +228,7 @@ fn print_copilot_and_opencode(
         };
         writeln!(out, "{}{} {what}", label("opencode"), show(&opencode.path))?;
         if opencode.installed {
-            let config = top.map(|t| t.join(crate::install::opencode::CONFIG_PATH));
+            let config = top.map(|t| t.join(crate::hooks::opencode::CONFIG_PATH));
             let state = if opencode.mcp { "registers" } else { "does not register" };
             let path = config.as_deref().map(show).unwrap_or_default();
             writeln!(out, "{}{path} {state} git-handoff", label("MCP (opencode)"))?;

@@ -1,12 +1,12 @@
 //! `git handoff hooks uninstall`: the flags, and the report of what
-//! [`crate::install::hooks_uninstall`] took out (or, with --dry-run, would take out).
+//! [`crate::hooks::uninstall`] took out (or, with --dry-run, would take out).
 
 use std::io::Write;
 
 use anyhow::Result;
 
 use crate::cli::context::Ctx;
-use crate::install::hooks_uninstall::{self, Request};
+use crate::hooks::{self, uninstall::Request};
 
 use super::print::print;
 
@@ -65,7 +65,7 @@ pub struct UninstallArgs {
 
 pub fn run(ctx: &Ctx, args: UninstallArgs, out: &mut impl Write) -> Result<()> {
     let repo = Ctx::repo()?;
-    let report = hooks_uninstall::uninstall(&repo, &Request::from(&args))?;
+    let report = hooks::uninstall::uninstall(&repo, &Request::from(&args))?;
     print(ctx, &report, repo.top().ok(), out)
 }
 

@@ -28,9 +28,9 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use crate::git::repo::Repo;
-use crate::install::Action;
-use crate::install::change::{self, FileChange};
-use crate::install::managers::{self, Evidence, Manager};
+use crate::hooks::Action;
+use crate::hooks::change::{self, FileChange};
+use crate::hooks::managers::{self, Evidence, Manager};
 
 pub const BEGIN: &str = "# >>> git-handoff >>>";
 pub const END: &str = "# <<< git-handoff <<<";

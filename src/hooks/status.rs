@@ -8,11 +8,11 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::git::repo::Repo;
-use crate::install::agent_settings::Agent;
-use crate::install::agent_status::{self, AgentStatus, SkillState};
-use crate::install::git_hooks::{self, PrePushStatus};
-use crate::install::mcp;
-use crate::install::rewrite_ref;
+use crate::hooks::agent_settings::Agent;
+use crate::hooks::agent_status::{self, AgentStatus, SkillState};
+use crate::hooks::git_hooks::{self, PrePushStatus};
+use crate::hooks::mcp;
+use crate::hooks::rewrite_ref;
 use crate::model::config::Config;
 
 /// What is installed where; the agents' parts are `None` in a bare repository.
@@ -24,9 +24,9 @@ pub struct Status {
     pub codex: Option<AgentStatus>,
     pub gemini: Option<AgentStatus>,
     /// GitHub Copilot CLI's hooks file, and whether Copilot trusts the folder.
-    pub copilot: Option<crate::install::copilot::Status>,
+    pub copilot: Option<crate::hooks::copilot::Status>,
     /// opencode's plugin.
-    pub opencode: Option<crate::install::opencode::Status>,
+    pub opencode: Option<crate::hooks::opencode::Status>,
     /// The skill where Claude Code reads it.
     pub skill: Option<Skill>,
     /// The skill where Codex (and Gemini CLI, Copilot CLI, opencode) read it.
@@ -37,7 +37,7 @@ pub struct Status {
     /// Once Gemini CLI hooks of ours are installed: whether Gemini CLI trusts the folder, without
     /// which it runs none of them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gemini_trust: Option<crate::install::gemini_trust::Trust>,
+    pub gemini_trust: Option<crate::hooks::gemini_trust::Trust>,
     /// The agent hooks' last failures (at most 20, oldest first): each let the agent go on.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hook_failures: Vec<String>,
@@ -83,21 +83,21 @@ pub fn status(repo: &Repo, config: &Config, config_problem: Option<String>) -> R
         claude: agent(Agent::Claude)?,
         codex: agent(Agent::Codex)?,
         gemini: agent(Agent::Gemini)?,
-        copilot: top.as_deref().map(crate::install::copilot::status).transpose()?,
-        opencode: top.as_deref().map(crate::install::opencode::status).transpose()?,
+        copilot: top.as_deref().map(crate::hooks::copilot::status).transpose()?,
+        opencode: top.as_deref().map(crate::hooks::opencode::status).transpose()?,
         skill: skill(Agent::Claude)?,
         codex_skill: skill(Agent::Codex)?,
         claude_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Claude)).transpose()?,
         codex_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Codex)).transpose()?,
         gemini_mcp: top.as_deref().map(|t| mcp::status(t, Agent::Gemini)).transpose()?,
         gemini_trust: None,
-        hook_failures: crate::install::hook_failures::read(&repo.git_dir),
+        hook_failures: crate::hooks::hook_failures::read(&repo.git_dir),
         config_problem,
     })
     .map(|mut status| {
         let installed = status.gemini.as_ref().is_some_and(|g| !g.installed.is_empty());
         if let (true, Some(top)) = (installed, top.as_deref()) {
-            status.gemini_trust = Some(crate::install::gemini_trust::trust(top));
+            status.gemini_trust = Some(crate::hooks::gemini_trust::trust(top));
         }
         status
     })

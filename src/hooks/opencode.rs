@@ -17,9 +17,9 @@ use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::install::Action;
-use crate::install::change::{FileChange, read_text};
-use crate::install::json_edit::{self, Step};
+use crate::hooks::Action;
+use crate::hooks::change::{FileChange, read_text};
+use crate::hooks::json_edit::{self, Step};
 
 /// The plugin file, relative to the top of the work tree.
 pub const PLUGIN_PATH: &str = ".opencode/plugin/git-handoff.js";

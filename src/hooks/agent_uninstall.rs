@@ -7,12 +7,12 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 use serde_json::Value;
 
-use crate::install::Action;
-use crate::install::agent_settings::{self, Agent, SKILL};
-use crate::install::agent_status::{SkillState, skill_state};
-use crate::install::change::{FileChange, read_text};
-use crate::install::json_edit::{self, Step};
-use crate::install::manifest::Created;
+use crate::hooks::Action;
+use crate::hooks::agent_settings::{self, Agent, SKILL};
+use crate::hooks::agent_status::{SkillState, skill_state};
+use crate::hooks::change::{FileChange, read_text};
+use crate::hooks::json_edit::{self, Step};
+use crate::hooks::manifest::Created;
 
 /// Plans removing our entries from the agent's settings. `created` is what install recorded it
 /// made: containers it made go when they are left empty, and so does the file; without a record,

@@ -4,7 +4,7 @@
 //! The file is git-handoff's whole: install writes it (or rewrites an older one of ours), and
 //! leaves one the user changed; uninstall removes it as installed. Every command ends `|| exit 0`:
 //! Copilot denies a tool call whose `preToolUse` hook exits non-zero at all, and a failure is
-//! logged by git-handoff itself (see [`crate::install::hook_failures`]). The events are named in
+//! logged by git-handoff itself (see [`crate::hooks::hook_failures`]). The events are named in
 //! camelCase, so the payloads are Copilot's own (`record --event` names each, as they do not).
 //!
 //! Copilot also runs Claude Code's hook files: where both are installed, the Claude Code hooks
@@ -16,8 +16,8 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::install::Action;
-use crate::install::change::{FileChange, read_text};
+use crate::hooks::Action;
+use crate::hooks::change::{FileChange, read_text};
 
 /// The hooks file, relative to the top of the work tree.
 pub const HOOKS_PATH: &str = ".github/hooks/git-handoff.json";

@@ -8,9 +8,9 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::install::agent_settings::{self, Agent, SKILL};
-use crate::install::change::read_text;
-use crate::install::codex_review::{self, Review};
+use crate::hooks::agent_settings::{self, Agent, SKILL};
+use crate::hooks::change::read_text;
+use crate::hooks::codex_review::{self, Review};
 
 /// Which of our entries an agent's settings hold.
 #[derive(Debug, Clone, Serialize)]
@@ -87,7 +87,7 @@ pub enum SkillState {
 
 pub fn skill_state(top: &Path, agent: Agent) -> Result<SkillState> {
     let path = top.join(agent.skill_path());
-    let max = crate::install::change::MAX_BYTES;
+    let max = crate::hooks::change::MAX_BYTES;
     Ok(match crate::util::fs::read_regular_if_any(&path, max, "the skill")? {
         Some(bytes) if bytes == SKILL.as_bytes() => SkillState::Unchanged,
         Some(_) => SkillState::Modified,

@@ -13,10 +13,10 @@ use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::install::Action;
-use crate::install::agent_settings::Agent;
-use crate::install::change::{FileChange, read_text};
-use crate::install::json_edit::{self, Step};
+use crate::hooks::Action;
+use crate::hooks::agent_settings::Agent;
+use crate::hooks::change::{FileChange, read_text};
+use crate::hooks::json_edit::{self, Step};
 
 pub mod fold;
 

@@ -8,11 +8,11 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::git::repo::Repo;
-use crate::install::agent_settings::Agent;
-use crate::install::change::{FileChange, shown};
-use crate::install::manifest::{self, Manifest};
-use crate::install::report::Report;
-use crate::install::{
+use crate::hooks::agent_settings::Agent;
+use crate::hooks::change::{FileChange, shown};
+use crate::hooks::manifest::{self, Manifest};
+use crate::hooks::report::Report;
+use crate::hooks::{
     Action, Part, TargetReport, agent_status, agent_uninstall, copilot, git_hooks, mcp, opencode,
     rewrite_ref,
 };
@@ -184,12 +184,12 @@ fn plan_own_file(
     if part == Part::Copilot {
         plans.push(outcome("Copilot CLI", copilot::plan_uninstall(top)?));
         if !stays(top, Part::Claude, parts) {
-            let label = crate::install::hooks_install::COPILOT_MCP_LABEL;
+            let label = crate::hooks::install::COPILOT_MCP_LABEL;
             plans.push(outcome(label, mcp::plan_uninstall(top, Agent::Claude)?));
         }
     } else {
         plans.push(outcome("opencode", opencode::plan_uninstall(top)?));
-        let label = crate::install::hooks_install::OPENCODE_MCP_LABEL;
+        let label = crate::hooks::install::OPENCODE_MCP_LABEL;
         plans.push(outcome(label, opencode::plan_mcp_uninstall(top)?));
     }
     if !SHARING_THE_SKILL.iter().any(|other| stays(top, *other, parts)) {

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 
-use crate::install::Action;
-use crate::install::agent_settings::Agent;
-use crate::install::change::FileChange;
+use crate::hooks::Action;
+use crate::hooks::agent_settings::Agent;
+use crate::hooks::change::FileChange;
 
 use super::{Removal, config_path, is_empty, merge_json, unmerge_json};
 

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value, json};
 
-use crate::install::change::{FileChange, read_text};
-use crate::install::json_edit;
+use crate::hooks::change::{FileChange, read_text};
+use crate::hooks::json_edit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::git::repo::Repo;
-use crate::install::Action;
+use crate::hooks::Action;
 
 pub const KEY: &str = "notes.rewriteRef";
 

@@ -9,11 +9,11 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::git::repo::Repo;
-use crate::install::agent_settings::{self, Agent};
-use crate::install::change::{FileChange, shown};
-use crate::install::manifest::{self, Created};
-use crate::install::report::Report;
-use crate::install::{Action, TargetReport, copilot, git_hooks, mcp, opencode, rewrite_ref};
+use crate::hooks::agent_settings::{self, Agent};
+use crate::hooks::change::{FileChange, shown};
+use crate::hooks::manifest::{self, Created};
+use crate::hooks::report::Report;
+use crate::hooks::{Action, TargetReport, copilot, git_hooks, mcp, opencode, rewrite_ref};
 use crate::model::config::Config;
 
 /// What to install: the command line's flags, as plain values.

@@ -2,8 +2,8 @@
 //! manager that owns it), the agents' hook settings and skill, and `notes.rewriteRef`; and
 //! undoing all of it.
 //!
-//! What each `hooks` subcommand does is one function here ([`hooks_install`],
-//! [`hooks_uninstall`], [`hooks_status`]), which decides what to write, calls the installers for
+//! What each `hooks` subcommand does is one function here ([`install`],
+//! [`uninstall`], [`status`]), which decides what to write, calls the installers for
 //! each part (the pre-push hook, the agents' settings, the MCP server, `notes.rewriteRef`) and
 //! returns a report; the command layer only parses flags and prints it. Every change is planned
 //! first ([`change::FileChange`]) and applied only once every file has been read and checked, so an
@@ -18,9 +18,7 @@ pub mod copilot;
 pub mod gemini_trust;
 pub mod git_hooks;
 pub mod hook_failures;
-pub mod hooks_install;
-pub mod hooks_status;
-pub mod hooks_uninstall;
+pub mod install;
 pub mod json_edit;
 pub mod managers;
 pub mod manifest;
@@ -28,6 +26,8 @@ pub mod mcp;
 pub mod opencode;
 pub mod report;
 pub mod rewrite_ref;
+pub mod status;
+pub mod uninstall;
 
 use std::path::PathBuf;
 

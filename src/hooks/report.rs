@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::install::TargetReport;
-use crate::install::rewrite_ref::RewriteRef;
+use crate::hooks::TargetReport;
+use crate::hooks::rewrite_ref::RewriteRef;
 
 /// What install and uninstall report (and print with --json).
 #[derive(Serialize)]

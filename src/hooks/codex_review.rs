@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::install::agent_settings::{self, Agent};
+use crate::hooks::agent_settings::{self, Agent};
 
 /// What Codex's configuration says about git-handoff's hooks in one repository.
 #[derive(Debug, Clone, Serialize)]
@@ -86,7 +86,7 @@ pub fn review(top: &Path, settings: &Value, events: &[&'static str], config: &Pa
         disabled: Vec::new(),
         problem: None,
     };
-    let max = crate::install::change::MAX_BYTES;
+    let max = crate::hooks::change::MAX_BYTES;
     let text = match crate::util::fs::read_regular_if_any(config, max, "Codex's configuration") {
         Ok(bytes) => String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned(),
         Err(err) => {
