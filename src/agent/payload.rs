@@ -32,7 +32,7 @@ use crate::agent::events::{Event, FORMAT, Kind};
 use crate::model::redact::Redactor;
 use fields::{bool_field, exit_code_of_response, obj_field, str_field, wrong_type};
 
-mod copilot;
+pub mod copilot;
 mod fields;
 mod gemini;
 mod lifecycle;

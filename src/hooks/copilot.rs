@@ -19,8 +19,7 @@ use serde_json::Value;
 use crate::hooks::Action;
 use crate::hooks::change::{FileChange, read_text};
 
-/// The hooks file, relative to the top of the work tree.
-pub const HOOKS_PATH: &str = ".github/hooks/git-handoff.json";
+pub use crate::agent::payload::copilot::HOOKS_PATH;
 
 /// The events and commands, with their timeouts in seconds.
 pub const HOOKS: &[(&str, &str, u64)] = &[

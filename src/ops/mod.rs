@@ -7,6 +7,7 @@ pub mod note;
 pub mod open;
 pub mod progress;
 pub mod recall;
+pub mod record;
 pub mod seal;
 pub mod snapshot;
 pub mod start;

@@ -14,6 +14,10 @@
 //! ([`is_copilot_in_claude_hooks`]): those are read as Claude Code's, unless Copilot's own hooks
 //! are installed too, when they are left to them (`record` asks).
 
+/// Copilot CLI's hooks file that `hooks install --copilot` writes, relative to the top of the work
+/// tree: where it exists, Copilot's calls are recorded by its own hooks, not by Claude Code's.
+pub const HOOKS_PATH: &str = ".github/hooks/git-handoff.json";
+
 use anyhow::{Result, anyhow};
 use serde_json::{Map, Value};
 

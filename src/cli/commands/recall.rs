@@ -98,7 +98,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     // Recall reads; at a session start it must never fail on the repository's configuration.
     let (mut repo, config, _) = ctx.open_saving()?;
     let copilot_hooks =
-        || repo.top().is_ok_and(|t| t.join(crate::hooks::copilot::HOOKS_PATH).is_file());
+        || repo.top().is_ok_and(|t| t.join(crate::agent::payload::copilot::HOOKS_PATH).is_file());
     if args.hook == Some(Hook::Claude) && payload.from_copilot && copilot_hooks() {
         // Copilot CLI runs Claude Code's hooks as well as its own: its own answer.
         return Ok(());

@@ -6,24 +6,13 @@
 //! is one line on stderr and exit 2, with the log unchanged.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 
-use crate::agent::attempt::{Attempt, EVENTS_FILE, STATE_FILE};
-use crate::agent::events::{self, Event, Kind};
-use crate::agent::payload::{self, Runtime, SessionDirs};
-use crate::agent::progress::PLAN_FILE;
+use crate::agent::payload::Runtime;
 use crate::cli::context::Ctx;
-use crate::git::repo::{Location, Repo};
-use crate::model::checks::Checks;
-use crate::model::config::Config;
-use crate::model::redact::Redactor;
-use crate::ops::open;
-use crate::util::time;
-
-/// The most stdin `record` reads; a larger payload is refused, not cut.
-pub const MAX_PAYLOAD: usize = 2 << 20;
+use crate::cli::output;
+use crate::ops::record::{self, Request};
 
 /// Record one agent hook payload (JSON on stdin) in the attempt's event log.
 ///
@@ -71,7 +60,15 @@ pub enum AgentArg {
 /// `chdir_given`: `-C` was passed, so the payload's `cwd` does not choose the repository.
 pub fn run(ctx: &Ctx, args: Args, chdir_given: bool, out: &mut impl Write) -> Result<()> {
     use crate::util::error::{Kind, kind_of, kinded};
-    let (line, log) = record_stdin(args, chdir_given).map_err(|err| {
+    let agent = args.agent.map(|agent| match agent {
+        AgentArg::Claude => Runtime::Claude,
+        AgentArg::Codex => Runtime::Codex,
+        AgentArg::Gemini => Runtime::Gemini,
+        AgentArg::Copilot => Runtime::Copilot,
+        AgentArg::Generic => Runtime::Generic,
+    });
+    let request = Request { agent, event: args.event, steered: chdir_given };
+    let recorded = record::record(std::io::stdin().lock(), request).map_err(|err| {
         // What is not the repository's, git's or the disk's is the payload's.
         let kind = match kind_of(&err) {
             Kind::Failed => Kind::Input,
@@ -79,151 +76,16 @@ pub fn run(ctx: &Ctx, args: Args, chdir_given: bool, out: &mut impl Write) -> Re
         };
         kinded(kind, anyhow!("record: {err:#}; nothing was recorded"))
     })?;
+    recorded.warnings.iter().for_each(|warning| output::warn(warning));
     if ctx.json {
         // The event as it was written (redacted), for a runtime that asks; null when it was left
         // to the hooks of the agent that sent it.
-        let event: serde_json::Value = match line.is_empty() {
+        let event: serde_json::Value = match recorded.line.is_empty() {
             true => serde_json::Value::Null,
-            false => serde_json::from_slice(&line)?,
+            false => serde_json::from_slice(&recorded.line)?,
         };
-        let report = serde_json::json!({"recorded": event, "log": log});
-        crate::cli::output::write_json(out, &report)?;
+        let report = serde_json::json!({"recorded": event, "log": recorded.log});
+        output::write_json(out, &report)?;
     }
     Ok(())
-}
-
-/// Reads, normalises and appends the payload; returns the line written and the log's path.
-fn record_stdin(args: Args, chdir_given: bool) -> Result<(Vec<u8>, PathBuf)> {
-    let bytes = events::read_bounded(std::io::stdin().lock(), MAX_PAYLOAD)
-        .context("reading the payload from stdin")?;
-    let Some(bytes) = bytes else {
-        bail!("the payload on stdin is larger than {} MiB; hooks send far less", MAX_PAYLOAD >> 20);
-    };
-    let mut payload = payload::parse_payload(&bytes)?;
-    if let Some(name) = args.event.filter(|name| !name.is_empty()) {
-        // Where Copilot CLI names the event itself.
-        payload.entry("hookName").or_insert(serde_json::Value::String(name));
-    }
-    let agent = match args.agent {
-        Some(AgentArg::Claude) => Runtime::Claude,
-        Some(AgentArg::Codex) => Runtime::Codex,
-        Some(AgentArg::Gemini) => Runtime::Gemini,
-        Some(AgentArg::Copilot) => Runtime::Copilot,
-        Some(AgentArg::Generic) => Runtime::Generic,
-        None => Runtime::detect(&payload)?,
-    };
-    let session_cwd = match payload.get("cwd") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(serde_json::Value::String(dir)) => Some(PathBuf::from(dir)),
-        Some(_) => bail!("payload field `cwd` is not a string; it names the session's directory"),
-    };
-    let steered = chdir_given || std::env::var_os("GIT_DIR").is_some();
-    if let Some(dir) = session_cwd.as_ref().filter(|d| !steered && d.is_dir()) {
-        std::env::set_current_dir(dir)
-            .with_context(|| format!("changing to the session's directory {}", dir.display()))?;
-    }
-    let cwd = std::env::current_dir().context("reading the current directory")?;
-    let (git_dir, top) = locate(&cwd)?;
-    if agent == Runtime::Claude
-        && payload::is_copilot_in_claude_hooks(&payload)
-        && top.join(crate::hooks::copilot::HOOKS_PATH).is_file()
-    {
-        // Copilot CLI runs Claude Code's hooks as well as its own: its own record the call.
-        return Ok((Vec::new(), git_dir.join("handoff").join(EVENTS_FILE)));
-    }
-    // A configuration that cannot be taken whole never stops the record: the defaults stand in.
-    let (config, problems) = Config::load_for_saving(Some(&top));
-    for problem in &problems {
-        crate::cli::output::warn(problem);
-    }
-    let redactor = Redactor::new(&config)?;
-    // Relative paths in the payload are the session's, wherever the repository was found.
-    let session_dir = session_cwd.filter(|d| d.is_dir()).unwrap_or_else(|| cwd.clone());
-    let dirs = SessionDirs { cwd: &session_dir, top: &top };
-    let event = payload::normalize(&payload, agent, &dirs, &redactor, time::format(time::now()))?;
-    let line = event.to_line()?;
-    if event.kind == events::Kind::SessionStart && !event.sub {
-        begin_session(&event);
-    }
-    let dir = git_dir.join("handoff");
-    let log = dir.join(EVENTS_FILE);
-    if dir.join(STATE_FILE).is_file() {
-        events::append(&log, &line)?;
-        refresh_summary(&dir, &event, &config);
-        return Ok((line, log));
-    }
-    // No attempt yet: begin an implicit one, under the log's lock so concurrent hooks agree.
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let file = events::open_locked(&log)?;
-    if !dir.join(STATE_FILE).is_file() {
-        begin_implicit()?;
-    }
-    events::append_locked(&file, &log, &line)?;
-    Ok((line, log))
-}
-
-/// After an edit or a check's result, rewrites the change summary files of a progress plan, so
-/// the file an orchestrator reads never claims more than the log. Any other event, or no plan,
-/// costs one comparison or one `stat`. The event is recorded whatever happens here: a summary
-/// that cannot be rewritten is a warning.
-fn refresh_summary(dir: &Path, event: &Event<'_>, config: &Config) {
-    if event.kind != Kind::ToolResult || !dir.join(PLAN_FILE).is_file() {
-        return;
-    }
-    let edit = !event.paths.is_empty();
-    let check = || {
-        event.tool.as_deref().is_some_and(payload::is_shell)
-            && event.target.as_deref().is_some_and(|c| Checks::new(config).find(c).is_some())
-    };
-    if !edit && !check() {
-        return;
-    }
-    let warnings = open::repo().and_then(|repo| crate::ops::progress::refresh(&repo, config));
-    match warnings {
-        Ok(warnings) => warnings.iter().for_each(|w| crate::cli::output::warn(w)),
-        Err(err) => crate::cli::output::warn(&format!("{err:#}; the change summary is stale")),
-    }
-}
-
-/// The git dir and the top of the work tree, cheaply when git's environment does not steer.
-fn locate(cwd: &Path) -> Result<(PathBuf, PathBuf)> {
-    if let Some(found) = Location::find(cwd) {
-        return Ok((found.git_dir, found.work_tree));
-    }
-    let repo = Repo::discover()?;
-    let top = repo.top()?.to_path_buf();
-    Ok((repo.git_dir, top))
-}
-
-/// A session starts (a SessionStart payload): the next attempt when the attempt's note is
-/// committed (see [`crate::ops::start`]). Rare, so it may open the repository; a failure is a
-/// warning and the event is still recorded.
-fn begin_session(event: &events::Event<'_>) {
-    let begin = || -> Result<()> {
-        let open::Opened { mut repo, config, .. } = open::open(open::Configuration::Saving)?;
-        let start = crate::ops::start::SessionStart {
-            agent: event.agent.to_string(),
-            source: event.text.as_deref().unwrap_or("startup").to_string(),
-            session: event.session.as_deref().map(str::to_string),
-            logged: true,
-        };
-        crate::ops::start::begin(&mut repo, &config, &start)?;
-        Ok(())
-    };
-    if let Err(err) = begin() {
-        eprintln!("warning: record: {err:#}; the session continues the attempt as it was");
-    }
-}
-
-/// Saves an implicit attempt: issue unknown, base HEAD, started now.
-fn begin_implicit() -> Result<()> {
-    let repo = open::repo()?;
-    let head = repo.head().ok();
-    let attempt = Attempt {
-        issue: None,
-        base: head.as_ref().and_then(|h| h.id),
-        started_at: time::now(),
-        branch: head.and_then(|h| h.branch),
-    };
-    attempt.save(&repo)
 }
