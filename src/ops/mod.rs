@@ -9,6 +9,7 @@ pub mod progress;
 pub mod recall;
 pub mod record;
 pub mod seal;
+pub mod show;
 pub mod snapshot;
 pub mod start;
 pub mod sync;

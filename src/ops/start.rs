@@ -1,4 +1,5 @@
-//! Sessions and attempts, one model: what a session's start does to the attempt.
+//! `git handoff start` begins an attempt; and, one model with it, what a session's start does to
+//! the attempt.
 //!
 //! A new session that begins after its attempt's note is committed (whatever started it: startup,
 //! resume, clear, compact) begins the next attempt on its own: same issue, based on HEAD, begun
@@ -14,7 +15,7 @@
 //! A session that begins while its attempt has no note continues the attempt; its start is
 //! written to the event log, so the digest at its end is the session's own.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use gix::ObjectId;
 use serde::Serialize;
 
@@ -25,6 +26,64 @@ use crate::model::config::Config;
 use crate::store::handoff::{self, NoteOnBranch, WALK_LIMIT, branch};
 use crate::store::records::{self, Record, RecordKind};
 use crate::util::time;
+
+/// What `start` is asked: the issue, the base revision (HEAD when `None`) and when the attempt
+/// began (now when `None`).
+pub struct Request<'a> {
+    pub issue: u64,
+    pub base: Option<&'a str>,
+    pub started_at: Option<&'a str>,
+}
+
+/// The attempt `start` began, where its state lives, and the previous attempt's archive.
+#[derive(Debug, Serialize)]
+pub struct Started {
+    pub issue: u64,
+    pub base: Option<String>,
+    pub branch: Option<String>,
+    pub started_at: String,
+    pub state_dir: String,
+    pub events: String,
+    pub archived: Option<String>,
+    /// What could not be done beside it (the begin mark in the notes ref).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// Begins an attempt: its issue, base and start time, and a fresh event log. The state lives in
+/// this worktree's own git dir (`handoff/`); a previous attempt's state, event log and plan are
+/// moved to `handoff/archive/`, not deleted.
+pub fn start(repo: &mut Repo, config: &Config, request: &Request<'_>) -> Result<Started> {
+    let head = repo.head()?;
+    let base = match request.base {
+        Some(rev) => Some(repo.resolve_commit(rev).context("--base")?),
+        None => head.id,
+    };
+    let started_at = match request.started_at {
+        Some(text) => time::parse(text).context("--started-at")?,
+        None => time::now(),
+    };
+    let attempt = Attempt { issue: Some(request.issue), base, started_at, branch: head.branch };
+    let archived = attempt.begin(repo)?;
+    // Above an earlier note, the notes ref says where this attempt began, so `validate` on any
+    // machine tells its work from work committed after that note.
+    let mut warnings = Vec::new();
+    if let Err(err) = mark_if_above_note(repo, config, &attempt) {
+        warnings
+            .push(format!("{err:#}; `validate` elsewhere may not tell this attempt's work apart"));
+    }
+    let dir = repo.handoff_dir();
+    Ok(Started {
+        issue: request.issue,
+        base: attempt.base.map(|id| id.to_string()),
+        branch: attempt.branch.clone(),
+        started_at: time::format(attempt.started_at),
+        state_dir: dir.display().to_string(),
+        events: dir.join(EVENTS_FILE).display().to_string(),
+        archived: archived.map(|p| p.display().to_string()),
+        warnings,
+    })
+}
 
 /// What a runtime says of a session that starts.
 #[derive(Debug, Clone, Default)]

@@ -1,16 +1,15 @@
-//! `git handoff show`: the human recovery view of a handoff.
+//! `git handoff show`: the human recovery view of the handoff [`crate::ops::show`] finds.
 
 use std::io::Write;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::Result;
 use serde::Serialize;
 
-use crate::agent::attempt::Attempt;
 use crate::cli::context::{AttemptArgs, Ctx};
 use crate::cli::output;
-use crate::ops::recall;
-use crate::store::handoff::since::{self, Since};
-use crate::store::handoff::{self, Handoff, Query, ReadFrom, Seal, SealPosition};
+use crate::ops::{recall, show};
+use crate::store::handoff::since::Since;
+use crate::store::handoff::{Handoff, ReadFrom, Seal, SealPosition};
 use crate::store::records::{Record, RecordKind};
 use crate::util::text;
 
@@ -48,66 +47,35 @@ struct Report<'a> {
     seal: Option<&'a Seal>,
     /// What happened since the handoff: commits, files, the last check.
     since: Option<&'a Since>,
-    next: Vec<String>,
+    next: &'a [String],
 }
 
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     let (repo, config) = ctx.open()?;
-    let start = match &args.rev {
-        Some(rev) => Some(repo.resolve_commit(rev).context("REV")?),
-        None => None,
-    };
-    let resolved = Attempt::resolve(&repo, &(&args.attempt).into())?;
-    let head = repo.head()?;
-    let query = Query {
-        start,
-        issue: args.attempt.issue,
-        attempt_issue: resolved.issue,
-        branch: if start.is_none() { head.ref_name.as_deref() } else { None },
-    };
-    let latest = handoff::find(&repo, &config, &query)?;
-    let shown = match &latest.handoff {
+    let request = show::Request { rev: args.rev.as_deref(), attempt: (&args.attempt).into() };
+    let found = show::show(&repo, &config, &request)?;
+    let shown = match &found.handoff {
         Some(handoff) => {
-            // Only up to HEAD: a handoff shown at REV is shown as it was.
-            let since = match start {
-                None => since::since(&repo, &config, handoff)
-                    .map_err(|err| ctx.warn(&format!("{err:#}; what happened since is left out")))
-                    .ok()
-                    .filter(|s| !s.is_empty()),
-                Some(_) => None,
-            };
-            show(ctx, handoff, since.as_ref(), config.caps.seal_files, out)
+            print(ctx, handoff, found.since.as_ref(), &found.next, config.caps.seal_files, out)
         }
-        None => {
-            let at = args.rev.as_deref().map(|r| format!(" at {r}")).unwrap_or_default();
-            Err(anyhow!(
-                "no handoff found{at} for this branch{}: no note commit on it and no record; \
-                 `git handoff log` lists the branch's handoffs and `git notes --ref={} list` the \
-                 records",
-                query
-                    .issue
-                    .or(resolved.issue)
-                    .map(|i| format!(" or issue #{i}"))
-                    .unwrap_or_default(),
-                crate::util::shell::quote(&config.notes_ref)
-            ))
-        }
+        None => Ok(()),
     };
     // After the output, and before the error when there is no handoff: a skipped note may be why.
-    for warning in &latest.warnings {
+    for warning in &found.warnings {
         ctx.warn(warning);
     }
-    shown
+    shown?;
+    found.missing.map_or(Ok(()), Err)
 }
 
-fn show(
+fn print(
     ctx: &Ctx,
     handoff: &Handoff,
     since: Option<&Since>,
+    next: &[String],
     cap: usize,
     out: &mut impl Write,
 ) -> Result<()> {
-    let next = next_steps(handoff);
     if ctx.json {
         let report = Report {
             record: &handoff.record,
@@ -119,7 +87,7 @@ fn show(
         };
         return Ok(output::write_json(out, &report)?);
     }
-    render(handoff, since, &next, cap, out)
+    render(handoff, since, next, cap, out)
 }
 
 fn render(
@@ -260,27 +228,6 @@ fn render_since(record: &Record, since: &Since, cap: usize, out: &mut impl Write
         }
     }
     Ok(())
-}
-
-fn next_steps(handoff: &Handoff) -> Vec<String> {
-    let record = &handoff.record;
-    let mut steps = Vec::new();
-    if let Some(issue) = record.issue {
-        steps.push(format!(
-            "git handoff start --issue {issue}    # continue the work in a new attempt"
-        ));
-    }
-    if let Some(seal) = &handoff.seal {
-        steps.push(format!(
-            "git show --stat {}       # the sealed leftover work",
-            crate::util::text::short_id(&seal.commit)
-        ));
-    }
-    if !record.tags.is_empty() {
-        steps.push("re-run the last check before trusting the tagged claims".to_string());
-    }
-    steps.push("git handoff recall --source resume  # the short form for an agent".to_string());
-    steps
 }
 
 /// Headings bold, unverified tags highlighted.

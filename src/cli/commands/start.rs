@@ -1,14 +1,12 @@
-//! `git handoff start`: begin an attempt.
+//! `git handoff start`: begin an attempt ([`crate::ops::start`] does it).
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
-use serde::Serialize;
+use anyhow::Result;
 
-use crate::agent::attempt::{Attempt, EVENTS_FILE};
 use crate::cli::context::Ctx;
 use crate::cli::output;
-use crate::util::time;
+use crate::ops::start;
 
 /// Begin an attempt: its issue, base and start time, and a fresh event log.
 ///
@@ -29,46 +27,16 @@ pub struct Args {
     pub started_at: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Report {
-    issue: u64,
-    base: Option<String>,
-    branch: Option<String>,
-    started_at: String,
-    state_dir: String,
-    events: String,
-    archived: Option<String>,
-}
-
 pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     // A bad configuration never stops a start: what cannot be used is said, the defaults stand.
     let (mut repo, config, _) = ctx.open_saving()?;
-    let head = repo.head()?;
-    let base = match &args.base {
-        Some(rev) => Some(repo.resolve_commit(rev).context("--base")?),
-        None => head.id,
-    };
-    let started_at = match &args.started_at {
-        Some(text) => time::parse(text).context("--started-at")?,
-        None => time::now(),
-    };
-    let attempt = Attempt { issue: Some(args.issue), base, started_at, branch: head.branch };
-    let archived = attempt.begin(&repo)?;
-    // Above an earlier note, the notes ref says where this attempt began, so `validate` on any
-    // machine tells its work from work committed after that note.
-    if let Err(err) = crate::ops::start::mark_if_above_note(&mut repo, &config, &attempt) {
-        ctx.warn(&format!("{err:#}; `validate` elsewhere may not tell this attempt's work apart"));
-    }
-    let dir = repo.handoff_dir();
-    let report = Report {
+    let request = start::Request {
         issue: args.issue,
-        base: attempt.base.map(|id| id.to_string()),
-        branch: attempt.branch.clone(),
-        started_at: time::format(attempt.started_at),
-        state_dir: dir.display().to_string(),
-        events: dir.join(EVENTS_FILE).display().to_string(),
-        archived: archived.map(|p| p.display().to_string()),
+        base: args.base.as_deref(),
+        started_at: args.started_at.as_deref(),
     };
+    let report = start::start(&mut repo, &config, &request)?;
+    report.warnings.iter().for_each(|warning| ctx.warn(warning));
     if ctx.json {
         return Ok(output::write_json(out, &report)?);
     }
