@@ -4,7 +4,7 @@
 //! recomputes the digest from the log file and checks a 200-item note against it, exactly as
 //! `note` does before it commits. Prints the median and the slowest of the runs.
 //!
-//! Usage: cargo run --release --example claims_bench [RUNS]   (default 51)
+//! Usage: cargo bench --bench claims_bench -- [RUNS]   (default 51)
 
 use std::path::Path;
 use std::time::Instant;
@@ -16,7 +16,9 @@ const EVENTS: usize = 10_000;
 const ITEMS: usize = 200;
 
 fn main() -> anyhow::Result<()> {
-    let runs: usize = std::env::args().nth(1).map_or(Ok(51), |r| r.parse())?;
+    // `cargo bench` passes `--bench` before the runs.
+    let runs: usize =
+        std::env::args().skip(1).find(|a| !a.starts_with("--")).map_or(Ok(51), |r| r.parse())?;
     let config = Config::default();
     let dir = tempfile::tempdir()?;
     let top = Path::new("/work/repo");
