@@ -7,8 +7,20 @@
 # `SKIPPED:` on its own line.
 #
 #   packaging/test.sh [DIST]        (default: dist/, as packaging/build.sh left it)
+#   VERDACCIO_PREFIX=DIR            where the throwaway registry (verdaccio from npm) is installed
+#                                   or found (default: a fresh one in the run's temporary dir)
+#   packaging/test.sh --install-registry   (install it into VERDACCIO_PREFIX and stop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The registry's own install: reused from VERDACCIO_PREFIX when it is there.
+install_registry() {
+  [ -x "$1/bin/verdaccio" ] && return 0
+  command -v npm >/dev/null && timeout 180 npm install -g -s --prefix "$1" verdaccio@6 >/dev/null 2>&1
+}
+if [ "${1:-}" = --install-registry ]; then
+  install_registry "${VERDACCIO_PREFIX:?VERDACCIO_PREFIX names where to install it}" || true
+  exit 0
+fi
 dist=$(cd "${1:-dist}" && pwd)
 work=$(mktemp -d)
 registry_pid=""
@@ -122,7 +134,8 @@ fi
 
 # 4. npm: both packages published to a throwaway registry on 127.0.0.1, then installed globally
 #    into an empty prefix and into a project.
-if command -v npm >/dev/null && timeout 180 npm install -g -s --prefix "$work/verdaccio" verdaccio@6 >/dev/null 2>&1; then
+registry=${VERDACCIO_PREFIX:-$work/verdaccio}
+if command -v npm >/dev/null && install_registry "$registry"; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   url=http://127.0.0.1:$port/
   cat > "$work/verdaccio.yaml" <<EOF
@@ -134,7 +147,7 @@ listen: 127.0.0.1:$port
 max_body_size: 200mb
 log: {type: stdout, format: pretty, level: error}
 EOF
-  "$work/verdaccio/bin/verdaccio" --config "$work/verdaccio.yaml" >"$work/verdaccio.log" 2>&1 &
+  "$registry/bin/verdaccio" --config "$work/verdaccio.yaml" >"$work/verdaccio.log" 2>&1 &
   registry_pid=$!
   for _ in $(seq 50); do python3 -c "import urllib.request; urllib.request.urlopen('${url}-/ping')" 2>/dev/null && break; sleep 0.2; done
   token=$(python3 - "$url" <<'PY'
