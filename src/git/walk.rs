@@ -91,9 +91,49 @@ pub fn range_in(
         .context("reading the shallow file")?
         .map(|s| s.iter().copied().collect())
         .unwrap_or_default();
-    // The path is looked up in each commit's tree on a second thread while the walk goes on: the
-    // two cost about the same. The thread starts once a few trees are waiting: a push of a few
-    // commits is over before a thread would have started.
+    let walked = walk_looking_up_trees(repo, sources, (include, exclude), path, shallow);
+    let WalkedTrees { mut nodes, listed, entries, newest } = walked;
+    let listed = listed?;
+    let mut entries = entries?;
+    let late = look_up_the_rest(repo, sources, path, &nodes, &listed, &mut entries)?;
+    let commits = in_topo_order(&mut nodes, &listed, &entries)?;
+    Ok(Walked { commits, objects: newest.or(late).map(|lookup| lookup.objects) })
+}
+
+/// The entry at the path in each tree looked up: in two maps, one per thread, looked up in both
+/// rather than merged.
+struct TreeEntries([gix::hashtable::HashMap<ObjectId, Entry>; 2]);
+
+impl TreeEntries {
+    fn contains(&self, tree: &ObjectId) -> bool {
+        self.0.iter().any(|entries| entries.contains_key(tree))
+    }
+
+    fn get(&self, tree: &ObjectId) -> Result<&Entry> {
+        (self.0[0].get(tree).or_else(|| self.0[1].get(tree)))
+            .ok_or_else(|| anyhow!("tree {tree} was not looked up"))
+    }
+}
+
+/// What the walk and the tree lookups beside it found: the commits read (`nodes`), those listed,
+/// the entries at the path, and the lookup that read the newest trees.
+struct WalkedTrees {
+    nodes: Vec<Node>,
+    listed: Result<Vec<usize>>,
+    entries: Result<TreeEntries>,
+    newest: Option<TreeLookup>,
+}
+
+/// The walk of the range, with the path looked up in each commit's tree on a second thread while
+/// the walk goes on: the two cost about the same. The thread starts once a few trees are waiting:
+/// a push of a few commits is over before a thread would have started.
+fn walk_looking_up_trees(
+    repo: &gix::Repository,
+    sources: &Sources,
+    (include, exclude): (&[ObjectId], &[ObjectId]),
+    path: &str,
+    shallow: gix::hashtable::HashSet<ObjectId>,
+) -> WalkedTrees {
     let work = TreeWork::default();
     let helped = std::sync::Mutex::new(None);
     let (nodes, listed, own) = std::thread::scope(|s| {
@@ -125,23 +165,31 @@ pub fn range_in(
         };
         (walk.nodes, listed, own)
     });
-    // The scope has joined the helper, if it started. The two threads' findings stay in two maps,
-    // looked up in both rather than merged; of the two lookups, the one that read the first chunk
-    // (the newest trees) is kept.
+    // The scope has joined the helper, if it started. Of the two lookups, the one that read the
+    // first chunk (the newest trees) is kept.
     let (entries, newest) = match (own, helped.into_inner().unwrap_or_else(|p| p.into_inner())) {
         (Ok((own, lookup)), Some(Ok((helped, helper_lookup)))) => {
-            (Ok([own, helped]), helper_lookup.or(lookup))
+            (Ok(TreeEntries([own, helped])), helper_lookup.or(lookup))
         }
-        (Ok((own, lookup)), None) => (Ok([own, Default::default()]), lookup),
+        (Ok((own, lookup)), None) => (Ok(TreeEntries([own, Default::default()])), lookup),
         (Err(err), _) | (_, Some(Err(err))) => (Err(err), None),
     };
-    let listed = listed?;
-    let mut nodes = nodes;
-    let [mut entries, helped] = entries?;
-    // The walk hands out only the trees it expects to need; a commit reached first from an
-    // uninteresting child and listed after all, or its parent, is looked up here.
+    WalkedTrees { nodes, listed, entries, newest }
+}
+
+/// The walk hands out only the trees it expects to need; a commit reached first from an
+/// uninteresting child and listed after all, or its parent, is looked up here. Returns the lookup
+/// made here, if one was.
+fn look_up_the_rest(
+    repo: &gix::Repository,
+    sources: &Sources,
+    path: &str,
+    nodes: &[Node],
+    listed: &[usize],
+    entries: &mut TreeEntries,
+) -> Result<Option<TreeLookup>> {
     let mut late = None;
-    for &n in &listed {
+    for &n in listed {
         let parsed = nodes[n].parsed.as_ref().expect("a listed commit is parsed");
         let parent = match parsed.parents[..] {
             [] => None,
@@ -149,36 +197,44 @@ pub fn range_in(
             _ => continue, // a merge: not asked
         };
         for tree in [Some(parsed.tree), parent].into_iter().flatten() {
-            if !entries.contains_key(&tree) && !helped.contains_key(&tree) {
+            if !entries.contains(&tree) {
                 let lookup = late.get_or_insert_with(|| TreeLookup::new(repo, sources, path));
-                entries.insert(tree, lookup.entry(tree)?);
+                entries.0[0].insert(tree, lookup.entry(tree)?);
             }
         }
     }
-    let entry = |tree: &ObjectId| -> Result<&Entry> {
-        (entries.get(tree).or_else(|| helped.get(tree)))
-            .ok_or_else(|| anyhow!("tree {tree} was not looked up"))
-    };
+    Ok(late)
+}
+
+/// The listed commits, parents before children, each with whether it changes the path (decided
+/// from `entries`) and its message, handed out once, after any commit that needed it.
+fn in_topo_order(
+    nodes: &mut [Node],
+    listed: &[usize],
+    entries: &TreeEntries,
+) -> Result<Vec<Listed>> {
     let mut out = Vec::with_capacity(listed.len());
-    for n in topo_order(&nodes, &listed).into_iter().rev() {
+    for n in topo_order(nodes, listed).into_iter().rev() {
         let node = &nodes[n];
         let parsed = node.parsed.as_ref().expect("a listed commit is parsed");
         let touches = match parsed.parents[..] {
-            [] => Some(entry(&parsed.tree)?.is_some()),
+            [] => Some(entries.get(&parsed.tree)?.is_some()),
             [p] => {
                 let parent = nodes[p].parsed.as_ref().expect("a listed commit's parent is parsed");
-                Some(parent.tree != parsed.tree && entry(&parent.tree)? != entry(&parsed.tree)?)
+                Some(
+                    parent.tree != parsed.tree
+                        && entries.get(&parent.tree)? != entries.get(&parsed.tree)?,
+                )
             }
             _ => None,
         };
         let (id, parents) = (node.id, parsed.parents.iter().map(|&p| nodes[p].id).collect());
-        // Each message is handed out once, after any commit that needed it.
         let message = std::mem::take(
             &mut nodes[n].parsed.as_mut().expect("a listed commit is parsed").message,
         );
         out.push(Listed { id, parents, message, touches });
     }
-    Ok(Walked { commits: out, objects: newest.or(late).map(|lookup| lookup.objects) })
+    Ok(out)
 }
 
 /// git's `sort_in_topological_order` in graph order: children before parents, tips in the

@@ -37,6 +37,7 @@ mod attempt;
 mod changes;
 mod commit;
 mod filtered;
+mod git_config;
 mod guard;
 mod lock;
 mod prescan;

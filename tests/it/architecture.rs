@@ -590,3 +590,204 @@ fn the_reader_sees_what_rustc_sees() {
         ["super", "super", "git", "repo", "Repo"]
     );
 }
+
+/// The most lines a function of `src/` may have, from `fn` to its closing brace, unit tests aside:
+/// a longer flow is split into named steps that read top to bottom.
+const MAX_FN_LINES: usize = 80;
+
+/// The functions allowed past [`MAX_FN_LINES`], each with why: a table (which may be long), or a
+/// flow still to split. The list may only shrink: a function that is no longer long, or no longer
+/// there, fails the test until its line goes.
+const LONG_FNS: [(&str, &str, &str); 5] = [
+    ("ops/snapshot/status_split.rs", "run", "the status beside the diff, split on its own branch"),
+    (
+        "ops/snapshot/narrowed_parts.rs",
+        "entries_in_parts",
+        "the diff in parts, split on its own branch",
+    ),
+    ("ops/snapshot/stat_render.rs", "render", "git's diff stat layout, split on its own branch"),
+    ("ops/sync.rs", "sync", "the sync loop, split on its own branch"),
+    ("ops/sync/round.rs", "round", "one fetch-merge-push round, split on its own branch"),
+];
+
+/// The functions of `text` (a source file) outside `#[cfg(test)]` items, each with the lines from
+/// its `fn` to its closing brace.
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let code: Vec<char> = mask(text).chars().collect();
+    let line_at = |at: usize| code[..at].iter().filter(|&&c| c == '\n').count();
+    let tests = test_items(&code);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(at) = find_chars(&code, i, "fn ") {
+        i = at + 3;
+        if (at > 0 && is_ident(code[at - 1])) || tests.iter().any(|r| r.contains(&at)) {
+            continue;
+        }
+        let name: String = code[i..]
+            .iter()
+            .skip_while(|c| c.is_whitespace())
+            .take_while(|c| is_ident(**c))
+            .collect();
+        let body = item_body(&code, i);
+        let (false, Some(body)) = (name.is_empty(), body) else { continue };
+        if code[body] == ';' {
+            continue; // a declaration in a trait, no body
+        }
+        let end = closing_brace(&code, body);
+        out.push((name, line_at(end) - line_at(at) + 1));
+    }
+    out
+}
+
+/// Where the item whose header starts at `from` opens its body (`{`) or ends (`;`), outside
+/// brackets: `[u8; 4]` in a signature ends nothing.
+fn item_body(code: &[char], from: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (j, &c) in code.iter().enumerate().skip(from) {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            '{' | ';' if depth == 0 => return Some(j),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` with comments, strings and character literals blanked out, line breaks kept, so each
+/// character stays on its line.
+fn mask(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: Vec<char> = chars.clone();
+    let mut i = 0;
+    let blank = |out: &mut Vec<char>, from: usize, to: usize| {
+        for c in &mut out[from..to.min(chars.len())] {
+            if *c != '\n' {
+                *c = ' ';
+            }
+        }
+    };
+    while i < chars.len() {
+        let (c, next) = (chars[i], chars.get(i + 1).copied());
+        let end = if c == '/' && next == Some('/') {
+            (i..chars.len()).find(|&j| chars[j] == '\n').unwrap_or(chars.len())
+        } else if c == '/' && next == Some('*') {
+            find_chars(&chars, i + 2, "*/").map_or(chars.len(), |j| j + 2)
+        } else if c == '"'
+            || (c == 'r' && matches!(next, Some('"' | '#')) && !prev_ident(&chars, i))
+        {
+            string_end(&chars, i)
+        } else if c == '\'' && next == Some('\\') {
+            (i + 3..chars.len().min(i + 12)).find(|&j| chars[j] == '\'').map_or(i + 1, |j| j + 1)
+        } else if c == '\'' && chars.get(i + 2) == Some(&'\'') {
+            i + 3
+        } else {
+            i + 1
+        };
+        if end > i + 1 {
+            blank(&mut out, i, end);
+        }
+        i = end;
+    }
+    out.into_iter().collect()
+}
+
+/// The index past the string literal (plain or raw) that starts at `i`.
+fn string_end(chars: &[char], i: usize) -> usize {
+    if chars[i] == '"' {
+        let mut j = i + 1;
+        while j < chars.len() && chars[j] != '"' {
+            j += if chars[j] == '\\' { 2 } else { 1 };
+        }
+        return j + 1;
+    }
+    let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+    if chars.get(i + 1 + hashes) != Some(&'"') {
+        return i + 1; // an identifier starting with r
+    }
+    let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+    find_chars(chars, i + 2 + hashes, &close).map_or(chars.len(), |j| j + close.len())
+}
+
+/// Where `needle` next occurs in `chars` at or after `from`.
+fn find_chars(chars: &[char], from: usize, needle: &str) -> Option<usize> {
+    let needle: Vec<char> = needle.chars().collect();
+    (from..chars.len().saturating_sub(needle.len() - 1))
+        .find(|&j| chars[j..j + needle.len()] == needle[..])
+}
+
+/// The index of the `}` that closes the `{` at `open`.
+fn closing_brace(code: &[char], open: usize) -> usize {
+    let mut depth = 0;
+    for (j, &c) in code.iter().enumerate().skip(open) {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len() - 1
+}
+
+/// Where the `#[cfg(test)]` items of `code` (masked) stand.
+fn test_items(code: &[char]) -> Vec<std::ops::Range<usize>> {
+    let mut items = Vec::new();
+    let mut from = 0;
+    while let Some(at) = find_chars(code, from, "#[cfg(test)]") {
+        let body = item_body(code, at + 12).unwrap_or(code.len() - 1);
+        let end = if code[body] == '{' { closing_brace(code, body) } else { body };
+        items.push(at..end + 1);
+        from = end + 1;
+    }
+    items
+}
+
+#[test]
+fn every_function_stays_under_the_line_cap() {
+    let src = src();
+    let mut long = Vec::new();
+    for file in files() {
+        let text = std::fs::read_to_string(src.join(&file.rel)).unwrap();
+        for (name, lines) in function_lengths(&text) {
+            let allowed = LONG_FNS.iter().any(|(rel, f, _)| *rel == file.rel && *f == name);
+            if lines > MAX_FN_LINES && !allowed {
+                long.push(format!("{}: {name} ({lines} lines)", file.rel));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "split these into named steps that read top to bottom (at most {MAX_FN_LINES} lines): {}",
+        long.join(", ")
+    );
+}
+
+#[test]
+fn the_long_functions_allowed_are_still_long() {
+    let src = src();
+    let stale: Vec<String> = LONG_FNS
+        .iter()
+        .filter(|(rel, name, _)| {
+            let text = std::fs::read_to_string(src.join(rel)).unwrap_or_default();
+            !function_lengths(&text).iter().any(|(f, lines)| f == name && *lines > MAX_FN_LINES)
+        })
+        .map(|(rel, name, _)| format!("{rel}: {name}"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "no longer long (or gone): take them off LONG_FNS: {}",
+        stale.join(", ")
+    );
+}
+
+#[test]
+fn function_lengths_are_read_as_rustc_sees_the_code() {
+    let text = "fn a() {\n    let s = \"}\";\n    // }\n}\n\nfn b(x: fn(u8) -> u8) -> [u8; 1] {\n    ['}' as u8]\n}\n\
+                #[cfg(test)]\nmod tests {\n    fn c() {\n    }\n}\ntrait T {\n    fn d(&self);\n}\n";
+    assert_eq!(function_lengths(text), [("a".to_string(), 4), ("b".to_string(), 3)]);
+}

@@ -76,10 +76,23 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
 }
 
 impl<W: Write> Demo<'_, W> {
+    /// The demo's scenes, in order.
     fn play(&mut self) -> Result<()> {
         if self.steps.is_none() {
             writeln!(self.out, "$ cd {}", quote(&self.dir.display().to_string()))?;
         }
+        self.a_project()?;
+        self.the_first_attempt()?;
+        self.a_note_that_claims_too_much()?;
+        self.the_seal_and_validation()?;
+        self.an_attempt_without_a_note()?;
+        self.say("The next session starts with the recall")?;
+        self.handoff(&["recall", "--source", "resume"], None, 0)?;
+        Ok(())
+    }
+
+    /// A project with one commit.
+    fn a_project(&mut self) -> Result<()> {
         self.say("A project with one commit")?;
         self.git(&["init", "-q", "-b", "main"])?;
         self.write(
@@ -89,7 +102,12 @@ impl<W: Write> Demo<'_, W> {
         self.write("README.md", "# demo\n")?;
         self.git(&["add", "-A"])?;
         self.git(&["commit", "-q", "-m", "Initial commit"])?;
+        Ok(())
+    }
 
+    /// An attempt on issue #42, whose hooks record a session's tool calls, a failing test run
+    /// among them.
+    fn the_first_attempt(&mut self) -> Result<()> {
         self.say("The runtime begins an attempt on issue #42")?;
         self.handoff(&["start", "--issue", "42", "--started-at", "2026-11-30T03:48:52Z"], None, 0)?;
 
@@ -100,30 +118,15 @@ impl<W: Write> Demo<'_, W> {
             "pub fn parse(s: &str) -> Vec<&str> { s.split(';').collect() }\n",
         )?;
         self.write("tests/parser.rs", "#[test] fn splits() { assert_eq!(2, 2); }\n")?;
-        for payload in [
-            format!(
-                r#"{{"session_id":"demo","hook_event_name":"SessionStart","cwd":"{repo}","source":"startup"}}"#
-            ),
-            format!(
-                r#"{{"session_id":"demo","hook_event_name":"UserPromptSubmit","cwd":"{repo}","prompt":"Fix issue 42"}}"#
-            ),
-            format!(
-                r#"{{"session_id":"demo","hook_event_name":"PostToolUse","cwd":"{repo}","tool_name":"Edit","tool_input":{{"file_path":"{repo}/src/parser.rs"}},"tool_response":{{"filePath":"{repo}/src/parser.rs"}}}}"#
-            ),
-            format!(
-                r#"{{"session_id":"demo","hook_event_name":"PostToolUse","cwd":"{repo}","tool_name":"Write","tool_input":{{"file_path":"{repo}/tests/parser.rs"}},"tool_response":{{"filePath":"{repo}/tests/parser.rs"}}}}"#
-            ),
-            format!(
-                r#"{{"session_id":"demo","hook_event_name":"PostToolUseFailure","cwd":"{repo}","tool_name":"Bash","tool_input":{{"command":"cargo test"}},"error":"Exit code 101\ntest splits ... FAILED"}}"#
-            ),
-            format!(
-                r#"{{"session_id":"demo","hook_event_name":"Stop","cwd":"{repo}","stop_hook_active":false,"last_assistant_message":"The parser now splits on semicolons; one test still fails."}}"#
-            ),
-        ] {
+        for payload in first_session(&repo) {
             self.handoff(&["record"], Some(&payload), 0)?;
         }
         self.handoff(&["digest"], None, 0)?;
+        Ok(())
+    }
 
+    /// A summary that claims a test run passed, which the log contradicts.
+    fn a_note_that_claims_too_much(&mut self) -> Result<()> {
         self.say("At the soft threshold the agent writes a summary that claims too much")?;
         self.write(
             ".agent/summary.toml",
@@ -137,7 +140,11 @@ impl<W: Write> Demo<'_, W> {
             None,
             0,
         )?;
+        Ok(())
+    }
 
+    /// The leftover work sealed, and the history validated as the pre-push hook would.
+    fn the_seal_and_validation(&mut self) -> Result<()> {
         self.say("The session ends; the runtime seals the leftover work")?;
         std::fs::remove_file(self.dir.join(".agent/summary.toml"))?;
         self.handoff(&["seal"], None, 0)?;
@@ -145,10 +152,15 @@ impl<W: Write> Demo<'_, W> {
 
         self.say("Validation, as the pre-push hook runs it")?;
         self.handoff(&["validate"], None, 0)?;
+        Ok(())
+    }
 
+    /// A second attempt that ends at the hard token limit: the emergency note.
+    fn an_attempt_without_a_note(&mut self) -> Result<()> {
         self.say("A second attempt hits the hard token limit without writing a note")?;
         self.handoff(&["start", "--issue", "43", "--started-at", "2026-11-30T05:00:00Z"], None, 0)?;
         self.write("src/lexer.rs", "pub fn lex() {}\n")?;
+        let repo = self.dir.display().to_string();
         let edit = format!(
             r#"{{"session_id":"demo2","hook_event_name":"PostToolUse","cwd":"{repo}","tool_name":"Write","tool_input":{{"file_path":"{repo}/src/lexer.rs"}},"tool_response":{{"filePath":"{repo}/src/lexer.rs"}}}}"#
         );
@@ -157,9 +169,6 @@ impl<W: Write> Demo<'_, W> {
         self.handoff(&["note", "--emergency", "--reason", "token_hard_limit"], None, 0)?;
         self.git_show(&["show", "--stat", "--format=%h %s", "HEAD"])?;
         self.handoff(&["validate"], None, 0)?;
-
-        self.say("The next session starts with the recall")?;
-        self.handoff(&["recall", "--source", "resume"], None, 0)?;
         Ok(())
     }
 
@@ -250,4 +259,28 @@ impl<W: Write> Demo<'_, W> {
         }
         Ok(())
     }
+}
+
+/// The hook payloads of the first session, as Claude Code sends them from `repo`.
+fn first_session(repo: &str) -> [String; 6] {
+    [
+        format!(
+            r#"{{"session_id":"demo","hook_event_name":"SessionStart","cwd":"{repo}","source":"startup"}}"#
+        ),
+        format!(
+            r#"{{"session_id":"demo","hook_event_name":"UserPromptSubmit","cwd":"{repo}","prompt":"Fix issue 42"}}"#
+        ),
+        format!(
+            r#"{{"session_id":"demo","hook_event_name":"PostToolUse","cwd":"{repo}","tool_name":"Edit","tool_input":{{"file_path":"{repo}/src/parser.rs"}},"tool_response":{{"filePath":"{repo}/src/parser.rs"}}}}"#
+        ),
+        format!(
+            r#"{{"session_id":"demo","hook_event_name":"PostToolUse","cwd":"{repo}","tool_name":"Write","tool_input":{{"file_path":"{repo}/tests/parser.rs"}},"tool_response":{{"filePath":"{repo}/tests/parser.rs"}}}}"#
+        ),
+        format!(
+            r#"{{"session_id":"demo","hook_event_name":"PostToolUseFailure","cwd":"{repo}","tool_name":"Bash","tool_input":{{"command":"cargo test"}},"error":"Exit code 101\ntest splits ... FAILED"}}"#
+        ),
+        format!(
+            r#"{{"session_id":"demo","hook_event_name":"Stop","cwd":"{repo}","stop_hook_active":false,"last_assistant_message":"The parser now splits on semicolons; one test still fails."}}"#
+        ),
+    ]
 }

@@ -4,6 +4,8 @@
 //! ("reproduced the crash"), the past ("tests that were failing"), or a noun's modifier ("error
 //! handling").
 
+use std::ops::ControlFlow;
+
 use super::words::Word;
 
 /// Strong failure words: they admit a failure unless denied or the object of a fix.
@@ -190,12 +192,40 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
     if words[i].name || (!strong && !TROUBLES.contains(&w)) {
         return Fail::Neutral;
     }
-    let here = &words[i];
     let next = words.get(i + 1).map(|n| n.text.as_str());
     if next == Some("free") {
         return Fail::Denied;
     }
-    // "segfault fixed", "failures resolved", "crash is gone": the failure is what was fixed.
+    if let Some(settled) = settled_after(words, i) {
+        return settled;
+    }
+    let still = match looking_back(words, i) {
+        ControlFlow::Break(settled) => return settled,
+        ControlFlow::Continue(still) => still,
+    };
+    let prev = i.checked_sub(1).map(|p| words[p].text.as_str());
+    let count = prev.is_some_and(|p| p.parse::<u64>().is_ok_and(|n| n > 0))
+        || matches!(prev, Some("some" | "several" | "many" | "few" | "new" | "remaining" | "one"));
+    let left = matches!(next, Some("remain" | "remaining" | "left" | "persist" | "persists"));
+    if still || count || left {
+        return Fail::Admitted;
+    }
+    if !strong {
+        return as_predicate(w, prev);
+    }
+    if next.is_some_and(|n| COMPOUNDS.contains(&n))
+        || (matches!(w, "failing" | "flaky" | "broken" | "crashing")
+            && matches!(next, Some("test" | "tests" | "spec" | "specs" | "build" | "check")))
+    {
+        return Fail::Neutral;
+    }
+    Fail::Admitted
+}
+
+/// What the words right after the failure word at `i`, in its clause, settle: "segfault fixed",
+/// "failures resolved", "crash is gone" (the failure is what was fixed), or a table row's or a
+/// label's status after it.
+fn settled_after(words: &[Word], i: usize) -> Option<Fail> {
     let after: Vec<&str> = words[i + 1..]
         .iter()
         .take(3)
@@ -205,18 +235,22 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
     let settled: Vec<&str> =
         after.iter().copied().take_while(|w| !matches!(*w, "still" | "again")).collect();
     if settled.iter().any(|w| matches!(*w, "gone" | "disappeared" | "vanished")) {
-        return Fail::Denied;
+        return Some(Fail::Denied);
     }
     if settled.iter().any(|w| FIX_VERBS.contains(w) || matches!(*w, "fixed" | "resolved")) {
-        return Fail::Neutral;
+        return Some(Fail::Neutral);
     }
     if after.is_empty() {
         // A table row's or a label's status: "| empty-input crash | Resolved |".
-        if let Some(status) = status_after(words, i) {
-            return status;
-        }
+        return status_after(words, i);
     }
-    // Looking back in the clause: a denial, a fix, a look, "still", the past.
+    None
+}
+
+/// Looking back in the clause of the failure word at `i`: a denial, a fix, a look or the past
+/// settle it (`Break`); otherwise, whether "still" stands before it.
+fn looking_back(words: &[Word], i: usize) -> ControlFlow<Fail, bool> {
+    let here = &words[i];
     let mut still = false;
     for back in 1..=6.min(i) {
         let before = &words[i - back];
@@ -226,51 +260,38 @@ pub fn failure(words: &[Word], i: usize) -> Fail {
         let b = before.text.as_str();
         let near = back <= 3 && before.soft == here.soft;
         if near && matches!(b, "no" | "zero" | "0" | "without" | "nothing" | "none" | "never") {
-            return Fail::Denied;
+            return ControlFlow::Break(Fail::Denied);
         }
         if near && matches!(b, "not" | "longer") {
             // "does not crash", "no longer fails"; but "did not fix the crash" admits it.
             let fixed_between =
                 words[i - back + 1..i].iter().any(|w| FIX_VERBS.contains(&&*w.text));
-            return if fixed_between { Fail::Admitted } else { Fail::Denied };
+            return ControlFlow::Break(if fixed_between { Fail::Admitted } else { Fail::Denied });
         }
         if matches!(b, "still" | "remain" | "remains" | "continues" | "keeps") {
             still = true;
             continue;
         }
         if !still && (FIX_VERBS.contains(&b) || LOOK_VERBS.contains(&b)) {
-            return Fail::Neutral;
+            return ControlFlow::Break(Fail::Neutral);
         }
         if !still && matches!(b, "were" | "was" | "previously" | "formerly" | "used" | "had") {
-            return Fail::Neutral;
+            return ControlFlow::Break(Fail::Neutral);
         }
     }
-    let prev = i.checked_sub(1).map(|p| words[p].text.as_str());
-    let count = prev.is_some_and(|p| p.parse::<u64>().is_ok_and(|n| n > 0))
-        || matches!(prev, Some("some" | "several" | "many" | "few" | "new" | "remaining" | "one"));
-    let after = matches!(next, Some("remain" | "remaining" | "left" | "persist" | "persists"));
-    if still || count || after {
-        return Fail::Admitted;
-    }
-    if !strong {
-        // "errors" and the like admit a failure only as a predicate ("is red", "with errors").
-        let predicate = matches!(
+    ControlFlow::Continue(still)
+}
+
+/// "errors" and the like (`w`, after `prev`) admit a failure only as a predicate ("is red",
+/// "with errors").
+fn as_predicate(w: &str, prev: Option<&str>) -> Fail {
+    let predicate =
+        matches!(
             prev,
             Some("is" | "are" | "went" | "turns" | "turned" | "stays" | "has" | "have" | "with")
-        ) || matches!(
-            prev,
-            Some("throws" | "threw" | "gives" | "shows" | "raises" | "reports")
-        );
-        let predicate = predicate && !(w.starts_with("warning") && prev == Some("with"));
-        return if predicate { Fail::Admitted } else { Fail::Neutral };
-    }
-    if next.is_some_and(|n| COMPOUNDS.contains(&n))
-        || (matches!(w, "failing" | "flaky" | "broken" | "crashing")
-            && matches!(next, Some("test" | "tests" | "spec" | "specs" | "build" | "check")))
-    {
-        return Fail::Neutral;
-    }
-    Fail::Admitted
+        ) || matches!(prev, Some("throws" | "threw" | "gives" | "shows" | "raises" | "reports"));
+    let predicate = predicate && !(w.starts_with("warning") && prev == Some("with"));
+    if predicate { Fail::Admitted } else { Fail::Neutral }
 }
 
 /// What a short status right after the clause of the failure word at `i` says of it ("| crash |

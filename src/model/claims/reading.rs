@@ -100,43 +100,64 @@ pub fn read(text: &str) -> Reading {
     if words.is_empty() || plan(&words) {
         return Reading::default();
     }
+    let clauses = clauses(&words);
+    let admitted = admitted(&clauses);
+    claimed(&clauses, &admitted)
+}
+
+/// What each hard clause of `words` says.
+fn clauses(words: &[Word]) -> Vec<Clause> {
     let mut clauses: Vec<Clause> = Vec::new();
     for (i, word) in words.iter().enumerate() {
         while clauses.len() <= word.hard {
             clauses.push(Clause::default());
         }
-        let clause = &mut clauses[word.hard];
-        if unverified(&words, i) {
-            clause.admits = true;
-            clause.points_back |= points_back(&words, i);
+        clauses[word.hard].take_in(words, i);
+    }
+    clauses
+}
+
+impl Clause {
+    /// What the word at `i` adds to its clause: an admission, a kind of check named, a success,
+    /// a failure admitted or denied.
+    fn take_in(&mut self, words: &[Word], i: usize) {
+        let word = &words[i];
+        if unverified(words, i) {
+            self.admits = true;
+            self.points_back |= points_back(words, i);
         }
-        if let Some(kind) = kinds::kind_named(&words, i) {
-            if !clause.kinds.contains(&kind) {
-                clause.kinds.push(kind);
+        if let Some(kind) = kinds::kind_named(words, i) {
+            if !self.kinds.contains(&kind) {
+                self.kinds.push(kind);
             }
-            clause.about_checks = true;
+            self.about_checks = true;
         }
         if kinds::names_checks(&word.text) {
-            clause.about_checks = true;
+            self.about_checks = true;
         }
-        if vocab::is_success(&words, i) || vocab::negatable(&word.text) {
-            match polarity(&words, i) {
-                Polarity::Success if vocab::is_success(&words, i) => {
-                    clause.success = true;
+        if vocab::is_success(words, i) || vocab::negatable(&word.text) {
+            match polarity(words, i) {
+                Polarity::Success if vocab::is_success(words, i) => {
+                    self.success = true;
                     if kinds::says_checks_passed(&word.text) {
-                        clause.about_checks = true;
+                        self.about_checks = true;
                     }
                 }
-                Polarity::Denied => clause.admits = true,
+                Polarity::Denied => self.admits = true,
                 _ => {}
             }
         }
-        match failures::failure(&words, i) {
-            Fail::Admitted => clause.admits = true,
-            Fail::Denied => clause.success = true,
+        match failures::failure(words, i) {
+            Fail::Admitted => self.admits = true,
+            Fail::Denied => self.success = true,
             Fail::Neutral => {}
         }
     }
+}
+
+/// The kinds of check whose failure the clauses admit: those the admitting clauses name, or all
+/// that are named when a clause admits one was not run without naming it.
+fn admitted(clauses: &[Clause]) -> Vec<Kind> {
     let all_kinds: Vec<Kind> = clauses.iter().flat_map(|c| c.kinds.iter().copied()).collect();
     let mut admitted: Vec<Kind> =
         clauses.iter().filter(|c| c.admits).flat_map(|c| c.kinds.iter().copied()).collect();
@@ -149,6 +170,11 @@ pub fn read(text: &str) -> Reading {
             admitted.push(b);
         }
     }
+    admitted
+}
+
+/// What the clauses that claim success and admit nothing claim, less the kinds `admitted`.
+fn claimed(clauses: &[Clause], admitted: &[Kind]) -> Reading {
     let any_admission = clauses.iter().any(|c| c.admits);
     // Kinds named where nothing is claimed ("`cargo test`: ok", "ran pytest — passing") are what
     // a success that names no kind is about.

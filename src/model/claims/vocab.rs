@@ -139,101 +139,124 @@ pub const UNVERIFIED: [&str; 12] = [
     "mostly",
 ];
 
+/// Words that make the success word after them a modifier, not a claim ("the resolved value", "a
+/// fixed seed", "its passing state").
+const DETERMINERS: [&str; 10] =
+    ["the", "a", "an", "this", "that", "its", "their", "our", "my", "your"];
+
+/// Words before "pass" that count passes ("a second pass").
+const COUNTED: [&str; 6] = ["a", "one", "second", "first", "another", "final"];
+
+/// Words after "passing" that make it handing something on ("passing the flag", "passing it
+/// through").
+const PASSED_ON: [&str; 9] = ["the", "a", "an", "it", "them", "null", "through", "in", "along"];
+
+/// Subjects before "type checks" that make it a verb ("it type checks", "and type checks").
+const TYPE_CHECKS_SUBJECTS: [&str; 9] =
+    ["it", "code", "everything", "now", "and", "which", "that", "still", "all"];
+
+/// Words before "tested" that claim the tests passed ("fully tested", "has been tested").
+const TESTED_AFTER: [&str; 9] =
+    ["fully", "thoroughly", "well", "now", "been", "is", "are", "was", "and"];
+
+/// Words before a word of state that say the work is in it ("is fine", "all good", "looks good").
+const STATE_VERBS: [&str; 11] =
+    ["is", "are", "was", "were", "be", "now", "all", "everything", "looks", "look", "it"];
+
+/// Adverbs between a verb of state and its word ("is probably fine now").
+const STATE_ADVERBS: [&str; 5] = ["probably", "likely", "definitely", "surely", "still"];
+
+/// Words after "working" that make it work going on ("working on", "working tree").
+const WORK_GOING_ON: [&str; 6] = ["on", "through", "towards", "toward", "with", "tree"];
+
+/// What "ready to" and "ready for" claim readiness for ("ready to merge", "ready for review").
+const READY_TO: [&str; 8] = ["merge", "ship", "land", "go", "release", "deploy", "review", "use"];
+const READY_FOR: [&str; 5] = ["review", "merge", "release", "production", "use"];
+
 /// True when the word at `i` claims success (if nothing negates or hedges it).
 pub fn is_success(words: &[Word], i: usize) -> bool {
     let word = &words[i];
     if word.name || word.joined {
         return false;
     }
-    let w = word.text.as_str();
-    let prev = i.checked_sub(1).map(|p| words[p].text.as_str());
-    let next = words.get(i + 1).map(|n| n.text.as_str());
-    // "the resolved value", "a fixed seed", "its passing state": a modifier, not a claim.
-    let determiner = matches!(
-        prev,
-        Some("the" | "a" | "an" | "this" | "that" | "its" | "their" | "our" | "my" | "your")
-    );
-    if SUCCESS_WORDS.contains(&w) {
-        return match w {
-            // "a second pass", "argument passing", "clean up", "a clean build", "a complete rewrite".
-            "pass" => !matches!(prev, Some("a" | "one" | "second" | "first" | "another" | "final")),
-            "passing" => {
-                !determiner
-                    && !matches!(
-                        next,
-                        Some(
-                            "the"
-                                | "a"
-                                | "an"
-                                | "it"
-                                | "them"
-                                | "null"
-                                | "through"
-                                | "in"
-                                | "along"
-                        )
-                    )
-            }
-            "clean" => !matches!(next, Some("up" | "ups")) && !matches!(prev, Some("a" | "to")),
-            "complete" | "done" => !matches!(prev, Some("a" | "an" | "the" | "be")),
-            "fixes" | "resolves" | "solves" => {
-                !matches!(prev, Some("the" | "some" | "these" | "more" | "with"))
-            }
-            "fixed" | "resolved" | "verified" | "confirmed" | "solved" | "passed" => !determiner,
-            _ => true,
-        };
+    let at = Around::new(words, i);
+    if SUCCESS_WORDS.contains(&at.w) {
+        return success_word_claims(&at);
     }
     // "it type-checks", "typechecks".
-    if w == "typechecks" || (w == "checks" && prev == Some("type")) {
-        let subject = i.checked_sub(2).map(|p| words[p].text.as_str());
-        let verb = matches!(
-            subject,
-            None | Some(
-                "it" | "code" | "everything" | "now" | "and" | "which" | "that" | "still" | "all"
-            )
-        ) || adverb_after(next);
-        return (w == "typechecks" || verb) && !matches!(next, Some("fail" | "fails" | "failed"));
+    if at.w == "typechecks" || (at.w == "checks" && at.prev == Some("type")) {
+        return type_checks_claims(&at);
     }
-    if PLAIN_VERBS.contains(&w) {
+    if PLAIN_VERBS.contains(&at.w) {
         return plain_verb_claims(words, i);
     }
     // "fully tested", "has been tested": a claim the tests passed ("Tested on Linux" is not).
-    if w == "tested" {
-        return matches!(
-            prev,
-            Some("fully" | "thoroughly" | "well" | "now" | "been" | "is" | "are" | "was" | "and")
-        );
+    if at.w == "tested" {
+        return at.prev.is_some_and(|p| TESTED_AFTER.contains(&p));
     }
-    if !SUCCESS_IN_COMPANY.contains(&w) {
-        return false;
+    SUCCESS_IN_COMPANY.contains(&at.w) && in_company_claims(&at)
+}
+
+/// The word at `i` of `words`, `w`, and the words before and after it.
+struct Around<'a> {
+    words: &'a [Word],
+    i: usize,
+    w: &'a str,
+    prev: Option<&'a str>,
+    next: Option<&'a str>,
+}
+
+impl Around<'_> {
+    fn new(words: &[Word], i: usize) -> Around<'_> {
+        let prev = i.checked_sub(1).map(|p| words[p].text.as_str());
+        let next = words.get(i + 1).map(|n| n.text.as_str());
+        Around { words, i, w: words[i].text.as_str(), prev, next }
     }
-    let is_state = |word: Option<&str>| {
-        matches!(
-            word,
-            Some(
-                "is" | "are"
-                    | "was"
-                    | "were"
-                    | "be"
-                    | "now"
-                    | "all"
-                    | "everything"
-                    | "looks"
-                    | "look"
-                    | "it"
-            )
-        )
-    };
+
+    /// The word `back` words before this one.
+    fn before(&self, back: usize) -> Option<&str> {
+        self.i.checked_sub(back).map(|p| self.words[p].text.as_str())
+    }
+}
+
+/// Whether a word of [`SUCCESS_WORDS`] claims success where it stands: "a second pass", "argument
+/// passing", "clean up", "a clean build", "a complete rewrite" do not.
+fn success_word_claims(at: &Around<'_>) -> bool {
+    let (prev, next) = (at.prev, at.next);
+    let determiner = prev.is_some_and(|p| DETERMINERS.contains(&p));
+    match at.w {
+        "pass" => !prev.is_some_and(|p| COUNTED.contains(&p)),
+        "passing" => !determiner && !next.is_some_and(|n| PASSED_ON.contains(&n)),
+        "clean" => !matches!(next, Some("up" | "ups")) && !matches!(prev, Some("a" | "to")),
+        "complete" | "done" => !matches!(prev, Some("a" | "an" | "the" | "be")),
+        "fixes" | "resolves" | "solves" => {
+            !matches!(prev, Some("the" | "some" | "these" | "more" | "with"))
+        }
+        "fixed" | "resolved" | "verified" | "confirmed" | "solved" | "passed" => !determiner,
+        _ => true,
+    }
+}
+
+/// Whether "typechecks" or "type checks" is a verb that claims success ("it type checks now"),
+/// not a failure ("type checks fail").
+fn type_checks_claims(at: &Around<'_>) -> bool {
+    let subject = at.before(2);
+    let verb = subject.is_none_or(|s| TYPE_CHECKS_SUBJECTS.contains(&s)) || adverb_after(at.next);
+    (at.w == "typechecks" || verb) && !matches!(at.next, Some("fail" | "fails" | "failed"))
+}
+
+/// Whether a word of [`SUCCESS_IN_COMPANY`] is in the company that makes it claim success.
+fn in_company_claims(at: &Around<'_>) -> bool {
+    let (words, i, prev, next) = (at.words, at.i, at.prev, at.next);
+    let is_state = |word: Option<&str>| word.is_some_and(|w| STATE_VERBS.contains(&w));
     // "is fine", "is probably fine now".
-    let prev2 = i.checked_sub(2).map(|p| words[p].text.as_str());
     let state = is_state(prev)
-        || (matches!(prev, Some("probably" | "likely" | "definitely" | "surely" | "still"))
-            && is_state(prev2));
+        || (prev.is_some_and(|p| STATE_ADVERBS.contains(&p)) && is_state(at.before(2)));
     let adverb = adverb_after(next);
-    match w {
+    match at.w {
         "working" => {
             (state || adverb || prev == Some("and"))
-                && !matches!(next, Some("on" | "through" | "towards" | "toward" | "with" | "tree"))
+                && !next.is_some_and(|n| WORK_GOING_ON.contains(&n))
         }
         "good" => state || next == Some("to"),
         "fine" => state || prev == Some("works"),
@@ -252,21 +275,19 @@ pub fn is_success(words: &[Word], i: usize) -> bool {
         }
         // "Fix the parser crash" as a done item is commit style for "fixed".
         "fix" => i == 0,
-        // "ready to merge", "ready for review", "Status: ready".
-        "ready" => match next {
-            None => true,
-            Some("to") => words.get(i + 2).is_some_and(|n| {
-                matches!(
-                    &*n.text,
-                    "merge" | "ship" | "land" | "go" | "release" | "deploy" | "review" | "use"
-                )
-            }),
-            Some("for") => words.get(i + 2).is_some_and(|n| {
-                matches!(&*n.text, "review" | "merge" | "release" | "production" | "use")
-            }),
-            Some(n) => words[i + 1].hard != word.hard || n == "now",
-        },
+        "ready" => ready_claims(at),
         _ => false,
+    }
+}
+
+/// Whether "ready" claims success: "ready to merge", "ready for review", "Status: ready".
+fn ready_claims(at: &Around<'_>) -> bool {
+    let after_next = at.words.get(at.i + 2).map(|n| n.text.as_str());
+    match at.next {
+        None => true,
+        Some("to") => after_next.is_some_and(|n| READY_TO.contains(&n)),
+        Some("for") => after_next.is_some_and(|n| READY_FOR.contains(&n)),
+        Some(n) => at.words[at.i + 1].hard != at.words[at.i].hard || n == "now",
     }
 }
 

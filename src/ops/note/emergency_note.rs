@@ -3,20 +3,21 @@
 
 use anyhow::{Result, bail};
 
+use gix::ObjectId;
+
 use crate::agent::digest::{self};
-use crate::agent::progress::Store;
+use crate::agent::progress::Plan;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
-use crate::model::emergency::{self, CallEnd, CheckCall, Facts, ToolCall};
+use crate::model::emergency::{self, Facts};
 use crate::model::note::{self, Note};
 use crate::model::redact::Redactor;
-use crate::model::seal_message;
 use crate::store::handoff::place::NoteAttempt;
 use crate::store::records::{self, Record, RecordKind, Summary};
-use crate::util::time;
 
 use super::agent::agent_note;
 use super::commit::{base_record, commit_note, existing_note, head_commit, validate_note};
+use super::emergency_input::EmergencyNote;
 use super::outcome::{NOT_COMMITTED, NoteOutcome, NoteSource};
 
 /// The emergency note, unless the attempt already has a note.
@@ -29,141 +30,106 @@ pub fn emergency_note(
 ) -> Result<NoteOutcome> {
     config.check_reason(reason)?;
     let digest = digest::for_repo(repo, config)?;
-    let rel = config.note_path(attempt.issue);
+    let note = EmergencyNote { attempt, reason, rel: config.note_path(attempt.issue), digest };
     let existing = existing_note(repo, attempt)?;
     // An emergency note committed by a run killed before its record: this run completes it, from
     // the commit the note went on.
-    let resumed = existing.filter(|&commit| lacks_its_record(repo, config, commit, &rel));
+    let resumed = existing.filter(|&commit| lacks_its_record(repo, config, commit, &note.rel));
     let head = match resumed.and_then(|commit| first_parent(repo, commit)) {
         Some(parent) => parent,
         None => head_commit(repo)?,
     };
     if let (Some(existing), None) = (existing, resumed) {
-        return Ok(NoteOutcome {
-            commit: Some(existing.to_string()),
-            path: Some(rel),
-            kind: None,
-            tags: Vec::new(),
-            digest_line: digest.line(),
-            skipped: Some(format!(
-                "a handoff note for issue #{} already exists in {existing}; nothing changed",
-                attempt.issue
-            )),
-            fixes: Vec::new(),
-            problems: Vec::new(),
-            warnings: Vec::new(),
-        });
+        return Ok(note.already_written(existing));
     }
     let mut warnings = Vec::new();
-    let draft = match agents_draft(repo, config, attempt, reason, &rel, &mut warnings)? {
+    let draft = match agents_draft(repo, config, attempt, reason, &note.rel, &mut warnings)? {
         Draft::Committed(outcome) => return Ok(outcome),
         Draft::Kept(text) => Some(text),
         Draft::None => None,
     };
-
-    let work = work_since_base(repo, attempt, head)?;
-    let plan = Store::new(&repo.handoff_dir()).load().ok().flatten();
-    let dirty: Vec<String> = uncommitted(repo)?.into_iter().filter(|p| *p != rel).collect();
-    let (not_sealed, left_out) = match &work.seal {
-        None => (dirty, Vec::new()),
-        Some(_) => (Vec::new(), left_out(repo, dirty)),
-    };
-    let written_at = time::now();
-    let elapsed_seconds = time::parse(&attempt.started_at)
-        .ok()
-        .map(|started| written_at.duration_since(started).as_secs_f64())
-        .filter(|s| *s >= 0.0);
-    // Something was recorded: the log can say whether the skill was invoked.
-    let logged = digest.tool_calls > 0 || digest.first_event_at.is_some();
-    let input = emergency::Input {
-        issue: attempt.issue,
-        started_at: attempt.started_at.clone(),
-        reason: reason.to_string(),
-        last_work_commit: head.to_string(),
-        written_at: time::format(written_at),
-        diff_stat: work.diff_stat,
-        diff_range: work.diff_range,
-        log: work.log,
-        log_range: work.log_range,
-        seal: work.seal,
-        not_sealed,
-        left_out,
-        elapsed_seconds,
-        files_edited: digest.files_edited.clone(),
-        last_assistant_text: facts
-            .last_assistant_text
-            .clone()
-            .or(digest.last_assistant_text.clone()),
-        handoff_skill: facts.handoff_skill_invoked.or(logged.then_some(digest.handoff_skill)),
-        tool_calls: digest
-            .recent_calls
-            .iter()
-            .map(|c| ToolCall {
-                name: c.name.clone(),
-                target: c.target.clone(),
-                end: CallEnd::of(c.ok),
-            })
-            .collect(),
-        tool_call_total: digest.tool_calls,
-        last_check: digest.last_check_call.as_ref().map(|c| CheckCall {
-            command: c.target.clone().unwrap_or_default(),
-            end: CallEnd::of(c.ok),
-            exit_code: c.exit_code,
-        }),
-        session_id: digest.session_id.clone(),
-        ended_on_error: digest.ended_on_error.as_ref().map(|e| match &e.message {
-            Some(message) => format!("{} ({message}) at {}", e.kind, e.at),
-            None => format!("{} at {}", e.kind, e.at),
-        }),
-        turns: (digest.turns > 0).then_some(digest.turns),
-        log_dir: log_dir(repo),
-        draft,
-        plan_status: plan.as_ref().map(|p| format!("{} ({})", p.status_line(), p.counts())),
-        plan_items: plan
-            .as_ref()
-            .map(|p| {
-                p.items.iter().map(|i| format!("{} {}: {}", i.id, i.title, i.status)).collect()
-            })
-            .unwrap_or_default(),
-        facts,
-    };
+    let (input, plan) = note.input(repo, head, draft, facts)?;
     let redactor = Redactor::new(config)?;
     let text = redactor.redact(&emergency::render(&input)).into_owned();
     let (commit, problems) = match resumed {
         Some(commit) => {
-            crate::git::note_commit::complete(repo, &rel, commit)?;
+            crate::git::note_commit::complete(repo, &note.rel, commit)?;
             (commit, validate_note(repo, config, commit, attempt.issue)?)
         }
-        None => commit_note(repo, config, attempt.issue, &rel, &text, head)?,
+        None => commit_note(repo, config, attempt.issue, &note.rel, &text, head)?,
     };
-    let record = Record {
-        kind: RecordKind::Emergency,
-        seal_commit: input.seal.as_ref().map(|(c, _)| c.clone()),
-        summary: Some(Summary {
-            goal: None,
-            done: Vec::new(),
-            in_progress: plan
-                .as_ref()
-                .map(|p| p.unfinished().map(|i| format!("{} {} ({})", i.id, i.title, i.status)).collect())
-                .unwrap_or_default(),
-            decisions: Vec::new(),
-            next: vec!["The runtime could not determine what remains; the issue's acceptance criteria are the reference.".into()],
-            files_touched: digest.files_edited.clone(),
-        }),
-        ..base_record(repo, config, attempt, Some(reason.to_string()), commit, &rel, &digest)?
-    };
+    let seal_commit = input.seal.as_ref().map(|(c, _)| c.clone());
+    let record = note.record(repo, config, commit, seal_commit, plan.as_ref())?;
     records::store(repo, &config.notes_ref, commit, &record)?;
-    Ok(NoteOutcome {
-        commit: Some(commit.to_string()),
-        path: Some(rel),
-        kind: Some(RecordKind::Emergency),
-        tags: Vec::new(),
-        digest_line: digest.line(),
-        skipped: None,
-        fixes: Vec::new(),
-        problems,
-        warnings,
-    })
+    Ok(note.outcome(commit, problems, warnings))
+}
+
+impl EmergencyNote<'_> {
+    /// Nothing written: the attempt's note is already in `existing`.
+    fn already_written(self, existing: ObjectId) -> NoteOutcome {
+        NoteOutcome {
+            commit: Some(existing.to_string()),
+            path: Some(self.rel),
+            kind: None,
+            tags: Vec::new(),
+            digest_line: self.digest.line(),
+            skipped: Some(format!(
+                "a handoff note for issue #{} already exists in {existing}; nothing changed",
+                self.attempt.issue
+            )),
+            fixes: Vec::new(),
+            problems: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The emergency record of the note commit `commit`: the seal under it, the plan's unfinished
+    /// items, the files the log saw edited.
+    fn record(
+        &self,
+        repo: &Repo,
+        config: &Config,
+        commit: ObjectId,
+        seal_commit: Option<String>,
+        plan: Option<&Plan>,
+    ) -> Result<Record> {
+        let (attempt, reason, digest) = (self.attempt, self.reason, &self.digest);
+        Ok(Record {
+            kind: RecordKind::Emergency,
+            seal_commit,
+            summary: Some(Summary {
+                goal: None,
+                done: Vec::new(),
+                in_progress: plan
+                    .map(|p| p.unfinished().map(|i| format!("{} {} ({})", i.id, i.title, i.status)).collect())
+                    .unwrap_or_default(),
+                decisions: Vec::new(),
+                next: vec!["The runtime could not determine what remains; the issue's acceptance criteria are the reference.".into()],
+                files_touched: digest.files_edited.clone(),
+            }),
+            ..base_record(repo, config, attempt, Some(reason.to_string()), commit, &self.rel, digest)?
+        })
+    }
+
+    /// What writing the note at `commit` produced.
+    fn outcome(
+        self,
+        commit: ObjectId,
+        problems: Vec<String>,
+        warnings: Vec<String>,
+    ) -> NoteOutcome {
+        NoteOutcome {
+            commit: Some(commit.to_string()),
+            path: Some(self.rel),
+            kind: Some(RecordKind::Emergency),
+            tags: Vec::new(),
+            digest_line: self.digest.line(),
+            skipped: None,
+            fixes: Vec::new(),
+            problems,
+            warnings,
+        }
+    }
 }
 
 /// What the agent left uncommitted at the note path.
@@ -219,99 +185,6 @@ fn agents_draft(
         }
     }
     Ok(Draft::Kept(String::from_utf8_lossy(&bytes).into_owned()))
-}
-
-/// What git says of the attempt's work up to `head`: the seal on top of it and its files, the
-/// diff stat and the log since the base.
-struct Work {
-    seal: Option<(String, Vec<String>)>,
-    diff_stat: String,
-    diff_range: String,
-    log: String,
-    log_range: String,
-}
-
-fn work_since_base(repo: &Repo, attempt: &NoteAttempt, head: gix::ObjectId) -> Result<Work> {
-    let git = repo.git();
-    let head_message = repo
-        .gix
-        .find_commit(head)
-        .ok()
-        .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))
-        .unwrap_or_default();
-    let seal = if seal_message::is_seal_message(&head_message) {
-        let at = head.to_string();
-        let files =
-            git.text(["diff-tree", "-r", "--root", "--name-only", "--no-commit-id", &at])?;
-        Some((head.to_string(), files.lines().map(str::to_string).collect()))
-    } else {
-        None
-    };
-    let base = attempt.base.map(|b| b.to_string()).unwrap_or_else(|| repo.empty_tree().to_string());
-    let diff_range = format!(
-        "{}..{}",
-        crate::util::text::short_id(&base),
-        crate::util::text::short_id(&head.to_string())
-    );
-    let diff_stat = git.text(["diff", "--stat", &base, &head.to_string(), "--"])?;
-    let (log, log_range) = match attempt.base {
-        Some(b) => (
-            git.text(["log", "--oneline", &format!("{b}..{head}")])?,
-            format!("{}..HEAD", crate::util::text::short_id(&b.to_string())),
-        ),
-        None => (git.text(["log", "--oneline", &head.to_string()])?, "HEAD".to_string()),
-    };
-    Ok(Work { seal, diff_stat, diff_range, log, log_range })
-}
-
-/// Where the attempt's event log will stay: the archive the next `start` moves it to.
-fn log_dir(repo: &Repo) -> Option<String> {
-    let stored = crate::agent::attempt::Attempt::load(repo).ok().flatten()?;
-    let dir = repo.handoff_dir();
-    let target = crate::agent::attempt::archive_target(&dir, stored.started_at);
-    Some(format!(
-        "{} (where the next `git handoff start` archives this attempt's log, now {})",
-        target.display(),
-        dir.join(crate::agent::attempt::EVENTS_FILE).display()
-    ))
-}
-
-/// The paths `git status` lists as uncommitted (untracked files included, ignored ones not).
-fn uncommitted(repo: &Repo) -> Result<Vec<String>> {
-    if repo.top().is_err() {
-        return Ok(Vec::new());
-    }
-    let out = repo.git().output(["status", "--porcelain", "-z", "--untracked-files=all"])?;
-    let mut paths = Vec::new();
-    let mut entries = out.split(|&b| b == 0).filter(|e| e.len() > 3);
-    while let Some(entry) = entries.next() {
-        paths.push(String::from_utf8_lossy(&entry[3..]).into_owned());
-        // A rename or copy names its source next.
-        if matches!(entry[0], b'R' | b'C') {
-            entries.next();
-        }
-    }
-    Ok(paths)
-}
-
-/// The files still uncommitted after the seal, each with why the seal left it out (as seal
-/// listed it), or that it changed after the seal.
-fn left_out(repo: &Repo, dirty: Vec<String>) -> Vec<String> {
-    #[derive(serde::Deserialize)]
-    struct Skipped {
-        path: String,
-        why: String,
-    }
-    let listed = std::fs::read(repo.handoff_dir().join(seal_message::LEFT_OUT_FILE)).ok();
-    let listed: Vec<Skipped> =
-        listed.and_then(|bytes| serde_json::from_slice(&bytes).ok()).unwrap_or_default();
-    dirty
-        .into_iter()
-        .map(|path| match listed.iter().find(|s| s.path == path) {
-            Some(skipped) => format!("{path} — {}", skipped.why),
-            None => format!("{path} — changed after the seal"),
-        })
-        .collect()
 }
 
 fn first_parent(repo: &Repo, commit: gix::ObjectId) -> Option<gix::ObjectId> {

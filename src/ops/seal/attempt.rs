@@ -7,6 +7,7 @@
 //! it is a warning, not a failure.
 
 use anyhow::{Context, Result};
+use gix::ObjectId;
 
 use crate::git::repo::Repo;
 use crate::model::config::Config;
@@ -39,95 +40,140 @@ pub fn seal_attempt(
 ) -> Result<SealOutcome> {
     let place = place(repo, config, attempt)?;
     if let Place::Sealed { note, seal } = place {
-        if has_changes(repo)? {
-            return Err(sealed_refusal(attempt, note, seal, "a second seal").into());
-        }
-        let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
-        return Ok(SealOutcome { sealed, note: None, warnings: Vec::new(), draft: None });
+        return already_sealed(repo, attempt, note, seal);
     }
     let rel = config.note_path(attempt.issue);
-    let mut note = None;
-    let mut warnings = Vec::new();
-    let mut draft = None;
-    // On an unborn branch a note commit has nothing to stand on: the work is sealed first, as the
-    // root commit, and the note follows on top of it, as a note does on any seal.
-    let mut note_after = false;
+    let mut first = NoteFirst::default();
     if let Some(why) = note_change(repo, &rel)? {
         // Whatever would stop the seal stops it before the note commit moves HEAD.
         preflight(repo, &req)?;
-        let hold = |why: String| Skipped { path: rel.clone().into_bytes(), why };
-        // No note commit for the attempt yet: the work-tree note is its draft.
-        let is_draft = matches!(place, Place::OnTop { buried: None });
-        match place {
-            Place::Replace { published: Some(remote), note, .. } => req.hold.push(hold(format!(
-                "the note changed since its commit {}, which {remote} already holds; the change \
-                 stays in the work tree (`git handoff start` begins a new attempt for a new note)",
-                short(note)
-            ))),
-            Place::OnTop { buried: Some(buried) } => req.hold.push(hold(format!(
-                "the note changed, but work was committed after its note commit {}; the change \
-                 stays in the work tree",
-                short(buried)
-            ))),
-            _ if let Change::Unreadable(err) = &why => {
-                warnings.push(format!("{err}; seal leaves it out and seals the rest"));
-                req.hold.push(hold(format!("{err}; seal leaves it out")))
-            }
-            _ if repo.head()?.id.is_none() => {
-                note_after = true;
-                req.hold.push(hold(
-                    "no commit yet: the work is sealed first, as the root commit, and the note \
-                     follows on top of it"
-                        .into(),
-                ))
-            }
-            _ if why == Change::Deleted => req.hold.push(hold(
-                "the note file is deleted in the work tree; a seal never changes the note \
-                 (`git checkout -- <note>` restores it)"
-                    .into(),
-            )),
-            _ => match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
-                Ok(outcome) => note = Some(outcome),
-                Err(err) if err.is::<NotPassed>() && is_draft => {
-                    req.hold.push(hold(draft_kept(&err)));
-                    draft = Some(rel.clone());
-                }
-                Err(err) if err.is::<NotPassed>() => req.hold.push(hold(
-                    "the edited note does not pass its check (see above); it stays in the work \
-                     tree: mend it and run `git handoff note`"
-                        .into(),
-                )),
-                Err(err) => return Err(err),
-            },
-        }
+        first = note_first(repo, config, attempt, place, why, &rel, &mut req)?;
     }
-    let mut sealed = match seal(repo, config, &req) {
-        Ok(sealed) => sealed,
-        // The note commit stands: the error must not read as if nothing had changed.
-        Err(err) => match note.as_ref().and_then(|n| n.commit.as_deref()) {
-            Some(commit) => {
-                return Err(err.context(format!(
-                    "the edited note was committed first, as {} (HEAD moved to it); sealing the \
-                     rest of the work then failed, and that step changed nothing; run `git \
-                     handoff seal` again to seal the rest",
-                    &commit[..commit.len().min(12)]
-                )));
-            }
-            None => return Err(err),
-        },
-    };
+    let mut sealed = seal_the_rest(repo, config, &req, first.note.as_ref())?;
+    let NoteFirst { mut note, warnings, mut draft, note_after } = first;
     if note_after && sealed.commit.is_some() {
         let outcome = note_on_the_seal(repo, config, attempt, &rel, &mut sealed)?;
         (note, draft) = outcome;
     }
-    // What was left out, for the emergency note to name; a seal that left nothing out says so.
+    list_left_out(repo, &sealed)?;
+    Ok(SealOutcome { sealed, note, warnings, draft })
+}
+
+/// A sealed attempt takes no second seal: refused when there is work to seal, else nothing to do.
+fn already_sealed(
+    repo: &Repo,
+    attempt: &NoteAttempt,
+    note: ObjectId,
+    seal: ObjectId,
+) -> Result<SealOutcome> {
+    if has_changes(repo)? {
+        return Err(sealed_refusal(attempt, note, seal, "a second seal").into());
+    }
+    let sealed = Sealed { commit: None, files: Vec::new(), skipped: Vec::new() };
+    Ok(SealOutcome { sealed, note: None, warnings: Vec::new(), draft: None })
+}
+
+/// What became of a changed note before the seal: the note commit written, warnings, the draft
+/// kept for the emergency note, or (`note_after`) the note left for after the seal.
+#[derive(Default)]
+struct NoteFirst {
+    note: Option<NoteOutcome>,
+    warnings: Vec<String>,
+    draft: Option<String>,
+    /// On an unborn branch a note commit has nothing to stand on: the work is sealed first, as
+    /// the root commit, and the note follows on top of it, as a note does on any seal.
+    note_after: bool,
+}
+
+/// The changed note at `rel` (`why`: how it changed) is committed as the agent's note where the
+/// attempt's `place` allows it and it passes its check; otherwise it is held out of the seal
+/// (`req`), with the reason.
+fn note_first(
+    repo: &mut Repo,
+    config: &Config,
+    attempt: &NoteAttempt,
+    place: Place,
+    why: Change,
+    rel: &str,
+    req: &mut Request,
+) -> Result<NoteFirst> {
+    let mut first = NoteFirst::default();
+    let hold = |why: String| Skipped { path: rel.to_string().into_bytes(), why };
+    // No note commit for the attempt yet: the work-tree note is its draft.
+    let is_draft = matches!(place, Place::OnTop { buried: None });
+    match place {
+        Place::Replace { published: Some(remote), note, .. } => req.hold.push(hold(format!(
+            "the note changed since its commit {}, which {remote} already holds; the change \
+             stays in the work tree (`git handoff start` begins a new attempt for a new note)",
+            short(note)
+        ))),
+        Place::OnTop { buried: Some(buried) } => req.hold.push(hold(format!(
+            "the note changed, but work was committed after its note commit {}; the change \
+             stays in the work tree",
+            short(buried)
+        ))),
+        _ if let Change::Unreadable(err) = &why => {
+            first.warnings.push(format!("{err}; seal leaves it out and seals the rest"));
+            req.hold.push(hold(format!("{err}; seal leaves it out")))
+        }
+        _ if repo.head()?.id.is_none() => {
+            first.note_after = true;
+            req.hold.push(hold(
+                "no commit yet: the work is sealed first, as the root commit, and the note \
+                 follows on top of it"
+                    .into(),
+            ))
+        }
+        _ if why == Change::Deleted => req.hold.push(hold(
+            "the note file is deleted in the work tree; a seal never changes the note \
+             (`git checkout -- <note>` restores it)"
+                .into(),
+        )),
+        _ => match note::agent_note(repo, config, attempt, None, NoteSource::WorkTree) {
+            Ok(outcome) => first.note = Some(outcome),
+            Err(err) if err.is::<NotPassed>() && is_draft => {
+                req.hold.push(hold(draft_kept(&err)));
+                first.draft = Some(rel.to_string());
+            }
+            Err(err) if err.is::<NotPassed>() => req.hold.push(hold(
+                "the edited note does not pass its check (see above); it stays in the work \
+                 tree: mend it and run `git handoff note`"
+                    .into(),
+            )),
+            Err(err) => return Err(err),
+        },
+    }
+    Ok(first)
+}
+
+/// The seal of the rest of the work. Should it fail after the edited `note` was committed, the
+/// note commit stands: the error must not read as if nothing had changed.
+fn seal_the_rest(
+    repo: &Repo,
+    config: &Config,
+    req: &Request,
+    note: Option<&NoteOutcome>,
+) -> Result<Sealed> {
+    seal(repo, config, req).map_err(|err| match note.and_then(|n| n.commit.as_deref()) {
+        Some(commit) => err.context(format!(
+            "the edited note was committed first, as {} (HEAD moved to it); sealing the \
+             rest of the work then failed, and that step changed nothing; run `git \
+             handoff seal` again to seal the rest",
+            &commit[..commit.len().min(12)]
+        )),
+        None => err,
+    })
+}
+
+/// What was left out, for the emergency note to name; a seal that left nothing out says so. Only
+/// beside an attempt's state: a stateless seal (`--issue`) leaves the git dir as it was.
+fn list_left_out(repo: &Repo, sealed: &Sealed) -> Result<()> {
     let left_out = repo.handoff_dir().join(crate::model::seal_message::LEFT_OUT_FILE);
     let listed = serde_json::to_vec(&sealed.skipped).context("listing the files left out")?;
-    // Only beside an attempt's state: a stateless seal (`--issue`) leaves the git dir as it was.
     if repo.handoff_dir().is_dir() {
         crate::util::fs::write_atomic(&left_out, &listed)?;
     }
-    Ok(SealOutcome { sealed, note, warnings, draft })
+    Ok(())
 }
 
 /// The note commit on top of the root seal of an unborn branch: the agent's note when it passes

@@ -45,51 +45,100 @@ pub(super) fn check_note_commit(
     let commit = &history.commits[at];
     let dir = config.note_dir();
     let parent = commit.parents.first().copied();
-    let changes = changed_paths(repo, parent, commit.id)?;
-    let in_dir = |p: &&(u8, String)| p.0 != b'D' && p.1.starts_with(&format!("{dir}/"));
-    let expected = message_issue.map(|n| format!("{dir}/{n}.md"));
-    let path = changes
-        .iter()
-        .filter(in_dir)
-        .find(|p| Some(&p.1) == expected.as_ref())
-        .or_else(|| changes.iter().filter(in_dir).find(|p| p.1.ends_with(".md")))
-        .or_else(|| changes.iter().find(|p| in_dir(p)))
-        .map(|p| p.1.clone());
-    let file_issue = path.as_deref().and_then(|p| {
-        let name = p.strip_prefix(&format!("{dir}/"))?;
-        note::issue_of_file_name(name)
-    });
-    let bytes = match &path {
-        Some(p) => Some(read_blob(repo, commit.id, p)?),
-        None => None,
-    };
-    let parsed = bytes.as_deref().map(Note::parse);
-    let note_started = parsed
-        .as_ref()
-        .and_then(|n| n.as_ref().ok())
-        .and_then(|n| n.field("started_at"))
-        .map(|f| f.value.trim().to_string());
-    let header_issue = parsed.as_ref().and_then(|n| n.as_ref().ok()).and_then(Note::issue);
-    let issue = message_issue.or(file_issue).or(header_issue);
+    let held = NoteChange::read(repo, &dir, commit, parent, message_issue)?;
+    let note_started = held.note().and_then(|n| n.field("started_at"));
+    let note_started = note_started.map(|f| f.value.trim().to_string());
+    let issue = message_issue.or(held.file_issue).or(held.note().and_then(Note::issue));
     if want.is_some() && issue != want {
         return Ok(None);
     }
-    if path.is_none() && message_issue.is_none() {
+    if held.path.is_none() && message_issue.is_none() {
         // It only deletes notes: a clean-up, not a note commit.
         return Ok(None);
     }
     let before = problems.len();
     let mut find = Finding { commit, problems };
-    let id = commit.id;
-
     if message_issue.is_none() {
+        find.message_not_a_note_commit(&dir, issue);
+    }
+    let Some(path) = held.path else {
+        find.no_note_file(&dir, held.expected);
+        let count = find.problems.len() - before;
+        return Ok(Some(note_report(commit, None, issue, None, None, count)));
+    };
+    find.more_than_the_note(&held.changes, &path);
+    find.note_file_name(&dir, &path, message_issue, held.file_issue);
+    let kind = match held.parsed {
+        Some(parsed) => {
+            find.the_note(config, &path, parsed, message_issue, held.file_issue, parent)
+        }
+        None => None,
+    };
+    let owner = attempts::Owner { issue, started_at: note_started.as_deref() };
+    let later = attempts::later(repo, &dir, history, at, &owner)?;
+    let seal = check_above(repo, history, at, &path, &later, &mut find)?;
+    let count = find.problems.len() - before;
+    Ok(Some(note_report(commit, Some(path), issue, kind, seal, count)))
+}
+
+/// What a note commit changes (`changes`), and the note file among them (`path`): the one its
+/// message names (`expected`), else the first Markdown file in the note directory, else any file
+/// there; the issue the file's name gives, and the note it holds, parsed.
+struct NoteChange {
+    changes: Vec<(u8, String)>,
+    expected: Option<String>,
+    path: Option<String>,
+    file_issue: Option<u64>,
+    parsed: Option<Result<Note, note::Problem>>,
+}
+
+impl NoteChange {
+    fn read(
+        repo: &Odb,
+        dir: &str,
+        commit: &Commit,
+        parent: Option<ObjectId>,
+        message_issue: Option<u64>,
+    ) -> Result<NoteChange> {
+        let changes = changed_paths(repo, parent, commit.id)?;
+        let in_dir = |p: &&(u8, String)| p.0 != b'D' && p.1.starts_with(&format!("{dir}/"));
+        let expected = message_issue.map(|n| format!("{dir}/{n}.md"));
+        let path = changes
+            .iter()
+            .filter(in_dir)
+            .find(|p| Some(&p.1) == expected.as_ref())
+            .or_else(|| changes.iter().filter(in_dir).find(|p| p.1.ends_with(".md")))
+            .or_else(|| changes.iter().find(|p| in_dir(p)))
+            .map(|p| p.1.clone());
+        let file_issue = path.as_deref().and_then(|p| {
+            let name = p.strip_prefix(&format!("{dir}/"))?;
+            note::issue_of_file_name(name)
+        });
+        let bytes = match &path {
+            Some(p) => Some(read_blob(repo, commit.id, p)?),
+            None => None,
+        };
+        let parsed = bytes.as_deref().map(Note::parse);
+        Ok(NoteChange { changes, expected, path, file_issue, parsed })
+    }
+
+    /// The note, where it parses.
+    fn note(&self) -> Option<&Note> {
+        self.parsed.as_ref().and_then(|n| n.as_ref().ok())
+    }
+}
+
+impl Finding<'_> {
+    /// The commit changes the note directory, yet its message is not a note commit's.
+    fn message_not_a_note_commit(&mut self, dir: &str, issue: Option<u64>) {
         let n = issue.map_or("N".to_string(), |n| n.to_string());
-        find.at_commit(
+        let subject = self.commit.subject();
+        let id = self.commit.id;
+        self.at_commit(
             &id,
             format!(
-                "commit {:?} changes the note directory {dir}/ but its message is not \
-                 `Handoff note: issue #{n}`",
-                commit.subject()
+                "commit {subject:?} changes the note directory {dir}/ but its message is not \
+                 `Handoff note: issue #{n}`"
             ),
             format!(
                 "commit the note alone with the message `Handoff note: issue #{n}` \
@@ -97,79 +146,99 @@ pub(super) fn check_note_commit(
             ),
         );
     }
-    let Some(path) = path else {
+
+    /// The note commit adds no note file (`expected`, where its message names the issue).
+    fn no_note_file(&mut self, dir: &str, expected: Option<String>) {
         let expected = expected.unwrap_or_else(|| format!("{dir}/<issue>.md"));
-        find.at_commit(
+        let id = self.commit.id;
+        self.at_commit(
             &id,
             format!("the note commit adds no note file (expected {expected})"),
             format!("commit the note file {expected} in it, and nothing else"),
         );
-        return Ok(Some(note_report(
-            commit,
-            None,
-            issue,
-            None,
-            None,
-            find.problems.len() - before,
-        )));
-    };
-    let others: Vec<&str> =
-        changes.iter().map(|p| p.1.as_str()).filter(|p| *p != path.as_str()).collect();
-    if !others.is_empty() {
-        find.at_commit(
-            &id,
-            format!("the note commit also changes {}", others.join(", ")),
-            "a note commit changes only the note file: commit the other changes in a work commit \
-             below it (`git reset --soft HEAD~1`, commit the work, then the note)"
-                .into(),
-        );
-    }
-    if file_issue.is_none() || path.strip_prefix(&format!("{dir}/")).is_none_or(|n| n.contains('/'))
-    {
-        find.at_line(
-            &path,
-            1,
-            format!("the note file is not named {dir}/<issue>.md"),
-            format!("move it to {dir}/<issue>.md, <issue> being the issue number"),
-        );
-    }
-    if let (Some(m), Some(f)) = (message_issue, file_issue)
-        && m != f
-    {
-        find.at_commit(
-            &id,
-            format!("the commit message names issue #{m} but the note file is {path}"),
-            format!("commit {dir}/{m}.md, or make the message `Handoff note: issue #{f}`"),
-        );
     }
 
-    let mut kind = None;
-    match parsed {
-        Some(Err(p)) => find.at_line(&path, p.line, p.what, p.mend),
-        Some(Ok(note)) => {
-            kind = Some(note.kind());
-            for p in note.check(config, file_issue) {
-                find.at_line(&path, p.line, p.what, p.mend);
-            }
-            if let (Some(m), Some(h)) = (message_issue, note.issue())
-                && m != h
-                && file_issue.is_none_or(|f| f == h)
-            {
-                find.at_commit(
-                    &id,
-                    format!("the commit message names issue #{m} but the note says issue {h}"),
-                    format!("make the message `Handoff note: issue #{h}` or fix the note"),
-                );
-            }
-            check_last_work_commit(&note, &path, parent, &mut find);
+    /// The note commit changes more than its note file, `path`.
+    fn more_than_the_note(&mut self, changes: &[(u8, String)], path: &str) {
+        let others: Vec<&str> =
+            changes.iter().map(|p| p.1.as_str()).filter(|p| *p != path).collect();
+        if !others.is_empty() {
+            let id = self.commit.id;
+            self.at_commit(
+                &id,
+                format!("the note commit also changes {}", others.join(", ")),
+                "a note commit changes only the note file: commit the other changes in a work \
+                 commit below it (`git reset --soft HEAD~1`, commit the work, then the note)"
+                    .into(),
+            );
         }
-        None => {}
     }
-    let owner = attempts::Owner { issue, started_at: note_started.as_deref() };
-    let later = attempts::later(repo, &dir, history, at, &owner)?;
-    let seal = check_above(repo, history, at, &path, &later, &mut find)?;
-    let count = find.problems.len() - before;
-    Ok(Some(note_report(commit, Some(path), issue, kind, seal, count)))
+
+    /// The note file is `<dir>/<issue>.md`, the issue the message names.
+    fn note_file_name(
+        &mut self,
+        dir: &str,
+        path: &str,
+        message_issue: Option<u64>,
+        file_issue: Option<u64>,
+    ) {
+        if file_issue.is_none()
+            || path.strip_prefix(&format!("{dir}/")).is_none_or(|n| n.contains('/'))
+        {
+            self.at_line(
+                path,
+                1,
+                format!("the note file is not named {dir}/<issue>.md"),
+                format!("move it to {dir}/<issue>.md, <issue> being the issue number"),
+            );
+        }
+        if let (Some(m), Some(f)) = (message_issue, file_issue)
+            && m != f
+        {
+            let id = self.commit.id;
+            self.at_commit(
+                &id,
+                format!("the commit message names issue #{m} but the note file is {path}"),
+                format!("commit {dir}/{m}.md, or make the message `Handoff note: issue #{f}`"),
+            );
+        }
+    }
+
+    /// The note at `path` parses, passes its check, names the issue the message names, and its
+    /// `last_work_commit` is the commit's first parent; returns its kind where it parses.
+    fn the_note(
+        &mut self,
+        config: &Config,
+        path: &str,
+        parsed: Result<Note, note::Problem>,
+        message_issue: Option<u64>,
+        file_issue: Option<u64>,
+        parent: Option<ObjectId>,
+    ) -> Option<Kind> {
+        let note = match parsed {
+            Err(p) => {
+                self.at_line(path, p.line, p.what, p.mend);
+                return None;
+            }
+            Ok(note) => note,
+        };
+        for p in note.check(config, file_issue) {
+            self.at_line(path, p.line, p.what, p.mend);
+        }
+        if let (Some(m), Some(h)) = (message_issue, note.issue())
+            && m != h
+            && file_issue.is_none_or(|f| f == h)
+        {
+            let id = self.commit.id;
+            self.at_commit(
+                &id,
+                format!("the commit message names issue #{m} but the note says issue {h}"),
+                format!("make the message `Handoff note: issue #{h}` or fix the note"),
+            );
+        }
+        check_last_work_commit(&note, path, parent, self);
+        Some(note.kind())
+    }
 }
 
 pub(super) fn note_report(
