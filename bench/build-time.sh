@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Where a build from source spends its time: the release binary (what `cargo install --path .`
-# builds) and the test build (`cargo test --no-run`, what CI compiles), each from an empty target
-# directory, with cargo's own `--timings` report. Prints the wall time of each and the crates that
-# took longest; the HTML reports stay under bench/work/build-time/<rev>/.
+# builds), the dist binary (fat LTO, what the packages carry) and the test build (`cargo test
+# --no-run`, what CI compiles), each from an empty target directory, with cargo's own `--timings`
+# report. Prints the wall and CPU time of each and the crates that took longest; the HTML reports
+# and the two binaries stay under bench/work/build-time/<rev>/ (bench/profiles.sh compares them).
 #
 # Usage: bench/build-time.sh [REV ...]   (default: the work tree; a REV is built from `git archive`)
+#        BUILD_TIME_BUILDS="release dist test"   which builds (default: all three)
 # Dependencies come from the registry cache as they are (CARGO_HOME); only target/ starts empty.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,20 +38,22 @@ for rev in "$@"; do
   else
     git archive "$rev" | tar -x -C "$dir/src"
   fi
-  for build in release test; do
+  for build in ${BUILD_TIME_BUILDS:-release dist test}; do
     target=$dir/target-$build
-    args=(build --release --locked --timings)
+    args=(build --profile "$build" --locked --timings)
     [ "$build" = test ] && args=(test --locked --no-run --timings)
-    started=$(date +%s.%N)
-    (cd "$dir/src" && cargo "${args[@]}" --target-dir "$target" >"$dir/$build.log" 2>&1)
-    seconds=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.0f}')" \
-      "$started" "$(date +%s.%N)")
+    (cd "$dir/src" && /usr/bin/time -f "%e %U %S" -o "$dir/$build.time" \
+      cargo "${args[@]}" --target-dir "$target" >"$dir/$build.log" 2>&1)
+    read -r wall user sys <"$dir/$build.time"
     report=$(ls -t "$target"/cargo-timings/cargo-timing-*.html | head -1)
     cp "$report" "$dir/$build-timings.html"
-    echo "$rev: cargo ${args[*]}: ${seconds} s on $(nproc) cores; slowest crates:"
+    echo "$rev: cargo ${args[*]}: ${wall%.*} s wall, $(python3 -c "print(round($user + $sys))") s CPU" \
+      "on $(nproc) cores (load $(cut -d' ' -f1 /proc/loadavg)); slowest crates:"
     slowest "$report"
+    if [ "$build" != test ]; then
+      cp "$target/$build/git-handoff" "$dir/git-handoff-$build"
+      ls -l "$dir/git-handoff-$build" | awk -v b="$build" '{print "  " b " binary: " $5 " bytes"}'
+    fi
   done
-  cp "$dir/target-release/release/git-handoff" "$dir/git-handoff"
-  ls -l "$dir/git-handoff" | awk '{print "  release binary: " $5 " bytes"}'
   rm -rf "$dir"/target-*
 done

@@ -42,8 +42,9 @@ if [ -z "$binary" ]; then
     *-linux-gnu) export RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+crt-static" ;;
   esac
   # With --target, RUSTFLAGS reaches the binary only, not build scripts or proc macros.
-  cargo build --locked --release --target "$target"
-  binary=target/$target/release/git-handoff
+  # The dist profile: fat LTO and one codegen unit (Cargo.toml), for what every user runs.
+  cargo build --locked --profile dist --target "$target"
+  binary=target/$target/dist/git-handoff
 fi
 [ -x "$binary" ] || { echo "packaging/build.sh: no binary at $binary" >&2; exit 2; }
 
