@@ -36,6 +36,11 @@ fn free_port() -> u16 {
 /// `git daemon` serving every repository under `root`, pushes allowed: URLs are
 /// `{base}/<name>`.
 pub fn git_daemon(root: &Path, home: &Path) -> Option<Daemon> {
+    git_daemon_with(root, home, &[])
+}
+
+/// [`git_daemon`] with more of its options (`--max-connections=2`).
+pub fn git_daemon_with(root: &Path, home: &Path, options: &[&str]) -> Option<Daemon> {
     if !exec_path_has("git-daemon") {
         eprintln!("SKIPPED: git daemon is not installed; the git:// transport is not tested");
         return None;
@@ -52,8 +57,9 @@ pub fn git_daemon(root: &Path, home: &Path) -> Option<Daemon> {
             "--listen=127.0.0.1",
             &format!("--port={port}"),
             &format!("--base-path={}", root.display()),
-            &root.display().to_string(),
         ])
+        .args(options)
+        .arg(root)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
