@@ -16,6 +16,8 @@
 #     HANDOFF_BIN=target/release/git-handoff bash bench/fleet.sh
 # Each fleet is bounded by FLEET_TIMEOUT seconds (default 300). `git daemon` runs with its defaults
 # (32 connections at most); FLEET_DAEMON_OPTS adds options (`--max-connections=1024`, forge-like).
+# FLEET_SLOTS=N sets `handoff.syncConnections` in every clone (the connections per host the syncs
+# of this machine share; 0: no limit).
 source "$(dirname "$0")/lib.sh"
 build_release
 NEW_BIN=$HANDOFF
@@ -63,6 +65,7 @@ one_clone() {
   git clone -q "$url" "$dir"
   cd "$dir"
   git checkout -q -b "b$i"
+  if [ -n "${FLEET_SLOTS:-}" ]; then git config handoff.syncConnections "$FLEET_SLOTS"; fi
   git handoff start --issue "$i" >/dev/null
   echo "work $i" > "f$i.txt"
   git handoff note --emergency --reason time_limit >/dev/null 2>&1
