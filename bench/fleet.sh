@@ -36,23 +36,28 @@ use_bin() {
   export PATH="$dir:$PATH"
 }
 
-# serve KIND ROOT: starts the server for ROOT and prints the URL base (file:// needs none).
+# serve KIND ROOT: starts the server for ROOT and sets SERVER_URL to the URL base and SERVER_PID
+# to the server (none for file://). Not in a `$(...)`: the caller kills SERVER_PID at the end, so no
+# server outlives the run (nor keeps open a lock file the run was started under).
 SERVER_PID=
+SERVER_URL=
 serve() {
   local kind=$1 root=$2 port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   case $kind in
-    file) echo "file://$root" ;;
+    file) SERVER_URL="file://$root" ;;
     git)
+      # git-daemon itself, not `git daemon` (a parent that waits for it): killing $SERVER_PID ends
+      # the server, and no orphan keeps the port (or a lock file the caller holds) open.
       # shellcheck disable=SC2086
-      git daemon --reuseaddr --export-all --enable=receive-pack --listen=127.0.0.1 --port="$port" \
+      "$(git --exec-path)/git-daemon" --reuseaddr --export-all --enable=receive-pack --listen=127.0.0.1 --port="$port" \
         --base-path="$root" ${FLEET_DAEMON_OPTS:-} "$root" >/dev/null 2>&1 &
       SERVER_PID=$!
-      echo "git://127.0.0.1:$port" ;;
+      SERVER_URL="git://127.0.0.1:$port" ;;
     http)
       python3 "$BENCH_DIR/http_backend.py" "$root" "$port" >/dev/null 2>&1 &
       SERVER_PID=$!
-      echo "http://127.0.0.1:$port" ;;
+      SERVER_URL="http://127.0.0.1:$port" ;;
   esac
   if [ "$kind" != file ]; then
     for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
@@ -80,7 +85,8 @@ fleet() {
   git -C "$dir/served/remote.git" config http.receivepack true
   git init -q "$dir/seed" && echo base > "$dir/seed/README" && git -C "$dir/seed" add README &&
     git -C "$dir/seed" commit -q -m base && git -C "$dir/seed" push -q "$dir/served/remote.git" HEAD:main
-  url=$(serve "$kind" "$dir/served")/remote.git
+  serve "$kind" "$dir/served"
+  url=$SERVER_URL/remote.git
   [ "$kind" = file ] && url="file://$dir/served/remote.git"
   (
     use_bin "$bin"
@@ -126,7 +132,7 @@ print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej} {reconn}")' "$di
         "" "" "" "$notes" "$((3 * n))" "$refs" "$fresh"
     fi
   )
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null || true; fi
   SERVER_PID=
   rm -rf "$dir"
 }
