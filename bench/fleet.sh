@@ -7,13 +7,17 @@
 # rejected (the report's `rejected`; tries - 1 for a build without it), records on the remote
 # (notes a fresh clone holds after one sync, against 3 per writer: the commit's, the issue key's
 # and the branch key's), and the cost of that fresh clone's sync (fetch and merge of every
-# record) with the count of refs it read. With OLD_BIN (a build from before writers' refs) it runs
+# record) with the count of refs it read. `reconn` is the connections made again after the server
+# dropped one (the report's `reconnects`: total / most of one writer; "-" for a build without it). With OLD_BIN (a build from before writers' refs) it runs
 # the same fleet for both builds, side by side; the new layout is also timed after
 # `sync --compact`.
 #   bash bench/fleet.sh
 #   FLEET_N="32 128 256" FLEET_TRANSPORT="file git http" OLD_BIN=/tmp/git-handoff-old \
 #     HANDOFF_BIN=target/release/git-handoff bash bench/fleet.sh
-# Each fleet is bounded by FLEET_TIMEOUT seconds (default 300).
+# Each fleet is bounded by FLEET_TIMEOUT seconds (default 300). `git daemon` runs with its defaults
+# (32 connections at most); FLEET_DAEMON_OPTS adds options (`--max-connections=1024`, forge-like).
+# FLEET_SLOTS=N sets `handoff.syncConnections` in every clone (the connections per host the syncs
+# of this machine share; 0: no limit).
 source "$(dirname "$0")/lib.sh"
 build_release
 NEW_BIN=$HANDOFF
@@ -32,22 +36,28 @@ use_bin() {
   export PATH="$dir:$PATH"
 }
 
-# serve KIND ROOT: starts the server for ROOT and prints the URL base (file:// needs none).
+# serve KIND ROOT: starts the server for ROOT and sets SERVER_URL to the URL base and SERVER_PID
+# to the server (none for file://). Not in a `$(...)`: the caller kills SERVER_PID at the end, so no
+# server outlives the run (nor keeps open a lock file the run was started under).
 SERVER_PID=
+SERVER_URL=
 serve() {
   local kind=$1 root=$2 port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   case $kind in
-    file) echo "file://$root" ;;
+    file) SERVER_URL="file://$root" ;;
     git)
-      git daemon --reuseaddr --export-all --enable=receive-pack --listen=127.0.0.1 --port="$port" \
-        --base-path="$root" "$root" >/dev/null 2>&1 &
+      # git-daemon itself, not `git daemon` (a parent that waits for it): killing $SERVER_PID ends
+      # the server, and no orphan keeps the port (or a lock file the caller holds) open.
+      # shellcheck disable=SC2086
+      "$(git --exec-path)/git-daemon" --reuseaddr --export-all --enable=receive-pack --listen=127.0.0.1 --port="$port" \
+        --base-path="$root" ${FLEET_DAEMON_OPTS:-} "$root" >/dev/null 2>&1 &
       SERVER_PID=$!
-      echo "git://127.0.0.1:$port" ;;
+      SERVER_URL="git://127.0.0.1:$port" ;;
     http)
       python3 "$BENCH_DIR/http_backend.py" "$root" "$port" >/dev/null 2>&1 &
       SERVER_PID=$!
-      echo "http://127.0.0.1:$port" ;;
+      SERVER_URL="http://127.0.0.1:$port" ;;
   esac
   if [ "$kind" != file ]; then
     for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
@@ -60,6 +70,7 @@ one_clone() {
   git clone -q "$url" "$dir"
   cd "$dir"
   git checkout -q -b "b$i"
+  if [ -n "${FLEET_SLOTS:-}" ]; then git config handoff.syncConnections "$FLEET_SLOTS"; fi
   git handoff start --issue "$i" >/dev/null
   echo "work $i" > "f$i.txt"
   git handoff note --emergency --reason time_limit >/dev/null 2>&1
@@ -74,7 +85,8 @@ fleet() {
   git -C "$dir/served/remote.git" config http.receivepack true
   git init -q "$dir/seed" && echo base > "$dir/seed/README" && git -C "$dir/seed" add README &&
     git -C "$dir/seed" commit -q -m base && git -C "$dir/seed" push -q "$dir/served/remote.git" HEAD:main
-  url=$(serve "$kind" "$dir/served")/remote.git
+  serve "$kind" "$dir/served"
+  url=$SERVER_URL/remote.git
   [ "$kind" = file ] && url="file://$dir/served/remote.git"
   (
     use_bin "$bin"
@@ -86,44 +98,47 @@ fleet() {
     done
     wait
     end=$EPOCHREALTIME
-    local wall ok tries rejected
+    local wall ok tries rejected reconn
     wall=$(awk -v a="${start/./}" -v b="${end/./}" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
     ok=$(grep -l '"tries"' "$dir"/r*.json | wc -l)
     tries=$(python3 -c '
 import json, sys
-t = []; rej = 0
+t = []; rej = 0; rec = []
 for name in sys.argv[1:]:
     try: r = json.load(open(name))
     except ValueError: continue
     if "tries" not in r: continue
     t.append(r["tries"]); rej += r.get("rejected", r["tries"] - 1)
+    if "reconnects" in r: rec.append(r["reconnects"])
 t.sort()
-print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej}")' "$dir"/r*.json)
+reconn = f"{sum(rec)}/{max(rec)}" if rec else "-"
+print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej} {reconn}")' "$dir"/r*.json)
     # A fresh clone reads every record in one sync.
     git clone -q "$url" "$dir/reader"
     local fresh notes refs
     fresh=$(cd "$dir/reader" && time_once git handoff sync)
     notes=$(git -C "$dir/reader" notes --ref=handoff list | wc -l)
     refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
-    printf '%-5s %-5s %4d %8ss %5d/%-4d %8s %9s %6d/%-5d %4d %9s ms\n' "$label" "$kind" "$n" \
-      "$wall" "$ok" "$n" "${tries% *}" "${tries#* }" "$notes" "$((3 * n))" "$refs" "$fresh"
+    read -r tries rejected reconn <<<"$tries"
+    printf '%-5s %-5s %4d %8ss %5d/%-4d %8s %9s %8s %6d/%-5d %4d %9s ms\n' "$label" "$kind" "$n" \
+      "$wall" "$ok" "$n" "$tries" "$rejected" "$reconn" "$notes" "$((3 * n))" "$refs" "$fresh"
     if [ "$label" = new ]; then
       (cd "$dir/reader" && git handoff sync --compact >/dev/null)
       git clone -q "$url" "$dir/reader2"
       fresh=$(cd "$dir/reader2" && time_once git handoff sync)
       notes=$(git -C "$dir/reader2" notes --ref=handoff list | wc -l)
       refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
-      printf '%-5s %-5s %4d %9s %10s %8s %9s %6d/%-5d %4d %9s ms\n' "new+c" "$kind" "$n" "" "" "" \
-        "" "$notes" "$((3 * n))" "$refs" "$fresh"
+      printf '%-5s %-5s %4d %9s %10s %8s %9s %8s %6d/%-5d %4d %9s ms\n' "new+c" "$kind" "$n" "" "" \
+        "" "" "" "$notes" "$((3 * n))" "$refs" "$fresh"
     fi
   )
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null || true; fi
   SERVER_PID=
   rm -rf "$dir"
 }
 
-printf '%-5s %-5s %4s %9s %10s %8s %9s %12s %4s %12s\n' layout via N wall ok tries rejected \
-  "notes/exp" refs "fresh sync"
+printf '%-5s %-5s %4s %9s %10s %8s %9s %8s %12s %4s %12s\n' layout via N wall ok tries rejected \
+  reconn "notes/exp" refs "fresh sync"
 for kind in $FLEET_TRANSPORT; do
   for n in $FLEET_N; do
     [ -n "${OLD_BIN:-}" ] && fleet old "$OLD_BIN" "$n" "$kind"

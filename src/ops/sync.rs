@@ -17,6 +17,7 @@
 //! notes push it may itself run) is not started for a notes ref.
 
 mod compact;
+mod link;
 mod merge;
 mod remote;
 mod round;
@@ -24,11 +25,12 @@ mod writers;
 
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow};
 use gix::bstr::ByteSlice;
 
 use crate::git::repo::Repo;
 use crate::store::records;
+use crate::util::error::{Kind, hinted};
 use remote::Lost;
 pub use round::{Joined, Report};
 use round::{Names, Round};
@@ -40,10 +42,6 @@ pub const MAX_TRIES: u32 = 40;
 /// How many times a push the remote refused (a hook, a forge under load) is tried again before
 /// the sync reports the refusal.
 const REFUSALS_RETRIED: u32 = 1;
-
-/// How many times a remote that did not answer (a busy server drops connections) is tried again
-/// before the sync reports it.
-const SILENCES_RETRIED: u32 = 3;
 
 /// A sync also gives up once it has tried this long, however many rounds that was.
 const GIVE_UP_AFTER: Duration = Duration::from_secs(120);
@@ -63,11 +61,15 @@ pub fn default_remote(repo: &Repo) -> Result<String> {
     if is_configured(repo, "origin") {
         return Ok("origin".into());
     }
-    bail!(
-        "{} has no remote `origin` and the current branch has no upstream remote; name the \
-         remote to sync with (`git handoff sync <remote>`; `git remote -v` lists them)",
-        repo.git_dir.display()
-    )
+    Err(hinted(
+        Kind::Repository,
+        "name the remote to sync with (`git handoff sync <remote>`; `git remote -v` lists them), \
+         or add one with `git remote add origin <url>`",
+        anyhow!(
+            "{} has no remote `origin` and the current branch has no upstream remote",
+            repo.git_dir.display()
+        ),
+    ))
 }
 
 fn is_configured(repo: &Repo, name: &str) -> bool {
@@ -78,89 +80,40 @@ fn is_configured(repo: &Repo, name: &str) -> bool {
 /// clone's writer ref, retrying when a push is rejected; with `compact`, then folds every writer's
 /// ref into the remote's notes ref.
 pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str, compact: bool) -> Result<Report> {
-    if !is_configured(repo, remote) {
-        bail!(
-            "no remote named {remote:?} in {}; `git remote -v` lists the remotes, and `git remote \
-             add {} <url>` adds one",
-            repo.git_dir.display(),
-            crate::util::shell::quote(remote)
-        );
-    }
-    let tracking = records::tracking_ref(notes_ref, remote);
-    let writers_tracking = writers::tracking_prefix(notes_ref, remote);
-    for name in [&tracking, &writers_tracking] {
-        if gix::refs::FullName::try_from(format!("{name}x").as_str()).is_err() {
-            bail!(
-                "the remote name {remote:?} cannot be part of a ref name ({name}); rename the \
-                 remote with `git remote rename`"
-            );
-        }
-    }
-    records::ensure_identity(repo);
-    let writer = writers::writer(repo)?;
-    let names = Names {
-        notes_ref: notes_ref.to_owned(),
-        remote: remote.to_owned(),
-        tracking,
-        writer_ref: format!("{}{writer}", writers::remote_prefix(notes_ref)),
-        writer_tracking: format!("{writers_tracking}{writer}"),
-        writers_tracking,
-    };
+    let names = names(repo, notes_ref, remote)?;
     let quoted = crate::util::shell::quote(remote);
+    let mut link = link::Link::new(repo, remote);
     let mut last_race = String::new();
     let started = std::time::Instant::now();
-    let (mut tries, mut rejected, mut refusals, mut silences) = (0, 0, 0, 0);
+    let (mut tries, mut rejected, mut refusals) = (0, 0, 0);
     while tries < MAX_TRIES && (tries == 0 || started.elapsed() < GIVE_UP_AFTER) {
         tries += 1;
-        let lost = match round::round(repo, &names, !compact)? {
-            Round::Done(mut report, fetched) => {
-                let folded =
-                    if compact { Some(compact::fold(repo, &names, &fetched)?) } else { None };
-                match folded {
-                    Some(Err(lost)) => {
-                        rejected += 1;
-                        Err(lost)
-                    }
-                    Some(Ok(count)) => {
-                        report.compacted = Some(count);
-                        Ok(report)
-                    }
-                    None => Ok(report),
-                }
-            }
-            Round::Local(why) => Err(Lost::Race(why)),
-            Round::Rejected(Lost::Unreachable(why)) => Err(Lost::Unreachable(why)),
-            Round::Rejected(lost) => {
-                rejected += 1;
-                Err(lost)
-            }
-        };
-        match lost {
+        let lost = one_round(repo, &mut link, &names, compact)?;
+        // A push the remote answered with a no: a lost race on a ref, or a refusal.
+        if let Err((Lost::Race(_) | Lost::Refused(_), true)) = &lost {
+            rejected += 1;
+        }
+        match lost.map_err(|(lost, _)| lost) {
             Ok(mut report) => {
                 report.tries = tries;
+                report.reconnects = link.reconnects;
                 report.rejected = rejected;
                 return Ok(*report);
             }
             Err(Lost::Race(why)) => last_race = why,
+            // The link asked again already, as often as a busy server needs.
             Err(Lost::Unreachable(why)) => {
-                silences += 1;
-                if silences > SILENCES_RETRIED {
-                    bail!("{why}");
-                }
-                last_race = why;
+                let hint = format!(
+                    "check the remote's URL (`git remote get-url {quoted}`), the network and your \
+                     access (`git ls-remote {quoted}` shows what git says), then run `git handoff \
+                     sync {quoted}` again"
+                );
+                return Err(hinted(Kind::Git, hint, anyhow!("{why}")));
             }
             Err(Lost::Refused(why)) => {
                 refusals += 1;
                 if refusals > REFUSALS_RETRIED {
-                    bail!(
-                        "the remote {remote} ({}) refused the push of {} after {tries} tries: \
-                         {why}; nothing was lost: the local notes ref is unchanged and holds \
-                         every record, and the remote keeps what it had; look at the remote's \
-                         hooks or rules for refs/handoff/* and {notes_ref}, then run `git \
-                         handoff sync {quoted}` again",
-                        remote::url_of(repo, remote),
-                        if compact { "the compacted notes" } else { names.writer_ref.as_str() },
-                    );
+                    return Err(refused(repo, &names, compact, tries, &why));
                 }
                 last_race = why;
             }
@@ -169,11 +122,101 @@ pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str, compact: bool) -> Re
             std::thread::sleep(backoff(tries));
         }
     }
-    bail!(
-        "gave up after {tries} tries in {}s: each time another process moved a ref first or held \
-         a ref lock (the last: {last_race}); nothing was lost and the local notes are whole; run \
-         `git handoff sync {quoted}` again, and look for a stale `.lock` file if this persists",
-        started.elapsed().as_secs(),
+    Err(hinted(
+        Kind::Git,
+        format!(
+            "run `git handoff sync {quoted}` again; if this persists, look for a stale `.lock` \
+             file under the git directory's refs/"
+        ),
+        anyhow!(
+            "gave up after {tries} tries in {}s: each time another process moved a ref first or \
+             held a ref lock (the last: {last_race}); nothing was lost and the local notes are \
+             whole",
+            started.elapsed().as_secs(),
+        ),
+    ))
+}
+/// One round, and with `compact` the fold after it: the report, or what was lost and whether it
+/// was a push the remote answered with a no.
+fn one_round(
+    repo: &Repo,
+    link: &mut link::Link,
+    names: &Names,
+    compact: bool,
+) -> Result<std::result::Result<Box<Report>, (Lost, bool)>> {
+    Ok(match round::round(repo, link, names, !compact)? {
+        Round::Done(mut report, fetched) if compact => {
+            match compact::fold(repo, link, names, &fetched)? {
+                Err(lost) => Err((lost, true)),
+                Ok(count) => {
+                    report.compacted = Some(count);
+                    Ok(report)
+                }
+            }
+        }
+        Round::Done(report, _) => Ok(report),
+        Round::Local(why) => Err((Lost::Race(why), false)),
+        Round::Rejected(lost) => Err((lost, true)),
+    })
+}
+
+/// The names a sync of `notes_ref` with `remote` reads and writes; an error when the remote is not
+/// configured or its name cannot be part of a ref name.
+fn names(repo: &mut Repo, notes_ref: &str, remote: &str) -> Result<Names> {
+    let quoted = crate::util::shell::quote(remote);
+    if !is_configured(repo, remote) {
+        return Err(hinted(
+            Kind::Usage,
+            format!(
+                "`git remote -v` lists the remotes, and `git remote add {quoted} <url>` adds one"
+            ),
+            anyhow!("no remote named {remote:?} in {}", repo.git_dir.display()),
+        ));
+    }
+    let tracking = records::tracking_ref(notes_ref, remote);
+    let writers_tracking = writers::tracking_prefix(notes_ref, remote);
+    for name in [&tracking, &writers_tracking] {
+        if gix::refs::FullName::try_from(format!("{name}x").as_str()).is_err() {
+            return Err(hinted(
+                Kind::Usage,
+                format!("rename the remote with `git remote rename {quoted} <new-name>`"),
+                anyhow!("the remote name {remote:?} cannot be part of a ref name ({name})"),
+            ));
+        }
+    }
+    records::ensure_identity(repo);
+    let writer = writers::writer(repo).map_err(|err| {
+        let hint = "set it with `git config handoff.writer <name>`, or unset it for a random one";
+        hinted(Kind::Config, hint, err)
+    })?;
+    Ok(Names {
+        notes_ref: notes_ref.to_owned(),
+        remote: remote.to_owned(),
+        tracking,
+        writer_ref: format!("{}{writer}", writers::remote_prefix(notes_ref)),
+        writer_tracking: format!("{writers_tracking}{writer}"),
+        writers_tracking,
+    })
+}
+
+/// The error of a push the remote refused every time it was tried.
+fn refused(repo: &Repo, names: &Names, compact: bool, tries: u32, why: &str) -> anyhow::Error {
+    let remote = &names.remote;
+    let quoted = crate::util::shell::quote(remote);
+    hinted(
+        Kind::Git,
+        format!(
+            "look at the remote's hooks or rules for refs/handoff/* and {}, then run `git handoff \
+             sync {quoted}` again",
+            names.notes_ref
+        ),
+        anyhow!(
+            "the remote {remote} ({}) refused the push of {} after {tries} tries: {why}; nothing \
+             was lost: the local notes ref is unchanged and holds every record, and the remote \
+             keeps what it had",
+            remote::url_of(repo, remote),
+            if compact { "the compacted notes" } else { names.writer_ref.as_str() },
+        ),
     )
 }
 

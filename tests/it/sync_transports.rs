@@ -32,6 +32,11 @@ const WRITERS: usize = 4;
 
 /// The bare remote `remote.git` under `root`, with `main` and the hook.
 fn remote(env: &Env, root: &Path) -> Repo {
+    remote_with(env, root, HOOK)
+}
+
+/// The bare remote `remote.git` under `root`, with `main` and the pre-receive hook `hook`.
+fn remote_with(env: &Env, root: &Path, hook: &str) -> Repo {
     let seed = env.repo("seed");
     seed.write("README", "base\n");
     seed.commit_all("base");
@@ -40,8 +45,9 @@ fn remote(env: &Env, root: &Path) -> Repo {
     seed.git(["push", "-q", bare.to_str().unwrap(), "main"]);
     let bare = seed.at(&bare);
     bare.git(["config", "http.receivepack", "true"]);
+    let hook_text = hook;
     let hook = bare.path.join("hooks/pre-receive");
-    std::fs::write(&hook, HOOK).unwrap();
+    std::fs::write(&hook, hook_text).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
     bare
@@ -133,4 +139,90 @@ fn a_fleet_syncs_over_smart_http() {
     let bare = remote(&env, &root);
     let Some(base) = servers::http_backend(&root, &env.root.path().join("home")) else { return };
     fleet_over(&env, &format!("{base}/remote.git"), &bare);
+}
+
+/// A `git daemon` that keeps two connections at most (its default is 32): past that it kills one
+/// of the same address, sleeps a second, and drops what still does not fit, as under a fleet's
+/// burst. Six clones and one the remote refuses sync at once, each in its own slots (as on six
+/// machines) or all sharing one slot: every record arrives, a dropped connection is made again
+/// within the same round (`reconnects`, not `tries`), and the refusal is told as such, once
+/// retried, not drowned in reconnects.
+#[test]
+fn a_daemon_that_drops_connections_loses_no_writer() {
+    const MANY: usize = 6;
+    let env = Env::new();
+    let root = env.root.path().join("served");
+    std::fs::create_dir_all(&root).unwrap();
+    let hook = "#!/bin/sh\nwhile read old new ref; do\n  case \"$ref\" in *stubborn) \
+                echo \"stubborn is not welcome\" >&2; exit 1 ;; esac\ndone\nexit 0\n";
+    let _bare = remote_with(&env, &root, hook);
+    let home = env.root.path().join("home");
+    let options = ["--max-connections=2"];
+    let Some(daemon) = servers::git_daemon_with(&root, &home, &options) else { return };
+    let url = format!("{}/remote.git", daemon.base);
+    let clone = |name: &str, slots: &Path| {
+        let path = env.root.path().join(name);
+        env.repo("seed").git(["clone", "-q", &url, path.to_str().unwrap()]);
+        let repo = env.repo("seed").at(path);
+        repo.git(["config", "handoff.writer", name]);
+        (repo, slots.to_path_buf())
+    };
+    let shared = env.root.path().join("tmp-shared");
+    let mut repos = Vec::new();
+    for i in 0..MANY {
+        // Half the clones share one machine's slots (one connection at a time between them);
+        // the others each have their own (like clones on machines of their own).
+        let own = env.root.path().join(format!("tmp-{i}"));
+        let (repo, slots) = clone(&format!("d{i}"), if i % 2 == 0 { &shared } else { &own });
+        if i % 2 == 0 {
+            repo.git(["config", "handoff.syncConnections", "1"]);
+        }
+        repos.push((repo, slots));
+    }
+    let commits: Vec<String> = repos
+        .iter()
+        .enumerate()
+        .map(|(i, (repo, _))| hand_off(repo, &format!("b{i}"), 600 + i as u64, "d"))
+        .collect();
+    let (stubborn, stubborn_tmp) = clone("stubborn", &env.root.path().join("tmp-stubborn"));
+    hand_off(&stubborn, "s", 699, "refused");
+    let before = ref_of(&stubborn, "refs/notes/handoff");
+
+    let sync = |repo: &Repo, tmp: &Path| {
+        std::fs::create_dir_all(tmp).unwrap();
+        let mut cmd = repo.handoff();
+        cmd.args(["sync", "--json"]).env("TMPDIR", tmp);
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        cmd.spawn().unwrap()
+    };
+    let children: Vec<Child> = repos.iter().map(|(repo, tmp)| sync(repo, tmp)).collect();
+    let refused = sync(&stubborn, &stubborn_tmp).wait_with_output().unwrap();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "a sync failed: {}", stderr(&out));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        // No writer contends with another: a round is tried again only after a lost race.
+        assert!(report["tries"].as_u64().is_some_and(|t| t <= 2), "{report}");
+        assert!(report["reconnects"].as_u64().is_some(), "{report}");
+    }
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    let error: Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(error["error"]["kind"], "git", "{error}");
+    let message = error["error"]["message"].as_str().unwrap_or_default();
+    for want in ["refused the push of refs/handoff/writers/stubborn", "after 2 tries"] {
+        assert!(message.contains(want), "{want:?} missing from {message}");
+    }
+    assert!(message.contains("stubborn is not welcome") && message.contains("nothing was lost"));
+    assert!(error["error"]["hint"].as_str().is_some_and(|h| h.contains("hooks")), "{error}");
+    assert_eq!(ref_of(&stubborn, "refs/notes/handoff"), before, "the local notes moved");
+
+    // A fresh clone reads every record, in one sync (it may be dropped too, and reconnect).
+    let (reader, reader_tmp) = clone("reader", &env.root.path().join("tmp-reader"));
+    let out = sync(&reader, &reader_tmp).wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["writers"], MANY as u64, "{report}");
+    for commit in &commits {
+        assert!(records_on(&reader, commit).iter().any(|(_, c, _)| c == commit), "{commit}");
+    }
 }

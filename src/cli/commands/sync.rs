@@ -16,10 +16,12 @@ use crate::ops::sync::{self, Joined, Report};
 /// annotated on several sides keeps the records of all); pushes the result to this clone's own
 /// writer's ref, refs/handoff/writers/<writer> (`handoff.writer` in git config, random when unset),
 /// with a lease on its old value; and then moves the local ref. No other clone pushes that ref, so
-/// many clones syncing at once do not contend. A push the remote refuses is tried once more, a
-/// remote that does not answer three more times; a lost race (another worktree of this clone)
-/// starts the round over. A remote without records is not an
-/// error. When the fetch or the push fails, the local notes ref is left as it was and the command
+/// many clones syncing at once do not contend. A push the remote refuses is tried once more; a lost
+/// race (another worktree of this clone) starts the round over. Each fetch and push is one
+/// connection: the syncs of one user on one machine share 16 connections per host
+/// (`handoff.syncConnections` in git config; 0: no limit), and a connection the server dropped or
+/// hung up on is made again after a random, growing wait (up to 8 times; once for a local remote
+/// or one that refuses connections). A remote without records is not an error. When the fetch or the push fails, the local notes ref is left as it was and the command
 /// exits 2. The push skips the pre-push hook (`--no-verify`). recall and show read the local notes
 /// ref and refs/notes/remotes/*/handoff.
 ///
@@ -29,7 +31,8 @@ use crate::ops::sync::{self, Joined, Report};
 /// --json prints {"remote", "notes_ref", "tracking_ref", "writer_ref", "outcome" (up_to_date |
 /// fast_forward | pushed | merged), "fetched" (records received), "pushed" (records sent),
 /// "merge_commit" (id or null), "local" (the local notes ref afterwards, or null), "writers"
-/// (writers' refs on the remote), "tries", "rejected" (pushes the remote rejected), "compacted"
+/// (writers' refs on the remote), "tries" (fetch-merge-push rounds), "reconnects" (connections
+/// made again after the server dropped one), "rejected" (pushes the remote rejected), "compacted"
 /// (writers' refs folded, or null without --compact)}.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -89,6 +92,12 @@ fn summary(report: &Report) -> String {
     };
     if report.tries > 1 {
         line.push_str(&format!(" (after {} tries: another writer raced)", report.tries));
+    }
+    if report.reconnects > 0 {
+        let times = if report.reconnects == 1 { "once" } else { "times" };
+        let n =
+            if report.reconnects == 1 { String::new() } else { format!("{} ", report.reconnects) };
+        line.push_str(&format!(" (the server dropped a connection; reconnected {n}{times})"));
     }
     line
 }

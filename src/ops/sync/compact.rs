@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 
+use super::link::Link;
 use super::remote::{self, Lost, Update};
 use super::round::{Fetched, Names, tree_of};
 use super::writers::{self, Merged};
@@ -18,6 +19,7 @@ const PER_PUSH: usize = 400;
 /// writers' refs were folded, or why the push did not land.
 pub fn fold(
     repo: &Repo,
+    link: &mut Link,
     names: &Names,
     fetched: &Fetched,
 ) -> Result<std::result::Result<usize, Lost>> {
@@ -36,7 +38,7 @@ pub fn fold(
     if updates.is_empty() {
         return Ok(Ok(0));
     }
-    if let Err(lost) = remote::push(repo, &names.remote, &updates, true)? {
+    if let Err(lost) = remote::push(repo, link, &names.remote, &updates, true)? {
         return Ok(Err(lost));
     }
     // The tracking refs show what the remote now holds; only copies, so failures change nothing

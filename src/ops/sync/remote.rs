@@ -5,16 +5,19 @@
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
+use super::link::{Attempt, Link};
 use crate::git::repo::Repo;
 
 /// Fetches, in one `git fetch` (one connection; protocol v2 asks only for refs under these
 /// prefixes), every ref of `refspecs` (`+<src>:<dst>`, globs). A glob that matches nothing is no
 /// error, so a remote without records fetches nothing; `--prune` drops the tracking refs of
-/// writer refs a compaction removed. `Ok(Err(Lost::Race))` is a fetch that failed though the
-/// remote answered (another process held a tracking ref's lock); `Ok(Err(Lost::Unreachable))` one
-/// whose remote did not answer (a busy server drops connections; a wrong URL never answers).
+/// writer refs a compaction removed. A connection the server dropped is made again ([`Link`]).
+/// `Ok(Err(Lost::Race))` is a fetch that failed though the remote answered (another process held
+/// a tracking ref's lock); `Ok(Err(Lost::Unreachable))` one whose remote did not answer, however
+/// often it was asked (a wrong URL never answers).
 pub fn fetch(
     repo: &Repo,
+    link: &mut Link,
     remote: &str,
     refspecs: &[String],
 ) -> Result<std::result::Result<(), Lost>> {
@@ -29,31 +32,34 @@ pub fn fetch(
         remote,
     ];
     args.extend(refspecs.iter().map(String::as_str));
-    let mut cmd = repo.git().command(args);
-    let output = crate::git::run(&mut cmd)?;
+    let output = loop {
+        match link.connect(&mut repo.git().command(&args))? {
+            Attempt::Answered(output) => break output,
+            Attempt::Dropped(output) if link.wait_to_reconnect(&output) => continue,
+            Attempt::Dropped(output) => {
+                return Ok(Err(Lost::Unreachable(format!(
+                    "could not fetch the handoff records from {remote} ({}){}: {}; the local \
+                     notes are unchanged",
+                    url_of(repo, remote),
+                    asked(link.reconnects),
+                    one_line(&String::from_utf8_lossy(&output.stderr)),
+                ))));
+            }
+        }
+    };
     if output.status.success() {
         return Ok(Ok(()));
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
-    // Tell a local lock (another sync fetching) from a remote that cannot be reached, without
-    // reading git's (translated) words: the remote answers a listing of nothing.
-    let mut probe = repo.git().command([
-        "ls-remote",
-        "--end-of-options",
-        remote,
-        "refs/handoff/git-handoff-probe",
-    ]);
-    if crate::git::run(&mut probe)?.status.success() {
-        return Ok(Err(Lost::Race(format!("fetching from {remote}: {}", one_line(&stderr)))));
+    Ok(Err(Lost::Race(format!("fetching from {remote}: {}", one_line(&stderr)))))
+}
+
+/// How many times the remote was asked, for a message: empty for once.
+fn asked(reconnects: u32) -> String {
+    match reconnects {
+        0 => String::new(),
+        n => format!(", asked {} times", n + 1),
     }
-    Ok(Err(Lost::Unreachable(format!(
-        "could not fetch the handoff records from {remote} ({}): {}; check the remote's URL \
-         (`git remote get-url {quoted}`), the network and your access, then run the sync \
-         again; the local notes are unchanged",
-        url_of(repo, remote),
-        one_line(&stderr),
-        quoted = crate::util::shell::quote(remote),
-    ))))
 }
 
 /// One ref to push: `new` (`None` deletes it) to `dst`, with a lease on `old` (`None`: the ref
@@ -79,6 +85,7 @@ pub enum Lost {
 /// or a refusal (nothing of an atomic push landed); `Err` is a remote that cannot be reached.
 pub fn push(
     repo: &Repo,
+    link: &mut Link,
     remote: &str,
     updates: &[Update],
     atomic: bool,
@@ -106,8 +113,24 @@ pub fn push(
         let src = update.new.map(|id| id.to_string()).unwrap_or_default();
         args.push(format!("{src}:{}", update.dst));
     }
-    let mut cmd = repo.git().command(&args);
-    let output = crate::git::run(&mut cmd)?;
+    // A push the server dropped is made again as it was: had it landed, the ref now holds `new`,
+    // and git finds it up to date before it checks the lease.
+    let output = loop {
+        match link.connect(&mut repo.git().command(&args))? {
+            Attempt::Answered(output) => break output,
+            Attempt::Dropped(output) if has_refusal(&output) => break output,
+            Attempt::Dropped(output) if link.wait_to_reconnect(&output) => continue,
+            Attempt::Dropped(output) => {
+                return Ok(Err(Lost::Unreachable(format!(
+                    "could not push the handoff records to {remote} ({}){}: {}; the local notes \
+                     are unchanged",
+                    url_of(repo, remote),
+                    asked(link.reconnects),
+                    one_line(&String::from_utf8_lossy(&output.stderr)),
+                ))));
+            }
+        }
+    };
     if output.status.success() {
         return Ok(Ok(()));
     }
@@ -130,12 +153,15 @@ pub fn push(
         return Ok(Err(Lost::Refused(why)));
     }
     Ok(Err(Lost::Unreachable(format!(
-        "could not push the handoff records to {remote} ({}): {}; the remote could not be \
-         reached, the local notes are unchanged; check your access to the remote, then run the \
-         sync again",
+        "could not push the handoff records to {remote} ({}): {}; the local notes are unchanged",
         url_of(repo, remote),
         one_line(&stderr)
     ))))
+}
+
+/// True when `--porcelain` names a ref the remote refused: the server answered.
+fn has_refusal(output: &std::process::Output) -> bool {
+    output.stdout.split(|b| *b == b'\n').any(|line| line.starts_with(b"!"))
 }
 
 /// True for refusals that mean another writer moved the remote ref first.

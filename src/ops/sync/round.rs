@@ -5,6 +5,7 @@
 use anyhow::{Result, anyhow};
 use gix::ObjectId;
 
+use super::link::Link;
 use super::merge;
 use super::remote::{self, Lost, Update, ref_id, refs_under};
 use super::writers::{self, Merged};
@@ -34,8 +35,12 @@ pub struct Report {
     pub local: Option<String>,
     /// Writers' refs on the remote, as fetched (before a compaction).
     pub writers: usize,
-    /// Fetch–merge–push rounds it took (more than one when a push was rejected).
+    /// Fetch–merge–push rounds it took (more than one when a push was rejected or another
+    /// process of this clone moved a ref first).
     pub tries: u32,
+    /// Connections made again because the server dropped or hung up on one (a busy server); they
+    /// are part of a round, not rounds of their own.
+    pub reconnects: u32,
     /// Pushes the remote rejected: lost races on this clone's own ref and refusals.
     pub rejected: u32,
     /// With `--compact`: how many writers' refs were folded into the remote's notes ref.
@@ -100,10 +105,14 @@ pub struct Fetched {
 }
 
 /// Fetches everything; `Err(lost)` is a lost race for a local lock or a remote that did not answer.
-pub fn fetch(repo: &Repo, names: &Names) -> Result<std::result::Result<Fetched, Lost>> {
+pub fn fetch(
+    repo: &Repo,
+    link: &mut Link,
+    names: &Names,
+) -> Result<std::result::Result<Fetched, Lost>> {
     // A tracking ref the remote no longer backs still holds records seen there: kept as input.
     let notes_before = ref_id(repo, &names.tracking)?;
-    if let Err(lost) = remote::fetch(repo, &names.remote, &names.refspecs())? {
+    if let Err(lost) = remote::fetch(repo, link, &names.remote, &names.refspecs())? {
         return Ok(Err(lost));
     }
     let notes = ref_id(repo, &names.tracking)?.or(notes_before);
@@ -112,9 +121,9 @@ pub fn fetch(repo: &Repo, names: &Names) -> Result<std::result::Result<Fetched, 
 }
 
 /// One round; with `push_own` false (a compaction follows) nothing is pushed.
-pub fn round(repo: &Repo, names: &Names, push_own: bool) -> Result<Round> {
+pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Result<Round> {
     let last = writers::merged(repo, &names.remote);
-    let fetched = match fetch(repo, names)? {
+    let fetched = match fetch(repo, link, names)? {
         Ok(fetched) => fetched,
         Err(Lost::Race(race)) => return Ok(Round::Local(race)),
         Err(lost) => return Ok(Round::Rejected(lost)),
@@ -151,7 +160,7 @@ pub fn round(repo: &Repo, names: &Names, push_own: bool) -> Result<Round> {
     let push = push_own && pushed > 0;
     if let Some(new) = new.filter(|_| push) {
         let update = Update { dst: names.writer_ref.clone(), new: Some(new), old: own_old };
-        match remote::push(repo, &names.remote, &[update], false)? {
+        match remote::push(repo, link, &names.remote, &[update], false)? {
             Ok(()) => {}
             Err(lost) => return Ok(Round::Rejected(lost)),
         }
@@ -192,6 +201,7 @@ pub fn round(repo: &Repo, names: &Names, push_own: bool) -> Result<Round> {
         local: new.map(|id| id.to_string()),
         writers: fetched.writers.len(),
         tries: 0,
+        reconnects: 0,
         rejected: 0,
         compacted: None,
     };

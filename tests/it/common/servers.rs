@@ -22,11 +22,15 @@ impl Drop for Daemon {
     }
 }
 
-fn exec_path_has(program: &str) -> bool {
-    let out = Command::new("git").arg("--exec-path").output();
-    let Ok(out) = out else { return false };
+/// `program` in git's exec path, if it is there.
+fn in_exec_path(program: &str) -> Option<PathBuf> {
+    let out = Command::new("git").arg("--exec-path").output().ok()?;
     let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    dir.join(program).is_file()
+    Some(dir.join(program)).filter(|path| path.is_file())
+}
+
+fn exec_path_has(program: &str) -> bool {
+    in_exec_path(program).is_some()
 }
 
 fn free_port() -> u16 {
@@ -36,24 +40,31 @@ fn free_port() -> u16 {
 /// `git daemon` serving every repository under `root`, pushes allowed: URLs are
 /// `{base}/<name>`.
 pub fn git_daemon(root: &Path, home: &Path) -> Option<Daemon> {
-    if !exec_path_has("git-daemon") {
+    git_daemon_with(root, home, &[])
+}
+
+/// [`git_daemon`] with more of its options (`--max-connections=2`).
+pub fn git_daemon_with(root: &Path, home: &Path, options: &[&str]) -> Option<Daemon> {
+    let Some(program) = in_exec_path("git-daemon") else {
         eprintln!("SKIPPED: git daemon is not installed; the git:// transport is not tested");
         return None;
-    }
+    };
     for _ in 0..5 {
         let port = free_port();
-        let mut cmd = Command::new("git");
+        // git-daemon itself, not `git daemon` (a parent that waits for it): the kill on drop
+        // ends the server, and no orphan outlives the test.
+        let mut cmd = Command::new(&program);
         hermetic(&mut cmd, home);
         cmd.args([
-            "daemon",
             "--reuseaddr",
             "--export-all",
             "--enable=receive-pack",
             "--listen=127.0.0.1",
             &format!("--port={port}"),
             &format!("--base-path={}", root.display()),
-            &root.display().to_string(),
         ])
+        .args(options)
+        .arg(root)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
