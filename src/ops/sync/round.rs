@@ -47,6 +47,28 @@ pub struct Report {
     pub compacted: Option<usize>,
 }
 
+impl Report {
+    /// A report of `outcome` with the names of `names` and nothing counted yet.
+    fn new(names: &Names, outcome: Joined) -> Report {
+        Report {
+            remote: names.remote.clone(),
+            notes_ref: names.notes_ref.clone(),
+            tracking_ref: names.tracking.clone(),
+            writer_ref: names.writer_ref.clone(),
+            outcome,
+            fetched: 0,
+            pushed: 0,
+            merge_commit: None,
+            local: None,
+            writers: 0,
+            tries: 0,
+            reconnects: 0,
+            rejected: 0,
+            compacted: None,
+        }
+    }
+}
+
 /// How the two notes refs were brought together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -129,17 +151,7 @@ pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Res
         Err(lost) => return Ok(Round::Rejected(lost)),
     };
     let own_old = fetched.writers.iter().find(|(n, _)| *n == names.writer_tracking).map(|w| w.1);
-    // Only what moved since the last sync is merged: the rest is in the local notes already.
-    let mut inputs: Vec<ObjectId> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut now = Merged::default();
-    let tracked = fetched.notes.map(|id| (names.tracking.clone(), id));
-    for (name, id) in tracked.iter().chain(fetched.writers.iter()) {
-        if last.refs.get(name) != Some(id) && seen.insert(*id) {
-            inputs.push(*id);
-        }
-        now.refs.insert(name.clone(), *id);
-    }
+    let (inputs, mut now) = moved_since(&last, names, &fetched);
     let inputs = heads(repo, inputs);
     let input_trees = inputs.iter().map(|c| tree_of(repo, *c)).collect::<Result<Vec<_>>>()?;
     let local = ref_id(repo, &names.notes_ref)?;
@@ -158,21 +170,10 @@ pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Res
         Some(tree) => new_local(repo, names, tree, local, &inputs, &input_trees)?,
     };
     let push = push_own && pushed > 0;
-    if let Some(new) = new.filter(|_| push) {
-        let update = Update { dst: names.writer_ref.clone(), new: Some(new), old: own_old };
-        match remote::push(repo, link, &names.remote, &[update], false)? {
-            Ok(()) => {}
-            Err(lost) => return Ok(Round::Rejected(lost)),
-        }
-        // Like git after a push: the tracking ref shows what the remote now holds. Only a copy,
-        // so a failure here (another sync fetching) changes nothing that matters.
-        let _ = repo.gix.reference(
-            names.writer_tracking.as_str(),
-            new,
-            gix::refs::transaction::PreviousValue::Any,
-            "git-handoff: sync (pushed)",
-        );
-        now.refs.insert(names.writer_tracking.clone(), new);
+    if let Some(new) = new.filter(|_| push)
+        && let Err(lost) = publish(repo, link, names, new, own_old, &mut now)?
+    {
+        return Ok(Round::Rejected(lost));
     }
     if let Some(new) = new
         && Some(new) != local
@@ -190,22 +191,55 @@ pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Res
         (_, false, false) => Joined::UpToDate,
     };
     let report = Report {
-        remote: names.remote.clone(),
-        notes_ref: names.notes_ref.clone(),
-        tracking_ref: names.tracking.clone(),
-        writer_ref: names.writer_ref.clone(),
-        outcome,
         fetched: fetched_count,
         pushed: if push { pushed } else { 0 },
         merge_commit: merge_commit.map(|id| id.to_string()),
         local: new.map(|id| id.to_string()),
         writers: fetched.writers.len(),
-        tries: 0,
-        reconnects: 0,
-        rejected: 0,
-        compacted: None,
+        ..Report::new(names, outcome)
     };
     Ok(Round::Done(Box::new(report), fetched))
+}
+
+/// The fetched refs that moved since the last sync (only those are merged: the rest is in the
+/// local notes already), and what every fetched ref now points at.
+fn moved_since(last: &Merged, names: &Names, fetched: &Fetched) -> (Vec<ObjectId>, Merged) {
+    let mut inputs: Vec<ObjectId> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut now = Merged::default();
+    let tracked = fetched.notes.map(|id| (names.tracking.clone(), id));
+    for (name, id) in tracked.iter().chain(fetched.writers.iter()) {
+        if last.refs.get(name) != Some(id) && seen.insert(*id) {
+            inputs.push(*id);
+        }
+        now.refs.insert(name.clone(), *id);
+    }
+    (inputs, now)
+}
+
+/// Pushes `new` to this clone's own writer ref (with a lease on what the fetch saw there), and
+/// moves the tracking ref as git does after a push.
+fn publish(
+    repo: &Repo,
+    link: &mut Link,
+    names: &Names,
+    new: ObjectId,
+    own_old: Option<ObjectId>,
+    now: &mut Merged,
+) -> Result<Result<(), Lost>> {
+    let update = Update { dst: names.writer_ref.clone(), new: Some(new), old: own_old };
+    if let Err(lost) = remote::push(repo, link, &names.remote, &[update], false)? {
+        return Ok(Err(lost));
+    }
+    // Only a copy, so a failure here (another sync fetching) changes nothing that matters.
+    let _ = repo.gix.reference(
+        names.writer_tracking.as_str(),
+        new,
+        gix::refs::transaction::PreviousValue::Any,
+        "git-handoff: sync (pushed)",
+    );
+    now.refs.insert(names.writer_tracking.clone(), new);
+    Ok(Ok(()))
 }
 
 /// The local notes commit for the merged `tree`: an input commit with that very tree (a fast
