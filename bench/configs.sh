@@ -38,8 +38,9 @@ start_watchman() {
     WATCHMAN_STARTED=theirs
   else
     WATCHMAN_PID=$(timeout 30 watchman get-pid | sed -n 's/.*"pid": *\([0-9]*\).*/\1/p')
+    # Ended by the caller's EXIT trap (table.sh's also ends its watchdog, which a trap set here
+    # would replace).
     WATCHMAN_STARTED=ours
-    trap stop_watchman EXIT
   fi
 }
 

@@ -44,14 +44,17 @@ run_snippet() { (eval "$1"); }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.3f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# side_by_side LABEL "OURS" "THEIRS": runs both shell snippets alternately $RUNS times (after one
-# warm-up each) and prints both medians and the ratio ours/theirs.
+# side_by_side LABEL "OURS" "THEIRS" ["PREP"]: runs both shell snippets alternately $RUNS times
+# (after one warm-up each) and prints both medians and the ratio ours/theirs. PREP, when given,
+# runs untimed before every timed run of either side (to clear a cache, say).
 side_by_side() {
-  local label=$1 ours=$2 theirs=$3 a=() b=() i
+  local label=$1 ours=$2 theirs=$3 prep=${4:-} a=() b=() i
   run_snippet "$ours" >/dev/null 2>&1 || true
   run_snippet "$theirs" >/dev/null 2>&1 || true
   for ((i = 0; i < RUNS; i++)); do
+    [ -z "$prep" ] || run_snippet "$prep" >/dev/null 2>&1 || true
     a+=("$(time_once run_snippet "$ours")")
+    [ -z "$prep" ] || run_snippet "$prep" >/dev/null 2>&1 || true
     b+=("$(time_once run_snippet "$theirs")")
   done
   local ma mb

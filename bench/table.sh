@@ -13,9 +13,13 @@
 #   TABLE_BASES="near far"                             the attempt's base: HEAD~5 (near, the
 #                                                       default) or 35 commits back, 750 more
 #                                                       files changed since (far)
-#   TABLE_PARTS="floor snapshot seal"                  what to measure (default: floor snapshot;
-#                                                       "prepare" only makes the trees)
-#   BENCH_RUNS=7                                       A/B pairs per figure (medians)
+#   TABLE_PARTS="floor snapshot seal recall"          what to measure (default: snapshot seal
+#                                                       recall; "prepare" only makes the trees;
+#                                                       recall includes record)
+#   TABLE_TEMPS="warm cold"                            the snapshot warm (its own caches kept)
+#                                                       and cold (removed before each run, git's
+#                                                       kept warm by a `git status`), default both
+#   BENCH_RUNS=9                                       A/B pairs per figure (medians)
 #   TABLE_TIMEOUT=3600                                 seconds before the whole run is ended
 #
 # Each repository is cloned once under bench/work/table/ (reused); its content is never
@@ -28,17 +32,24 @@
 # Debian's packages) and ends it when the run ends; without watchman it is skipped.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/configs.sh"
-parts=${TABLE_PARTS:-floor snapshot}
+parts=${TABLE_PARTS:-snapshot seal recall}
+read -r -a temps <<<"${TABLE_TEMPS:-warm cold}"
 read -r -a configs <<<"${TABLE_CONFIGS:-$CONFIGS_ALL}"
 read -r -a bases <<<"${TABLE_BASES:-near}"
 # The whole run is bounded; watchman, when this run started it, is ended with it.
 trap 'stop_watchman; exit 143' TERM INT
-( sleep "${TABLE_TIMEOUT:-3600}" && kill -TERM $$ 2>/dev/null ) &
+# (The watchdog's sleep holds no output open, and goes with it.)
+(
+  trap 'kill $sleeper 2>/dev/null; exit 0' TERM
+  sleep "${TABLE_TIMEOUT:-3600}" &
+  sleeper=$!
+  wait $sleeper && kill -TERM $$
+) >/dev/null 2>&1 &
 WATCHDOG=$!
 trap 'stop_watchman; kill $WATCHDOG 2>/dev/null' EXIT
 [ "$parts" = prepare ] || build_release
 
-RUNS=${BENCH_RUNS:-7}
+RUNS=${BENCH_RUNS:-9}
 TABLE=$WORK/table
 mkdir -p "$TABLE"
 real=("$@")
@@ -189,10 +200,23 @@ seal_pair() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
-rows=()
+# The snapshot's own caches, kept between snapshots; a cold run (the first snapshot of an
+# attempt) starts without them, after a `git status` that left git's own caches warm.
+COLD_PREP='rm -f .git/handoff-snapshot-dirs .git/handoff-snapshot-stat; git status --porcelain >/dev/null'
+
+rows=() seals=()
 measure() { # DIR LABEL
-  local dir=$1 label=$2 files config base fl snap sealed
+  local dir=$1 label=$2 files config base fl temp
   files=$(git -C "$dir" ls-files | wc -l)
+  if [[ " $parts " == *" seal "* ]]; then
+    configure "$dir" plain
+    (cd "$dir" && git handoff start --issue 1 --base handoff-bench-base --started-at 2026-11-30T03:48:52Z >/dev/null)
+    local s g
+    header "$label, seal ($files files)"
+    read -r s g <<<"$(seal_pair "$dir")"
+    printf '%-44s %10s ms %10s ms %7s\n' "seal vs git add -A && git commit -q" "$s" "$g" "$(ratio "$s" "$g")"
+    seals+=("| $label ($files files) | seal vs \`git add -A && git commit -q\` | $(ratio "$s" "$g") ($s vs $g ms) |")
+  fi
   for config in "${configs[@]}"; do
     if [ "$config" = fsmonitor ]; then
       if ! have_watchman; then
@@ -203,8 +227,8 @@ measure() { # DIR LABEL
     fi
     configure "$dir" "$config"
     for base in "${bases[@]}"; do
-      fl="-" snap="-" sealed="-"
-      local tag=handoff-bench-base
+      fl="-"
+      local tag=handoff-bench-base cells=()
       [ "$base" = far ] && tag=handoff-bench-far
       (cd "$dir" && git handoff start --issue 1 --base "$tag" --started-at 2026-11-30T03:48:52Z >/dev/null)
       header "$label, $config, base $base ($files files, $(git -C "$dir" status --short | wc -l) status lines, $(git -C "$dir" diff --name-only "$tag" | wc -l) paths since the base)"
@@ -212,25 +236,49 @@ measure() { # DIR LABEL
         fl=$(floor "$dir")
         printf '%-44s %10s ms\n' "lstat floor (find -printf)" "$fl"
       fi
-      if [[ " $parts " == *" snapshot "* ]]; then
-        local line
-        line=$(cd "$dir" && side_by_side "snapshot vs status + log + diff --stat" \
+      for temp in "${temps[@]}"; do
+        if [[ " $parts " != *" snapshot "* ]]; then cells+=("-"); continue; fi
+        local line prep=
+        [ "$temp" = cold ] && prep=$COLD_PREP
+        line=$(cd "$dir" && side_by_side "snapshot ($temp) vs status + log + diff --stat" \
           "git handoff snapshot" \
-          "git status --short; git log --oneline $tag..; git diff --stat $tag")
+          "git status --short; git log --oneline $tag..; git diff --stat $tag" "$prep")
         echo "$line"
         read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
-        snap="$(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms)"
-      fi
-      if [[ " $parts " == *" seal "* ]]; then
-        local s g
-        read -r s g <<<"$(seal_pair "$dir")"
-        printf '%-44s %10s ms %10s ms %7s\n' "seal vs git add -A && git commit -q" "$s" "$g" "$(ratio "$s" "$g")"
-        sealed="$(ratio "$s" "$g") ($s vs $g ms)"
-      fi
-      rows+=("| $label | $config | $base | $files | $snap | $fl | $sealed |")
+        cells+=("$(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms)")
+      done
+      rows+=("| $label | $config | $base | $files | $(IFS='|'; echo "${cells[*]}" | sed 's/|/ | /g') | $fl |")
     done
   done
   configure "$dir" plain
+}
+
+# startup_rows: recall (as `git handoff` and as the hooks run the binary) against `git notes show`
+# on the same note, and record (one tool call's payload) against `git rev-parse HEAD`, in the
+# repository of bench/recall.sh, with more pairs (each run takes milliseconds).
+startup=()
+startup_rows() {
+  source "$BENCH_DIR/recall_repo.sh"
+  recall_repo
+  local RUNS=$((RUNS * 5)) line ours
+  cd "$repo"
+  git handoff start --issue 1 >/dev/null 2>&1 || true
+  cat >"$WORK/payload.json" <<JSON
+{"session_id":"s","transcript_path":"/t.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"cargo test 2>&1"},"tool_response":{"stdout":"test result: ok","stderr":"","interrupted":false}}
+JSON
+  header "recall and record ($COMMITS commits, $RECORDS records)"
+  for ours in "git handoff recall --source resume" "$HANDOFF recall --source resume"; do
+    line=$(side_by_side "${ours##*/} vs git notes show" "$ours" "git notes --ref=handoff show HEAD")
+    echo "$line"
+    read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
+    startup+=("| recall-$COMMITS-$RECORDS | \`${ours/#$HANDOFF/git-handoff}\` vs \`git notes --ref=handoff show HEAD\` | $(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms) |")
+  done
+  line=$(side_by_side "git-handoff record vs git rev-parse HEAD" \
+    "$HANDOFF record <'$WORK/payload.json'" "git rev-parse HEAD")
+  echo "$line"
+  read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
+  startup+=("| recall-$COMMITS-$RECORDS | \`git-handoff record\` (a PostToolUse payload) vs \`git rev-parse HEAD\` | $(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms) |")
+  cd "$ROOT"
 }
 
 for path in "${real[@]}"; do
@@ -243,9 +291,21 @@ for n in "${generated[@]}"; do
   generate "$n" "generated-$n"
   [ "$parts" = prepare ] || measure "$TABLE/generated-$n" "generated"
 done
+if [[ " $parts " == *" recall "* ]]; then startup_rows; fi
 
 echo
-echo "| repository | configuration | base | files | snapshot vs \`git status --short; git log --oneline B..; git diff --stat B\` | walk floor (ms) | seal vs \`git add -A && git commit -q\` |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-printf '%s\n' "${rows[@]}"
-echo "($RUNS interleaved A/B pairs each, medians; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
+printf '| repository | configuration | base | files |'
+for temp in "${temps[@]}"; do printf ' snapshot, %s |' "$temp"; done
+printf ' walk floor (ms) |\n|---|---|---|---|'
+for temp in "${temps[@]}"; do printf -- '---|'; done
+printf -- '---|\n'
+[ ${#rows[@]} -eq 0 ] || printf '%s\n' "${rows[@]}"
+echo
+echo "(snapshot: \`git handoff snapshot\` against \`git status --short; git log --oneline B..; git diff --stat B\`; cold: the snapshot's own caches removed and \`git status\` run before each run of either side)"
+if [ ${#seals[@]} -gt 0 ] || [ ${#startup[@]} -gt 0 ]; then
+  echo
+  echo "| repository | command | ratio |"
+  echo "|---|---|---|"
+  printf '%s\n' "${seals[@]}" "${startup[@]}" | grep -v '^$' || true
+fi
+echo "($RUNS interleaved A/B pairs each ($((RUNS * 5)) for recall and record), medians; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u +%Y-%m-%d))"

@@ -183,10 +183,8 @@ pub fn append_locked(mut file: &File, path: &Path, line: &[u8]) -> Result<()> {
 pub fn for_each(path: &Path, mut each: impl FnMut(Event<'_>)) -> Result<u64> {
     // Read as a stream, each line capped: a log of any length costs time in proportion, never
     // more memory than a line. A FIFO or a device in its place is refused at once.
-    let file = match crate::util::fs::open_regular(path, "the event log") {
-        Ok(file) => file,
-        Err(err) if crate::util::fs::is_missing(&err) => return Ok(0),
-        Err(err) => return Err(err),
+    let Some(file) = crate::util::fs::open_regular_if_any(path, "the event log")? else {
+        return Ok(0);
     };
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let mut line = Vec::with_capacity(1024);

@@ -21,6 +21,7 @@ pub mod process;
 pub mod quote;
 pub mod repo;
 pub mod split_index;
+pub mod untracked_cache;
 pub mod version;
 pub mod walk;
 

@@ -279,6 +279,8 @@ const HEADING: &[u8] = b"# Change summary";
 fn is_change_summary(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; HEADING.len()];
-    crate::util::fs::open_regular(path, "the progress file")
-        .is_ok_and(|mut file| file.read_exact(&mut head).is_ok() && head == *HEADING)
+    let file = crate::util::fs::open_regular_if_any(path, "the progress file");
+    file.is_ok_and(|file| {
+        file.is_some_and(|mut file| file.read_exact(&mut head).is_ok() && head == *HEADING)
+    })
 }

@@ -13,9 +13,11 @@
 mod diff_split;
 mod dir_cache;
 mod git_read;
+mod git_untracked;
 mod monitor;
 mod narrowed_diff;
 mod narrowed_parts;
+mod narrowed_status;
 mod plan;
 mod stat_cache;
 mod stat_render;

@@ -73,12 +73,35 @@ pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// at once that says what the path is and how to mend it. `what` names the file ("the note").
 /// A missing file is an error whose cause is the `NotFound` I/O error (see [`is_missing`]).
 pub fn open_regular(path: &Path, what: &str) -> Result<File> {
+    let file = open_nonblocking(path)
+        .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    judged_regular(file, path, what)
+}
+
+/// [`open_regular`], with `None` for a file that does not exist. Where a missing file is no
+/// problem (an event log, a progress file, a config file not written yet), this makes no error
+/// value for it: with `RUST_BACKTRACE=1` set, an error captures a backtrace, which was a tenth
+/// of what `record` cost.
+pub fn open_regular_if_any(path: &Path, what: &str) -> Result<Option<File>> {
+    match open_nonblocking(path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        file => {
+            let file = file.with_context(|| format!("{}: cannot read {what}", path.display()))?;
+            judged_regular(file, path, what).map(Some)
+        }
+    }
+}
+
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
+    std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)
-        .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+}
+
+/// `file` (opened at `path`) when it is a regular file, else the error [`open_regular`] gives.
+fn judged_regular(file: File, path: &Path, what: &str) -> Result<File> {
     // On the descriptor: what was opened is what is judged.
     let meta =
         file.metadata().with_context(|| format!("{}: cannot read {what}", path.display()))?;
@@ -98,7 +121,10 @@ pub fn open_regular(path: &Path, what: &str) -> Result<File> {
 /// Reads the regular file at `path` whole, if it holds at most `limit` bytes; a bigger one (or a
 /// special file, see [`open_regular`]) is an error that says so.
 pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
-    let file = open_regular(path, what)?;
+    read_open(open_regular(path, what)?, path, limit, what)
+}
+
+fn read_open(file: File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
@@ -115,21 +141,16 @@ pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
 
 /// [`read_regular`], with `None` for a file that does not exist.
 pub fn read_regular_if_any(path: &Path, limit: u64, what: &str) -> Result<Option<Vec<u8>>> {
-    match read_regular(path, limit, what) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(err) if is_missing(&err) => Ok(None),
-        Err(err) => Err(err),
+    match open_regular_if_any(path, what)? {
+        Some(file) => read_open(file, path, limit, what).map(Some),
+        None => Ok(None),
     }
 }
 
 /// The first `limit` bytes of the regular file at `path` (all of it when shorter); `None` for a
 /// file that does not exist. For files of which a prefix is all a command needs (the rules).
 pub fn read_prefix(path: &Path, limit: u64, what: &str) -> Result<Option<Vec<u8>>> {
-    let file = match open_regular(path, what) {
-        Ok(file) => file,
-        Err(err) if is_missing(&err) => return Ok(None),
-        Err(err) => return Err(err),
-    };
+    let Some(file) = open_regular_if_any(path, what)? else { return Ok(None) };
     let mut bytes = Vec::new();
     file.take(limit)
         .read_to_end(&mut bytes)

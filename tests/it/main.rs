@@ -50,6 +50,7 @@ mod skill;
 mod snapshot;
 mod snapshot_configs;
 mod snapshot_diff;
+mod snapshot_git_untracked;
 mod snapshot_narrow;
 mod snapshot_walk;
 mod start;

@@ -10,7 +10,7 @@ use crate::snapshot_walk::{age, check, listing_calls, old_tree};
 /// The tree-ishes the split snapshot's diff was given, from git's trace: one `git diff --stat`'s,
 /// or, in two parts, each `git diff --numstat`'s (one, when the second part's lines were kept).
 fn diff_bases(repo: &Repo) -> Vec<String> {
-    let calls = listing_calls(repo, "diff");
+    let calls = base_diffs(repo);
     assert!(matches!(calls.len(), 1 | 2), "one diff or two parts: {calls:?}");
     let base = |call: &String| {
         let args = [
@@ -23,6 +23,13 @@ fn diff_bases(repo: &Repo) -> Vec<String> {
         args.trim_end_matches(" --").to_string()
     };
     calls.iter().map(base).collect()
+}
+
+/// The diffs git ran against a base, from git's trace: not the tracked half of status, which the
+/// narrowed index gives as `git diff --name-status` (`src/ops/snapshot/narrowed_status.rs`).
+fn base_diffs(repo: &Repo) -> Vec<String> {
+    let calls = listing_calls(repo, "diff");
+    calls.into_iter().filter(|c| !c.contains("built-in: git diff --name-status ")).collect()
 }
 
 /// The one tree-ish the split snapshot's `git diff --stat` was given.
@@ -225,7 +232,8 @@ fn diff_calls(repo: &Repo, base: &str, diff: &str) -> Vec<String> {
     let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
     assert_matches_git(repo, &snap, base, 500);
     let trace = std::fs::read_to_string(&trace).unwrap();
-    trace.lines().filter(|l| l.contains("built-in: git diff")).map(str::to_string).collect()
+    let diffs = trace.lines().filter(|l| l.contains("built-in: git diff"));
+    diffs.filter(|l| !l.contains("git diff --name-status")).map(str::to_string).collect()
 }
 
 /// More paths changed since the base than a quarter of the index (at least 1,024). In one part,
@@ -263,7 +271,7 @@ fn many_changes_in_a_larger_tree_are_still_narrowed() {
     check(&repo, &base, "many changes");
     // So many paths that the narrowed diff runs in two parts (the second's lines kept by the
     // snapshots before).
-    let calls = listing_calls(&repo, "diff");
+    let calls = base_diffs(&repo);
     assert!(calls.iter().all(|c| c.contains("git diff --numstat")), "in parts: {calls:?}");
     assert!(!diff_bases(&repo).contains(&base), "narrowed: {calls:?}");
 }

@@ -16,7 +16,9 @@ const LOG_PREFIX: u64 = 256 << 10;
 /// Whether an agent ran a tool in this attempt: the event log holds a tool call.
 pub fn agent_worked(repo: &Repo) -> bool {
     let path = repo.handoff_dir().join(EVENTS_FILE);
-    let Ok(file) = crate::util::fs::open_regular(&path, "the event log") else { return false };
+    let Ok(Some(file)) = crate::util::fs::open_regular_if_any(&path, "the event log") else {
+        return false;
+    };
     let mut bytes = Vec::new();
     if file.take(LOG_PREFIX + 1).read_to_end(&mut bytes).is_err() {
         return true;

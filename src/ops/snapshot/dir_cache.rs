@@ -18,8 +18,11 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::os::fd::BorrowedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rustix::fs::{self, Stat};
+
+use super::git_untracked::GitUntracked;
 
 const MAGIC: &[u8] = b"git-handoff snapshot-dirs 2\n";
 /// How old a directory's last change must be, in seconds, for its names to be kept.
@@ -61,6 +64,9 @@ pub(super) struct DirCache {
     now: i64,
     bytes: Vec<u8>,
     dirs: Kept,
+    /// git's own untracked cache, asked for a directory this cache does not hold (see
+    /// [`git_untracked`](super::git_untracked)).
+    git: Option<Arc<GitUntracked>>,
 }
 
 /// Each kept directory's key and where its [`Listing`] is in the file.
@@ -103,12 +109,12 @@ pub(super) struct Visited {
 impl DirCache {
     /// The cache of the work tree at `root`, kept at `path`; empty when there is none yet, and
     /// unused (`path` `None`) where directory times cannot be trusted.
-    pub fn load(path: PathBuf, root: &Path) -> DirCache {
+    pub fn load(path: PathBuf, root: &Path, git: Option<Arc<GitUntracked>>) -> DirCache {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
-        let mut cache =
-            DirCache { path: None, device: 0, now, bytes: Vec::new(), dirs: HashMap::new() };
+        let (bytes, dirs) = (Vec::new(), HashMap::new());
+        let mut cache = DirCache { path: None, device: 0, now, bytes, dirs, git };
         #[allow(clippy::unnecessary_cast)] // the field's type differs between architectures
         let device = fs::stat(root).map(|stat| stat.st_dev as u64);
         let (true, Ok(device)) = (times_are_kept(root), device) else { return cache };
@@ -135,20 +141,35 @@ impl DirCache {
         let stat = self.path.as_ref().and_then(|_| fs::fstat(fd).ok());
         #[allow(clippy::unnecessary_cast)] // the field's type differs between architectures
         let stat = stat.filter(|stat| stat.st_dev as u64 == self.device);
-        let Some(key) = stat.map(|stat| Key::of(&stat)) else {
+        let Some(stat) = stat else {
             return read().map(std::borrow::Cow::Owned);
         };
+        let key = Key::of(&stat);
         if let Some((kept, range)) = self.dirs.get(dir)
             && *kept == key
         {
             visited.push(Visited { dir: dir.to_vec(), key, read: None });
             return Some(std::borrow::Cow::Borrowed(&self.bytes[range.clone()]));
         }
+        // git's names are only the untracked ones: not kept here, git keeps them.
+        if let Some(names) = self.git.as_ref().and_then(|git| git.names(dir, &stat)) {
+            let mut listing = Vec::new();
+            for (name, is_dir) in names {
+                push_name(&mut listing, name, is_dir);
+            }
+            return Some(std::borrow::Cow::Owned(listing));
+        }
         let listing = read()?;
         if key.ctime.0.max(key.mtime.0) + SETTLED_SECONDS <= self.now {
             visited.push(Visited { dir: dir.to_vec(), key, read: Some(listing.clone()) });
         }
         Some(std::borrow::Cow::Owned(listing))
+    }
+
+    /// Whether the names taken from git's untracked cache still hold after the walk (see
+    /// [`GitUntracked::held`]).
+    pub fn git_held(&self, root: &Path) -> bool {
+        self.git.as_ref().is_none_or(|git| git.held(root))
     }
 
     /// Replaces the kept names with what the walkers read, when that differs from what was kept.

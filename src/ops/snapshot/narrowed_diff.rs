@@ -200,6 +200,12 @@ impl Narrowed {
             .with_config("core.splitIndex=false")
     }
 
+    /// `git` reading the first part's private index, which holds every entry the walk doubted
+    /// (see [`narrowed_status`](super::narrowed_status)).
+    pub(super) fn first_git(&self, git: &Git) -> Git {
+        self.git(git, &self.first)
+    }
+
     /// `git diff --stat` (`diff_args`) narrowed: one git with the base's tree in place of the base;
     /// in two parts, two gits at once (or one, the second's lines kept), their lines laid out as
     /// git lays out the whole (see [`stat_render`]). `None` when the parts' lines are not what the

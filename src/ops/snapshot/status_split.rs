@@ -25,14 +25,16 @@
 
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::thread;
 
 use anyhow::Result;
 
 use super::git_read::{colour_possible, join, run_git};
+use super::git_untracked::GitUntracked;
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
-use super::{diff_split, monitor, narrowed_diff};
+use super::{diff_split, monitor, narrowed_diff, narrowed_status};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -58,8 +60,13 @@ pub(super) struct Plan {
     dir_cache: PathBuf,
     /// Where git's version is kept (see [`git::version`]).
     git_dir: PathBuf,
+    /// git's own untracked cache, for the directories the snapshot kept none of its own for
+    /// (see [`git_untracked`](super::git_untracked)).
+    git_untracked: Option<Arc<GitUntracked>>,
     /// The user's file system monitor, asked what changed (see [`monitor`]).
     monitor: Option<monitor::Hook>,
+    /// The tracked half may come from the narrowed diff's index (see [`narrowed_status`]).
+    narrow_status: bool,
 }
 
 impl Plan {
@@ -111,6 +118,10 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     let narrow_others = !["core.ignoreCase", "core.precomposeUnicode"]
         .iter()
         .any(|key| config.boolean(key).unwrap_or(false));
+    let git_untracked = (walk && narrow_others && untracked != Untracked::No)
+        .then(|| GitUntracked::load(&repo.gix, &scan, meta.modified().ok()?, repo.top().ok()?))
+        .flatten()
+        .map(Arc::new);
     let walk = walk.then(|| {
         let root = repo.top().ok()?.to_path_buf();
         let (written, modified) = (meta.mtime(), meta.modified().ok()?);
@@ -129,7 +140,10 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
         && (cores >= 2 || halves)
         && diff_split::config_allows(repo))
     .then_some(if halves { 1 } else { narrowed_diff::SECOND_PART_FROM });
+    let narrow_status = narrowed_status::allowed(&config);
     Some(Plan {
+        narrow_status,
+        git_untracked,
         untracked,
         quote_path_fully,
         walk,
@@ -163,7 +177,7 @@ pub(super) fn run(
     let mut tracked_args = status_args.to_vec();
     tracked_args.push("-uno".into());
     let narrow = plan.untracked != Untracked::No && plan.narrow_others;
-    let cache = narrow.then_some(plan.dir_cache.as_path());
+    let cache = narrow.then(|| (plan.dir_cache.as_path(), plan.git_untracked.clone()));
     // The listing would ask the user's monitor again (twice, with check-ignore), for nothing: it
     // reads no entry's stat data.
     let listing_git = &git.clone().with_config("core.fsmonitor=false");
@@ -199,7 +213,7 @@ pub(super) fn run(
         let walked = plan
             .walk
             .as_ref()
-            .map(|(index, root)| tracked_walk::walk(root, index, cache, known.as_deref()));
+            .map(|(index, root)| tracked_walk::walk(root, index, cache.clone(), known.as_deref()));
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
             Some(Err(err)) if plan.forced => return Err(err),
@@ -254,16 +268,22 @@ pub(super) fn run(
                     },
                     None => whole(),
                 };
-                let tracked = (&private, &with_walk(&tracked_args)[..]);
+                let tracked = || match narrowed.as_ref().filter(|_| plan.narrow_status) {
+                    Some(narrowed) => narrowed_status::tracked_lines(
+                        &narrowed.first_git(git),
+                        plan.quote_path_fully,
+                    ),
+                    None => run_git(&private, &with_walk(&tracked_args)),
+                };
                 match tracked_and_diff(tracked, diff) {
                     // An older git refuses the private index; it is only a way to go faster.
                     Err(_) if !plan.forced => {
-                        tracked_and_diff((git, &tracked_args), || run_git(git, diff_args))
+                        tracked_and_diff(|| run_git(git, &tracked_args), || run_git(git, diff_args))
                     }
                     both => both,
                 }
             }
-            _ => tracked_and_diff((git, &tracked_args), || run_git(git, diff_args)),
+            _ => tracked_and_diff(|| run_git(git, &tracked_args), || run_git(git, diff_args)),
         };
         Ok((both, join(untracked)))
     })?;
@@ -276,13 +296,13 @@ pub(super) fn run(
 /// after the walk, on this thread, and status on one that gives way to it. (Narrowed, the diff
 /// takes about as long as status; giving way then changes nothing, measured either way.)
 fn tracked_and_diff(
-    (tracked_git, tracked): (&Git, &[String]),
+    tracked: impl FnOnce() -> Result<Vec<u8>> + Send,
     diff: impl FnOnce() -> Result<Vec<u8>>,
 ) -> Result<(Vec<u8>, Vec<u8>)> {
     thread::scope(|s| {
         let tracked = s.spawn(|| {
             yield_to_the_diff();
-            run_git(tracked_git, tracked)
+            tracked()
         });
         let diff = diff();
         let tracked = join(tracked);

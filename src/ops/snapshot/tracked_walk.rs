@@ -28,6 +28,7 @@ use std::io::Write;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
@@ -38,6 +39,7 @@ use anyhow::{Context, Result, anyhow};
 use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
+use super::git_untracked::GitUntracked;
 use super::monitor;
 use super::untracked_names::{self, Found, Looking};
 use crate::git::index_scan::{Entry, Scan};
@@ -92,17 +94,20 @@ pub(super) struct Walked {
 pub(super) fn walk(
     root: &Path,
     index: &Index,
-    dir_cache: Option<&Path>,
+    dir_cache: Option<(&Path, Option<Arc<GitUntracked>>)>,
     known: Option<&[bool]>,
 ) -> Result<Walked> {
-    let cache = dir_cache.map(|path| DirCache::load(path.to_path_buf(), root));
+    let cache = dir_cache.map(|(path, git)| DirCache::load(path.to_path_buf(), root, git));
     // Everything but the monitor's extension is the index as read: it is written while the
     // walkers stat, and the extension appended once they are done.
-    let (file, (dirty, others, visited)) = std::thread::scope(|s| {
+    let (file, (dirty, mut others, visited)) = std::thread::scope(|s| {
         let file = s.spawn(|| private_index_start(index));
         let walked = dirty_entries(root, index, cache.as_ref(), known);
         (file.join().unwrap_or_else(|_| Err(anyhow!("writing the private index panicked"))), walked)
     });
+    if cache.as_ref().is_some_and(|cache| !cache.git_held(root)) {
+        others = None;
+    }
     // A walk that stopped reading directories (too many names, one it could not read) leaves the
     // kept names as they were.
     if let (Some(cache), Some(_)) = (&cache, &others) {

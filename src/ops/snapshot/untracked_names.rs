@@ -16,7 +16,7 @@ use std::ffi::OsStr;
 use std::os::fd::BorrowedFd;
 use std::os::unix::ffi::OsStrExt;
 
-use rustix::fs::{self, AtFlags, Dir, FileType};
+use rustix::fs::{self, AtFlags, FileType};
 
 use super::dir_cache::{self, DirCache, Visited};
 use crate::git::index_scan::Scan;
@@ -135,28 +135,51 @@ pub(super) fn read_dir(
 }
 
 /// The names in the directory open as `fd`, but those git never lists (`treat_path` in git's
-/// `dir.c`); `None` when it cannot be read.
+/// `dir.c`); `None` when it cannot be read. The walker's own descriptor is read, from its start,
+/// with one buffer of 32 KiB (most directories in one `getdents64`): a `Dir` would open the
+/// directory again, ask its flags, read it 4 KiB at a time and close it, five system calls or more
+/// where two do (on tc39/test262, 2,119 directories, 5,000 calls fewer).
 fn list(fd: BorrowedFd) -> Option<Vec<u8>> {
     let mut listing = Vec::new();
-    for entry in Dir::read_from(fd).ok()? {
-        let entry = entry.ok()?;
-        let name = entry.file_name().to_bytes();
+    each_entry(fd, |name, kind| {
         if matches!(name, b"." | b".." | b".git") {
-            continue;
+            return;
         }
-        let kind = match entry.file_type() {
+        let kind = match kind {
             FileType::Unknown => {
                 match fs::statat(fd, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
                     Ok(stat) => FileType::from_raw_mode(stat.st_mode),
                     // Gone since it was listed: gone for git too.
-                    Err(_) => continue,
+                    Err(_) => return,
                 }
             }
             kind => kind,
         };
         dir_cache::push_name(&mut listing, name, kind == FileType::Directory);
-    }
+    })?;
     Some(listing)
+}
+
+/// Calls `each` with every name in the directory open as `fd` and its type as the directory says.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn each_entry(fd: BorrowedFd, mut each: impl FnMut(&[u8], FileType)) -> Option<()> {
+    fs::seek(fd, fs::SeekFrom::Start(0)).ok()?;
+    let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 32 * 1024];
+    let mut dir = fs::RawDir::new(fd, &mut buf);
+    while let Some(entry) = dir.next() {
+        let entry = entry.ok()?;
+        each(entry.file_name().to_bytes(), entry.file_type());
+    }
+    Some(())
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn each_entry(fd: BorrowedFd, mut each: impl FnMut(&[u8], FileType)) -> Option<()> {
+    for entry in fs::Dir::read_from(fd).ok()? {
+        let entry = entry.ok()?;
+        each(entry.file_name().to_bytes(), entry.file_type());
+    }
+    Some(())
 }
 
 /// The names the index has in `dir`: for each, whether it is an entry (a file, a symlink) and
