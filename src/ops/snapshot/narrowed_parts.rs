@@ -7,6 +7,7 @@ use anyhow::{Result, anyhow};
 use gix::ObjectId;
 
 use super::tracked_walk::Index;
+use crate::git::index_scan::Scan;
 
 /// The most paths the narrowed diff is given for an index of `entries` entries, in one part, or in
 /// its first part when it runs in two: a quarter of them (at least 1,024). Past that, reading the
@@ -57,7 +58,6 @@ pub(super) fn entries_in_parts<'a>(
     changed.sort_unstable_by(|a, b| a.0.cmp(b.0));
     let mut changed = changed.into_iter().peekable();
     let most = max_paths(scan.entries.len());
-    let kind = |mode: u32| mode & 0o170000;
     let mut parts: [Entries<'a>; 2] = std::array::from_fn(|_| Entries {
         bytes: Vec::new(),
         count: 0,
@@ -86,35 +86,14 @@ pub(super) fn entries_in_parts<'a>(
             Some((_, held)) => held,
             None => Some((entry.mode, id)),
         };
-        // The second part, whose lines are kept between snapshots: every file or link HEAD
-        // changed, the same kind of file in the base, that the walk found clean.
-        let second = in_two
-            && !doubted
-            && matches!(kind(entry.mode), 0o100000 | 0o120000)
-            && head_changed.is_some_and(|(_, held)| {
-                held.is_some_and(|(mode, _)| kind(mode) == kind(entry.mode))
-            });
+        let second = in_two && !doubted && in_second_part(entry.mode, head_changed);
         let to = match (attributes && in_two, second) {
             (true, _) => &mut parts[..],
             (false, true) => &mut parts[1..],
             (false, false) => &mut parts[..1],
         };
         for part in to {
-            if let Some(held) = held {
-                part.base.push((path, held));
-            }
-            part.ids.push((path, (entry.mode, id)));
-            // Written as a version 2 entry: its stat data, id and flags (whose low bits are the
-            // path's length in every version), the whole path, NULs to a multiple of eight
-            // bytes. A version 4 index's paths are each cut against the one before, which is not
-            // here.
-            let at = entry.at();
-            let head_len = 40 + hash.len_in_bytes() + 2;
-            let start = part.bytes.len();
-            part.bytes.extend_from_slice(&scan.bytes[at..at + head_len]);
-            part.bytes.extend_from_slice(path);
-            part.bytes.resize(start + ((head_len + path.len() + 8) & !7), 0);
-            part.count += 1;
+            part.push(&scan.bytes[entry.at()..], path, held, (entry.mode, id), hash);
         }
         // The paths HEAD changed are counted once, in `since`.
         extra += usize::from(head_changed.is_none());
@@ -123,14 +102,7 @@ pub(super) fn entries_in_parts<'a>(
             return Ok(None);
         }
     }
-    // The paths HEAD changed that the index does not hold: the base's entries, in the first part.
-    for (path, held) in &since.changed {
-        let in_index = scan.entries.binary_search_by(|e| scan.path(e).cmp(path)).is_ok();
-        if let (Some(held), false) = (held, in_index) {
-            parts[0].base.push((path.as_slice(), *held));
-            first += 1;
-        }
-    }
+    first += base_outside_the_index(scan, since, &mut parts[0]);
     if in_two && first > most {
         return Ok(None);
     }
@@ -139,6 +111,56 @@ pub(super) fn entries_in_parts<'a>(
         parts[1].count = 0;
     }
     Ok(Some(parts))
+}
+
+impl<'a> Entries<'a> {
+    /// Adds the entry at `path` (`raw`: its bytes in the index, from its stat data on), with the
+    /// base's entry there when it has one.
+    fn push(
+        &mut self,
+        raw: &[u8],
+        path: &'a [u8],
+        held: Option<Held>,
+        ids: Held,
+        hash: gix::hash::Kind,
+    ) {
+        if let Some(held) = held {
+            self.base.push((path, held));
+        }
+        self.ids.push((path, ids));
+        // Written as a version 2 entry: its stat data, id and flags (whose low bits are the
+        // path's length in every version), the whole path, NULs to a multiple of eight bytes. A
+        // version 4 index's paths are each cut against the one before, which is not here.
+        let head_len = 40 + hash.len_in_bytes() + 2;
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(&raw[..head_len]);
+        self.bytes.extend_from_slice(path);
+        self.bytes.resize(start + ((head_len + path.len() + 8) & !7), 0);
+        self.count += 1;
+    }
+}
+
+/// Whether an entry of `mode` the walk found clean goes to the second part, whose lines are kept
+/// between snapshots: every file or link HEAD changed, the same kind of file in the base.
+fn in_second_part(mode: u32, head_changed: Option<(&[u8], Option<Held>)>) -> bool {
+    let kind = |mode: u32| mode & 0o170000;
+    matches!(kind(mode), 0o100000 | 0o120000)
+        && head_changed
+            .is_some_and(|(_, held)| held.is_some_and(|(base, _)| kind(base) == kind(mode)))
+}
+
+/// The paths HEAD changed that the index does not hold: the base's entries, added to `first`;
+/// returns how many.
+fn base_outside_the_index<'a>(scan: &Scan, since: &'a Since, first: &mut Entries<'a>) -> usize {
+    let mut added = 0;
+    for (path, held) in &since.changed {
+        let in_index = scan.entries.binary_search_by(|e| scan.path(e).cmp(path)).is_ok();
+        if let (Some(held), false) = (held, in_index) {
+            first.base.push((path.as_slice(), *held));
+            added += 1;
+        }
+    }
+    added
 }
 
 /// Whether `path` names a `.gitattributes` file.

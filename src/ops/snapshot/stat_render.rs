@@ -152,89 +152,121 @@ pub(super) fn render(files: &[FileStat], width: i64) -> Vec<u8> {
     if files.is_empty() {
         return out;
     }
-    let (mut max_change, mut max_len, mut bin_width, mut number_width) = (0u64, 0i64, 0i64, 0i64);
-    for file in files {
-        max_len = max_len.max(file.name.len() as i64);
-        if file.binary {
-            bin_width = bin_width.max(14 + digits(file.added) + digits(file.deleted));
-            number_width = 3;
-            continue;
-        }
-        max_change = max_change.max(file.added + file.deleted);
-    }
-    number_width = number_width.max(digits(max_change));
-    let width = width.max(16 + 6 + number_width);
-    let mut graph_width =
-        if max_change + 4 > bin_width as u64 { max_change as i64 } else { bin_width - 4 };
-    let mut name_width = max_len;
-    if name_width + number_width + 6 + graph_width > width {
-        if graph_width > width * 3 / 8 - number_width - 6 {
-            graph_width = (width * 3 / 8 - number_width - 6).max(6);
-        }
-        if name_width > width - number_width - 6 - graph_width {
-            name_width = width - number_width - 6 - graph_width;
-        } else {
-            graph_width = width - number_width - 6 - name_width;
-        }
-    }
-    let number_width = number_width as usize;
+    let layout = Layout::of(files, width);
     let (mut adds, mut dels) = (0u64, 0u64);
     for file in files {
-        let mut name: &[u8] = &file.name;
-        let mut len = name_width;
-        let mut prefix: &[u8] = b"";
-        if name_width < name.len() as i64 {
-            prefix = b"...";
-            len = (len - 3).max(0);
-            name = &name[name.len() - len as usize..];
-            if let Some(slash) = name.iter().position(|&b| b == b'/') {
-                name = &name[slash..];
-            }
-        }
-        let padding = (len - name.len() as i64).max(0) as usize;
         out.push(b' ');
-        out.extend_from_slice(prefix);
-        out.extend_from_slice(name);
-        out.resize(out.len() + padding, b' ');
+        name_cell(&mut out, &file.name, layout.name_width);
         out.extend_from_slice(b" | ");
         if file.binary {
-            out.extend_from_slice(format!("{:>number_width$}", "Bin").as_bytes());
-            if file.added != 0 || file.deleted != 0 {
-                out.extend_from_slice(
-                    format!(" {} -> {} bytes", file.deleted, file.added).as_bytes(),
-                );
-            }
-            out.push(b'\n');
+            binary_cell(&mut out, file, layout.number_width);
             continue;
         }
         adds += file.added;
         dels += file.deleted;
-        let (mut add, mut del) = (file.added as i32, file.deleted as i32);
-        if graph_width as u64 <= max_change {
-            let (graph, max) = (graph_width as i32, max_change as i32);
-            let mut total = scale_linear(add.wrapping_add(del), graph, max);
-            if total < 2 && add != 0 && del != 0 {
-                total = 2;
-            }
-            if add < del {
-                add = scale_linear(add, graph, max);
-                del = total - add;
-            } else {
-                del = scale_linear(del, graph, max);
-                add = total - del;
-            }
-        }
-        let count = file.added + file.deleted;
-        out.extend_from_slice(format!("{count:>number_width$}").as_bytes());
-        if count != 0 {
-            out.push(b' ');
-        }
-        out.resize(out.len() + add.max(0) as usize, b'+');
-        out.resize(out.len() + del.max(0) as usize, b'-');
-        out.push(b'\n');
+        graph_cell(&mut out, file, &layout);
     }
     summary(&mut out, files.len(), adds, dels);
     out
+}
+
+/// The columns of a stat: the names', the counts', the graph's, and the largest change, which
+/// the graph is scaled by (git's `show_stats`).
+struct Layout {
+    name_width: i64,
+    number_width: usize,
+    graph_width: i64,
+    max_change: u64,
+}
+
+impl Layout {
+    fn of(files: &[FileStat], width: i64) -> Layout {
+        let (mut max_change, mut max_len, mut bin_width, mut number_width) =
+            (0u64, 0i64, 0i64, 0i64);
+        for file in files {
+            max_len = max_len.max(file.name.len() as i64);
+            if file.binary {
+                bin_width = bin_width.max(14 + digits(file.added) + digits(file.deleted));
+                number_width = 3;
+                continue;
+            }
+            max_change = max_change.max(file.added + file.deleted);
+        }
+        number_width = number_width.max(digits(max_change));
+        let width = width.max(16 + 6 + number_width);
+        let mut graph_width =
+            if max_change + 4 > bin_width as u64 { max_change as i64 } else { bin_width - 4 };
+        let mut name_width = max_len;
+        if name_width + number_width + 6 + graph_width > width {
+            if graph_width > width * 3 / 8 - number_width - 6 {
+                graph_width = (width * 3 / 8 - number_width - 6).max(6);
+            }
+            if name_width > width - number_width - 6 - graph_width {
+                name_width = width - number_width - 6 - graph_width;
+            } else {
+                graph_width = width - number_width - 6 - name_width;
+            }
+        }
+        Layout { name_width, number_width: number_width as usize, graph_width, max_change }
+    }
+}
+
+/// The name, cut from the left to `...` and a whole directory when it is wider than `width`,
+/// padded to it.
+fn name_cell(out: &mut Vec<u8>, full: &[u8], width: i64) {
+    let mut name = full;
+    let mut len = width;
+    let mut prefix: &[u8] = b"";
+    if width < name.len() as i64 {
+        prefix = b"...";
+        len = (len - 3).max(0);
+        name = &name[name.len() - len as usize..];
+        if let Some(slash) = name.iter().position(|&b| b == b'/') {
+            name = &name[slash..];
+        }
+    }
+    let padding = (len - name.len() as i64).max(0) as usize;
+    out.extend_from_slice(prefix);
+    out.extend_from_slice(name);
+    out.resize(out.len() + padding, b' ');
+}
+
+/// `Bin`, and the sizes when they changed.
+fn binary_cell(out: &mut Vec<u8>, file: &FileStat, number_width: usize) {
+    out.extend_from_slice(format!("{:>number_width$}", "Bin").as_bytes());
+    if file.added != 0 || file.deleted != 0 {
+        out.extend_from_slice(format!(" {} -> {} bytes", file.deleted, file.added).as_bytes());
+    }
+    out.push(b'\n');
+}
+
+/// The count and the `+`/`-` graph, scaled as git scales it when the largest change is wider
+/// than the graph.
+fn graph_cell(out: &mut Vec<u8>, file: &FileStat, layout: &Layout) {
+    let (mut add, mut del) = (file.added as i32, file.deleted as i32);
+    if layout.graph_width as u64 <= layout.max_change {
+        let (graph, max) = (layout.graph_width as i32, layout.max_change as i32);
+        let mut total = scale_linear(add.wrapping_add(del), graph, max);
+        if total < 2 && add != 0 && del != 0 {
+            total = 2;
+        }
+        if add < del {
+            add = scale_linear(add, graph, max);
+            del = total - add;
+        } else {
+            del = scale_linear(del, graph, max);
+            add = total - del;
+        }
+    }
+    let count = file.added + file.deleted;
+    let number_width = layout.number_width;
+    out.extend_from_slice(format!("{count:>number_width$}").as_bytes());
+    if count != 0 {
+        out.push(b' ');
+    }
+    out.resize(out.len() + add.max(0) as usize, b'+');
+    out.resize(out.len() + del.max(0) as usize, b'-');
+    out.push(b'\n');
 }
 
 /// ` 2 files changed, 3 insertions(+), 1 deletion(-)` (`print_stat_summary_inserts_deletes`).

@@ -34,7 +34,7 @@ use super::git_read::{colour_possible, join, run_git};
 use super::git_untracked::GitUntracked;
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
-use super::{diff_split, monitor, narrowed_diff, narrowed_status};
+use super::{diff_split, monitor, narrowed_diff, narrowed_parts, narrowed_status};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -221,21 +221,7 @@ pub(super) fn run(
         };
         let since = since.and_then(|since| since.join().ok().flatten());
         let recurses = recurses.is_some_and(|r| r.join().unwrap_or(false));
-        let names = walked.as_ref().and_then(|w| {
-            let names = w.others.clone()?;
-            let index = plan.walk.as_ref().map(|(index, _)| &index.scan);
-            let outside = |scan: &&index_scan::Scan| {
-                // A skip-worktree `.gitignore` is read from the index.
-                !scan.entries.iter().any(|e| e.extended)
-                    && names.iter().all(|n| unknown_to(scan, n))
-            };
-            let no_index = index.filter(|scan| recurses && outside(scan)).map(|_| {
-                let mut path = w.index.path().as_os_str().to_owned();
-                path.push(".none");
-                PathBuf::from(path)
-            });
-            Some((names, no_index))
-        });
+        let names = walked.as_ref().and_then(|w| names_to_list(w, plan, recurses));
         let untracked = whole.unwrap_or_else(|| {
             s.spawn(|| {
                 yield_to_the_diff();
@@ -244,44 +230,8 @@ pub(super) fn run(
         });
         let both = match (&walked, &plan.walk) {
             (Some(walked), Some((index, _))) => {
-                let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
-                let with_walk =
-                    |args: &[String]| [tracked_walk::config_args(), args.to_vec()].concat();
-                let narrowed = match (&narrow_diff, &since) {
-                    (Some(n), Some(since)) => {
-                        let parts = plan.diff_parts;
-                        let others = walked.others.as_deref();
-                        let dirty = &walked.dirty;
-                        match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others) {
-                            Err(err) if plan.forced => return Err(err),
-                            narrowed => narrowed.ok().flatten(),
-                        }
-                    }
-                    _ => None,
-                };
-                let whole = || run_git(&private, &with_walk(diff_args));
-                let diff = || match &narrowed {
-                    Some(narrowed) => match narrowed.run(git, diff_args)? {
-                        Some(diff) => Ok(diff),
-                        // Parts whose lines the layout does not know: the diff whole.
-                        None => whole(),
-                    },
-                    None => whole(),
-                };
-                let tracked = || match narrowed.as_ref().filter(|_| plan.narrow_status) {
-                    Some(narrowed) => narrowed_status::tracked_lines(
-                        &narrowed.first_git(git),
-                        plan.quote_path_fully,
-                    ),
-                    None => run_git(&private, &with_walk(&tracked_args)),
-                };
-                match tracked_and_diff(tracked, diff) {
-                    // An older git refuses the private index; it is only a way to go faster.
-                    Err(_) if !plan.forced => {
-                        tracked_and_diff(|| run_git(git, &tracked_args), || run_git(git, diff_args))
-                    }
-                    both => both,
-                }
+                let narrow = (narrow_diff.as_ref(), since.as_ref());
+                on_the_walk(git, plan, walked, index, narrow, &tracked_args, diff_args)?
             }
             _ => tracked_and_diff(|| run_git(git, &tracked_args), || run_git(git, diff_args)),
         };
@@ -290,6 +240,76 @@ pub(super) fn run(
     let (mut status, diff) = tracked_and_diff?;
     status.extend_from_slice(&untracked?);
     Ok((status, diff))
+}
+
+/// The names the walk found outside the index, for the listing to classify, and the empty index
+/// it may list them against (when git recurses into such names, from 2.27, and none of them is
+/// known to the index); `None` when the walk found none to give.
+fn names_to_list(
+    walked: &tracked_walk::Walked,
+    plan: &Plan,
+    recurses: bool,
+) -> Option<(Vec<Vec<u8>>, Option<PathBuf>)> {
+    let names = walked.others.clone()?;
+    let index = plan.walk.as_ref().map(|(index, _)| &index.scan);
+    let outside = |scan: &&index_scan::Scan| {
+        // A skip-worktree `.gitignore` is read from the index.
+        !scan.entries.iter().any(|e| e.extended) && names.iter().all(|n| unknown_to(scan, n))
+    };
+    let no_index = index.filter(|scan| recurses && outside(scan)).map(|_| {
+        let mut path = walked.index.path().as_os_str().to_owned();
+        path.push(".none");
+        PathBuf::from(path)
+    });
+    Some((names, no_index))
+}
+
+/// The tracked half of status and the diff on the private index that carries the walk's answer,
+/// each narrowed where it can be; the outer error is a forced plan's failure, the inner what git
+/// answered.
+fn on_the_walk(
+    git: &Git,
+    plan: &Plan,
+    walked: &tracked_walk::Walked,
+    index: &Index,
+    (narrow_diff, since): (Option<&Narrow<'_>>, Option<&narrowed_parts::Since>),
+    tracked_args: &[String],
+    diff_args: &[String],
+) -> Result<Result<(Vec<u8>, Vec<u8>)>> {
+    let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
+    let with_walk = |args: &[String]| [tracked_walk::config_args(), args.to_vec()].concat();
+    let narrowed = match (narrow_diff, since) {
+        (Some(n), Some(since)) => {
+            let (parts, others, dirty) = (plan.diff_parts, walked.others.as_deref(), &walked.dirty);
+            match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others) {
+                Err(err) if plan.forced => return Err(err),
+                narrowed => narrowed.ok().flatten(),
+            }
+        }
+        _ => None,
+    };
+    let whole = || run_git(&private, &with_walk(diff_args));
+    let diff = || match &narrowed {
+        Some(narrowed) => match narrowed.run(git, diff_args)? {
+            Some(diff) => Ok(diff),
+            // Parts whose lines the layout does not know: the diff whole.
+            None => whole(),
+        },
+        None => whole(),
+    };
+    let tracked = || match narrowed.as_ref().filter(|_| plan.narrow_status) {
+        Some(narrowed) => {
+            narrowed_status::tracked_lines(&narrowed.first_git(git), plan.quote_path_fully)
+        }
+        None => run_git(&private, &with_walk(tracked_args)),
+    };
+    Ok(match tracked_and_diff(tracked, diff) {
+        // An older git refuses the private index; it is only a way to go faster.
+        Err(_) if !plan.forced => {
+            tracked_and_diff(|| run_git(git, tracked_args), || run_git(git, diff_args))
+        }
+        both => both,
+    })
 }
 
 /// The tracked half of status and the diff, at once: the diff, the longest of the gits that run
