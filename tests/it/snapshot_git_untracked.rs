@@ -74,3 +74,23 @@ fn names_from_gits_untracked_cache_follow_changed_ignore_rules() {
     repo.write("a/.gitignore", "!*.log\n");
     cold_matches_git(&repo, &base, "a .gitignore added above");
 }
+
+/// A `.gitignore` that becomes a symlink to /dev/zero above a directory git's cache holds (a clone
+/// can hold one; git does not follow it): the cold snapshot ends and prints git's bytes.
+#[test]
+fn a_gitignore_linked_to_dev_zero_above_a_cached_directory() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a/b/keep.txt", "k\n");
+    repo.write("a/.gitignore", "*.tmp\n");
+    let base = repo.commit_all("base");
+    repo.write("a/b/new.txt", "n");
+    repo.write("a/b/x.tmp", "x");
+    repo.write("a/b/keep.txt", "edited\n");
+    stdout_ok(repo.handoff().args(["start", "--issue", "5", "--base", &base]).output().unwrap());
+    repo.git(["config", "core.untrackedCache", "true"]);
+    fresh_git_cache(&repo);
+    std::fs::remove_file(repo.path.join("a/.gitignore")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", repo.path.join("a/.gitignore")).unwrap();
+    cold_matches_git(&repo, &base, "a .gitignore linked to /dev/zero");
+}

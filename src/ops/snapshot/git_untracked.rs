@@ -184,12 +184,26 @@ fn path_of(path: &[u8]) -> &Path {
     Path::new(std::ffi::OsStr::from_bytes(path))
 }
 
+/// The largest ignore file read to compare with git's cache; a larger one is not trusted.
+const MAX_PATTERNS_FILE: u64 = 16 << 20;
+
 /// Whether the file at `path` holds what git took the id `kept` of (all zeros: no file). git's
 /// `add_patterns` takes the index's id of a tracked file it found unchanged, else hashes the
 /// file's bytes with a newline added (and an empty file as the empty blob); either is taken here,
 /// and a file that differs from the one git hashed by that newline holds the same patterns.
 fn same_file(hash: gix::hash::Kind, path: &Path, kept: &[u8]) -> bool {
-    let Ok(mut bytes) = std::fs::read(path) else { return kept.iter().all(|&b| b == 0) };
+    // Only a regular file, read bounded and without blocking: a `.gitignore` that is a symlink (a
+    // clone can hold one, to /dev/zero say; git does not follow it) or a FIFO is not read, and
+    // git's cache is not trusted there.
+    match std::fs::symlink_metadata(path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return kept.iter().all(|&b| b == 0);
+        }
+        Ok(meta) if meta.is_file() => {}
+        _ => return false,
+    }
+    let read = crate::util::fs::read_regular_if_any(path, MAX_PATTERNS_FILE, "an ignore file");
+    let Ok(Some(mut bytes)) = read else { return false };
     let id = |bytes: &[u8]| gix::objs::compute_hash(hash, gix::objs::Kind::Blob, bytes).ok();
     let same = |bytes: &[u8]| id(bytes).is_some_and(|id| id.as_bytes() == kept);
     if same(&bytes) {
