@@ -200,9 +200,15 @@ fn left_out(repo: &Repo, dirty: Vec<String>) -> Vec<String> {
         path: String,
         why: String,
     }
-    let listed = std::fs::read(repo.handoff_dir().join(seal_message::LEFT_OUT_FILE)).ok();
-    let listed: Vec<Skipped> =
-        listed.and_then(|bytes| serde_json::from_slice(&bytes).ok()).unwrap_or_default();
+    // Seal's own list, read as a regular file of at most 1 MiB: a note at a session's end never
+    // waits on what else stands at that path.
+    let path = repo.handoff_dir().join(seal_message::LEFT_OUT_FILE);
+    let listed = crate::util::fs::read_regular_if_any(&path, 1 << 20, "seal's left-out list");
+    let listed: Vec<Skipped> = listed
+        .ok()
+        .flatten()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default();
     dirty
         .into_iter()
         .map(|path| match listed.iter().find(|s| s.path == path) {
