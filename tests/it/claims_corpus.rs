@@ -107,7 +107,7 @@ fn corpus_files() -> Vec<PathBuf> {
 #[test]
 fn the_claims_corpus_is_judged_as_a_careful_reader_judges_it() {
     let config = Config::default();
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir_in(crate::common::scratch()).unwrap();
     let (mut tp, mut fp, mut fn_, mut tn) = (0u32, 0u32, 0u32, 0u32);
     let mut wrong = Vec::new();
     let mut per_file = Vec::new();
