@@ -132,12 +132,23 @@ fn diff_tree_names(repo: &Repo, commit: &str) -> Vec<String> {
     names
 }
 
-/// `git add -A && git write-tree` on a fresh `cp -a` copy of the repository.
+/// What `git add -A && git write-tree` makes of the work tree, with a copy of the index (the
+/// repository's own index and work tree are left alone; the blobs land in its object store, as
+/// the seal's did). A linked worktree, whose `.git` is a file, is copied whole with `cp -a`.
 fn expected_tree(repo: &Repo) -> String {
     static COPIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = repo.path.file_name().unwrap().to_string_lossy();
     let copy = repo.path.with_file_name(format!("{name}-copy{n}"));
+    let index = repo.path.join(".git/index");
+    if index.is_file() {
+        std::fs::copy(&index, &copy).unwrap();
+        let add = repo.git_cmd(["add", "-A"]).env("GIT_INDEX_FILE", &copy).output().unwrap();
+        assert!(add.status.success(), "git add -A: {}", stderr(&add));
+        let tree = repo.git_cmd(["write-tree"]).env("GIT_INDEX_FILE", &copy).output().unwrap();
+        assert!(tree.status.success(), "git write-tree: {}", stderr(&tree));
+        return String::from_utf8(tree.stdout).unwrap().trim().to_string();
+    }
     let status =
         std::process::Command::new("cp").arg("-a").arg(&repo.path).arg(&copy).status().unwrap();
     assert!(status.success());
@@ -153,8 +164,9 @@ pub(crate) fn assert_sealed_like_git(
     old_head: Option<&str>,
     sealed: &Value,
 ) {
-    let expected = expected_tree(repo);
+    // Before git's `add -A` below, which refreshes the index of a nested repository.
     assert_eq!(tree_state(&repo.path), before.tree, "the work tree changed");
+    let expected = expected_tree(repo);
     let old_tree = old_head.map(|h| repo.git_text(["rev-parse", &format!("{h}^{{tree}}")]));
     if old_tree.as_deref() == Some(expected.as_str()) {
         assert_eq!(sealed["commit"], Value::Null);
@@ -164,20 +176,24 @@ pub(crate) fn assert_sealed_like_git(
         return;
     }
     let commit = sealed["commit"].as_str().expect("a seal commit").to_string();
-    assert_eq!(repo.head(), commit);
-    assert_eq!(repo.git_text(["rev-parse", &format!("{commit}^{{tree}}")]), expected);
-    match old_head {
-        Some(old) => assert_eq!(repo.git_text(["rev-parse", &format!("{commit}~1")]), old),
-        None => assert_eq!(repo.git_text(["rev-list", "--count", &commit]), "1"),
-    }
+    // HEAD, the commit's tree and its parents, in one rev-parse.
+    let tree = format!("{commit}^{{tree}}");
+    let parents = format!("{commit}^@");
+    let parsed = repo.git_text(["rev-parse", "HEAD", tree.as_str(), parents.as_str()]);
+    let parsed: Vec<&str> = parsed.lines().collect();
+    assert_eq!(parsed[0], commit, "HEAD");
+    assert_eq!(parsed[1], expected, "the sealed tree");
+    assert_eq!(&parsed[2..], old_head.as_slice(), "the seal's parents");
     assert_eq!(repo.git_text(["status", "--porcelain"]), "", "status after seal");
     let fsck = repo.git_cmd(["fsck", "--strict", "--no-progress"]).output().unwrap();
     assert!(fsck.status.success(), "fsck: {}", stderr(&fsck));
     assert_eq!(strings(&sealed["files"]), diff_tree_names(repo, &commit));
-    let message = repo.git_text(["log", "-1", "--format=%B", &commit]);
+    let format = "--format=%B%x00%(trailers:key=Handoff-Seal,valueonly)";
+    let shown = repo.git_text(["log", "-1", format, commit.as_str()]);
+    let (message, trailer) = shown.split_once('\0').unwrap();
+    let message = message.trim_end_matches('\n');
     assert!(message.ends_with(&format!("\n\nHandoff-Seal: {STARTED}")), "{message:?}");
-    let trailer = repo.git_text(["log", "-1", "--format=%(trailers:key=Handoff-Seal,valueonly)"]);
-    assert_eq!(trailer, STARTED);
+    assert_eq!(trailer.trim_end_matches('\n'), STARTED);
 }
 
 fn differential(seeds: std::ops::Range<u64>) {
