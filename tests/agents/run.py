@@ -2,7 +2,7 @@
 against a scripted model.
 
 Usage:
-  python3 tests/agents/run.py [--bin PATH] [--npm-bin DIR] [--keep] [SCENARIO ...]
+  python3 tests/agents/run.py [--bin PATH] [--npm-bin DIR] [--keep] [--jobs N] [SCENARIO ...]
   python3 tests/agents/run.py --list
   python3 tests/agents/run.py --timing [--calls N]
 
@@ -18,8 +18,10 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -45,6 +47,7 @@ class Context:
         self.sandbox = sandbox
         self.endpoint = endpoint
         self.checks = []
+        self.lines = []
 
     def check(self, what, ok, detail=""):
         self.checks.append((what, bool(ok)))
@@ -52,7 +55,7 @@ class Context:
         if not ok and detail != "":
             text = str(detail)
             line += ":\n" + "\n".join("         " + l for l in text[:3000].splitlines())
-        print(line, flush=True)
+        self.lines.append(line)
         return bool(ok)
 
 
@@ -65,6 +68,8 @@ def main():
     parser.add_argument("--unavailable", action="append", default=[], metavar="CLI",
                         help="skip this CLI's scenarios (.ci/agents: it could not be installed)")
     parser.add_argument("--keep", action="store_true", help="keep the sandboxes")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="the scenarios of this many CLIs at once (one CLI's in turn)")
     parser.add_argument("--timeout", type=int, default=180, help="seconds per CLI run")
     parser.add_argument("--timing", action="store_true", help="measure the time per tool call")
     parser.add_argument("--calls", type=int, default=10, help="tool calls per timing run")
@@ -96,6 +101,38 @@ def main():
             print(f"sandboxes kept in {config.tmp}")
 
 
+def run_one(config, scenario, name):
+    """Runs one scenario; returns its printed lines and its verdict."""
+    fn, doc = scenario
+    cli = name.split("-")[0]
+    exe = os.path.join(config.npm_bin, CLIS[cli])
+    lines = [f"== {name}: {doc}"]
+    if cli in config.unavailable or not os.access(exe, os.X_OK):
+        why = "could not be installed or started" if cli in config.unavailable else \
+            f"{exe} is not installed (bash .ci/agents installs it)"
+        return lines + [f"SKIPPED {name}: {cli} {why}"], "SKIPPED"
+    endpoint = Endpoint()
+    sandbox = Sandbox(config, endpoint, name)
+    ctx = Context(name, sandbox, endpoint)
+    started = time.monotonic()
+    try:
+        fn(ctx)
+    except Failure as err:
+        ctx.check("the scenario ran to its end", False, err)
+    except Exception:  # a harness error is a failure of the scenario, shown whole
+        ctx.check("the scenario ran to its end", False, traceback.format_exc())
+    outbound = [r["body"] for r in endpoint.requests if r["kind"] == "outbound"]
+    ctx.check("nothing but 127.0.0.1 was contacted", not outbound, outbound)
+    endpoint.close()
+    if config.keep:  # the request log beside the kept sandbox, to look at afterwards
+        with open(os.path.join(sandbox.root, "requests.json"), "w") as f:
+            json.dump(endpoint.requests, f, indent=1, default=str)
+    sandbox.close()
+    verdict = "PASS" if all(ok for _, ok in ctx.checks) else "FAIL"
+    lines += ctx.lines + [f"{verdict} {name} ({time.monotonic() - started:.1f}s)"]
+    return lines, verdict
+
+
 def run_scenarios(config):
     wanted = config.scenarios or [name for name, _, _ in SCENARIOS]
     known = {name: (fn, doc) for name, fn, doc in SCENARIOS}
@@ -103,38 +140,25 @@ def run_scenarios(config):
     if unknown:
         print(f"error: no scenario {', '.join(unknown)}; --list lists them", file=sys.stderr)
         return 2
-    results = []
+    # One CLI's scenarios run one after another (they share its caches); with --jobs N, the
+    # scenarios of up to N CLIs at once. A scenario's lines are printed together when it ends.
+    groups = {}
     for name in wanted:
-        fn, doc = known[name]
-        cli = name.split("-")[0]
-        exe = os.path.join(config.npm_bin, CLIS[cli])
-        print(f"== {name}: {doc}", flush=True)
-        if cli in config.unavailable or not os.access(exe, os.X_OK):
-            why = "could not be installed or started" if cli in config.unavailable else \
-                f"{exe} is not installed (bash .ci/agents installs it)"
-            print(f"SKIPPED {name}: {cli} {why}")
-            results.append((name, "SKIPPED"))
-            continue
-        endpoint = Endpoint()
-        sandbox = Sandbox(config, endpoint, name)
-        ctx = Context(name, sandbox, endpoint)
-        started = time.monotonic()
-        try:
-            fn(ctx)
-        except Failure as err:
-            ctx.check("the scenario ran to its end", False, err)
-        except Exception:  # a harness error is a failure of the scenario, shown whole
-            ctx.check("the scenario ran to its end", False, traceback.format_exc())
-        outbound = [r["body"] for r in endpoint.requests if r["kind"] == "outbound"]
-        ctx.check("nothing but 127.0.0.1 was contacted", not outbound, outbound)
-        endpoint.close()
-        if config.keep:  # the request log beside the kept sandbox, to look at afterwards
-            with open(os.path.join(sandbox.root, "requests.json"), "w") as f:
-                json.dump(endpoint.requests, f, indent=1, default=str)
-        sandbox.close()
-        verdict = "PASS" if all(ok for _, ok in ctx.checks) else "FAIL"
-        print(f"{verdict} {name} ({time.monotonic() - started:.1f}s)", flush=True)
-        results.append((name, verdict))
+        groups.setdefault(name.split("-")[0], []).append(name)
+    verdicts = {}
+    lock = threading.Lock()
+
+    def run_group(names):
+        for name in names:
+            lines, verdict = run_one(config, known[name], name)
+            with lock:
+                print("\n".join(lines), flush=True)
+                verdicts[name] = verdict
+
+    with ThreadPoolExecutor(max_workers=max(1, config.jobs)) as pool:
+        for done in pool.map(run_group, groups.values()):
+            assert done is None
+    results = [(name, verdicts[name]) for name in wanted]
     print()
     for name, verdict in results:
         print(f"{verdict:8} {name}")
