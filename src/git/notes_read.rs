@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{Context, Result, bail};
 use gix::ObjectId;
 
-use crate::git::walk::{Objects, find_entry};
+use crate::git::walk::Objects;
 
 /// What lookups in one process share: an object reader (its inflater is costly to set up) and the
 /// trees read whole at the top of notes trees, by id.
@@ -89,25 +89,50 @@ pub fn note_in_tree(
             }
         };
         let rest = &hex.as_bytes()[at..];
-        let malformed = || format!("the notes tree {tree} cannot be parsed");
-        let note = find_entry(&data, rest, hash, true).with_context(malformed)?;
-        if let Some((mode, blob)) = note
-            && mode.is_blob()
-        {
-            return Ok(Some(blob));
-        }
         // A fanout subtree leaves at least two hex digits for the names below it.
-        if at + 2 >= hex.len() {
-            return Ok(None);
-        }
-        match find_entry(&data, &rest[..2], hash, true).with_context(malformed)? {
-            Some((mode, subtree)) if mode.is_tree() => {
+        let fanout = (at + 2 < hex.len()).then(|| &rest[..2]);
+        let malformed = || format!("the notes tree {tree} cannot be parsed");
+        match note_or_fanout(&data, rest, fanout, hash.len_in_bytes()).with_context(malformed)? {
+            Found::Note(blob) => return Ok(Some(blob)),
+            Found::Fanout(subtree) => {
                 tree = subtree;
                 at += 2;
             }
-            _ => return Ok(None),
+            Found::Neither => return Ok(None),
         }
     }
+}
+
+/// What one level of a notes tree holds for an object.
+enum Found {
+    Note(ObjectId),
+    Fanout(ObjectId),
+    Neither,
+}
+
+/// In the raw tree `data`, the blob called `rest` (the object's note), else the tree called
+/// `fanout` (where to look next); `None` when an entry is malformed. One pass over the entries,
+/// their modes read as gix reads them: `100…` a blob's (git writes `100644` or `100755`),
+/// `40000` a tree's.
+fn note_or_fanout(data: &[u8], rest: &[u8], fanout: Option<&[u8]>, id_len: usize) -> Option<Found> {
+    let mut subtree = None;
+    let mut left = data;
+    while !left.is_empty() {
+        let space = memchr::memchr(b' ', left)?;
+        let mode = &left[..space];
+        let after = &left[space + 1..];
+        let nul = memchr::memchr(0, after)?;
+        let name = &after[..nul];
+        let id = after.get(nul + 1..nul + 1 + id_len)?;
+        left = &after[nul + 1 + id_len..];
+        if name == rest && mode.len() == 6 && mode.starts_with(b"100") {
+            return Some(Found::Note(ObjectId::from_bytes_or_panic(id)));
+        }
+        if Some(name) == fanout && matches!(mode, b"40000" | b"040000") {
+            subtree = Some(ObjectId::from_bytes_or_panic(id));
+        }
+    }
+    Some(subtree.map_or(Found::Neither, Found::Fanout))
 }
 
 /// The tree a notes ref's tip names: the tree of its commit (the tip itself when it is a tree,
@@ -141,4 +166,33 @@ fn read_tree(objects: &mut Objects, id: ObjectId, buf: &mut Vec<u8>) -> Result<V
         bail!("the notes tree {id} is a {kind}, not a tree");
     }
     Ok(std::mem::take(buf))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Found, note_or_fanout};
+
+    fn entry(mode: &str, name: &str, id: u8) -> Vec<u8> {
+        let mut bytes = format!("{mode} {name}\0").into_bytes();
+        bytes.extend([id; 20]);
+        bytes
+    }
+
+    #[test]
+    fn a_note_is_found_before_its_fanout_and_trees_named_as_notes_are_passed_over() {
+        let rest = "cdef".repeat(9) + "cdef";
+        let tree = [
+            entry("40000", "ab", 1),
+            entry("40000", &rest, 2),
+            entry("100644", "README", 3),
+            entry("100644", &rest, 4),
+        ]
+        .concat();
+        let found = note_or_fanout(&tree, rest.as_bytes(), Some(b"cd"), 20);
+        assert!(matches!(found, Some(Found::Note(id)) if id.as_bytes()[0] == 4));
+        let found = note_or_fanout(&tree, b"abcd", Some(b"ab"), 20);
+        assert!(matches!(found, Some(Found::Fanout(id)) if id.as_bytes()[0] == 1));
+        assert!(matches!(note_or_fanout(&tree, b"abcd", None, 20), Some(Found::Neither)));
+        assert!(note_or_fanout(&tree[..tree.len() - 3], b"x", None, 20).is_none());
+    }
 }
