@@ -3,7 +3,8 @@
 //!
 //! - [`process`]: running `git` (re-exported here as `Git`); [`version`]: its version, asked once.
 //! - [`repo`]: the repository opened in-process; [`identity`]: who commits.
-//! - [`plumbing`], [`note_commit`]: commit-tree, update-ref, and the note commit.
+//! - [`plumbing`], [`note_commit`]: commit-tree, update-ref, and the note commit; [`notes_read`]:
+//!   one object's note looked up on its fanout path.
 //! - [`index_scan`]: one pass over the index file for the snapshot; [`split_index`]: a split
 //!   index made whole.
 //! - [`pack_write`]: writing objects into a pack (seal's tree, the snapshot's);
@@ -14,6 +15,7 @@
 pub mod identity;
 pub mod index_scan;
 pub mod note_commit;
+pub mod notes_read;
 pub mod pack_read;
 pub mod pack_write;
 pub mod plumbing;

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use gix::ObjectId;
 
 use crate::git::Git;
+use crate::git::notes_read;
 use crate::git::pack_read::Packs;
 use crate::git::walk::{Objects, Sources};
 
@@ -28,6 +29,8 @@ pub struct Repo {
     pub work_tree: Option<PathBuf>,
     /// Where objects are read from before gix, found on first use.
     sources: std::sync::OnceLock<Sources>,
+    /// The tops of notes trees read so far, for the next lookup (see [`notes_read`]).
+    pub notes_cache: notes_read::NotesCache,
 }
 
 /// What HEAD points at.
@@ -59,7 +62,8 @@ impl Repo {
         let work_tree = repo.workdir().map(|p| absolute(p, &cwd));
         let common_dir = absolute(repo.common_dir(), &cwd);
         let sources = std::sync::OnceLock::new();
-        Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources })
+        let notes_cache = notes_read::NotesCache::default();
+        Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources, notes_cache })
     }
 
     /// The top of the work tree, or an error for a bare repository.

@@ -19,6 +19,7 @@ mod narrowed_diff;
 mod narrowed_parts;
 mod narrowed_status;
 mod plan;
+mod private_index;
 mod stat_cache;
 mod stat_render;
 mod status_split;

@@ -27,14 +27,10 @@ pub const NOTE_INDEX_PREFIX: &str = "handoff-note-index-";
 /// listings; every command but `record` runs it when it opens the repository.
 pub fn clear_repository(git_dir: &Path, objects: &Path) {
     sweep(objects, QUARANTINE_PREFIX);
-    sweep(git_dir, STAGE_PREFIX);
-    sweep(git_dir, NOTE_INDEX_PREFIX);
-    // Old builds named them `handoff-note-index<random>`.
-    sweep(git_dir, "handoff-note-index");
-    let handoff = git_dir.join("handoff");
-    sweep(&handoff, TMP_PREFIX);
+    // Old builds named note indexes `handoff-note-index<random>`. Each directory is read once.
+    sweep_any(git_dir, &[STAGE_PREFIX, NOTE_INDEX_PREFIX, "handoff-note-index"]);
     // tempfile's own names (`.tmpXXXXXX`), from builds before the process id was in the name.
-    sweep(&handoff, ".tmp");
+    sweep_any(&git_dir.join("handoff"), &[TMP_PREFIX, ".tmp"]);
 }
 
 /// An entry without a process id is a leftover from this age on.
@@ -98,11 +94,18 @@ fn age(meta: &std::fs::Metadata) -> Duration {
 /// with a process that is gone, or untagged and old. Returns how many it removed. Best effort: an
 /// entry that cannot be removed stays for the next time.
 pub fn sweep(dir: &Path, prefix: &str) -> usize {
+    sweep_any(dir, &[prefix])
+}
+
+/// [`sweep`] for several prefixes in one reading of `dir`: an entry is judged by the first of
+/// `prefixes` its name starts with.
+fn sweep_any(dir: &Path, prefixes: &[&str]) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
     let mut removed = 0;
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else { continue };
+        let rest = name.to_str().and_then(|n| prefixes.iter().find_map(|p| n.strip_prefix(p)));
+        let Some(rest) = rest else { continue };
         let Ok(meta) = entry.path().symlink_metadata() else { continue };
         let leftover = match pid_of(rest) {
             Some(pid) => pid != std::process::id() && !is_alive(pid),

@@ -53,13 +53,7 @@ pub(super) fn since(
     scan: &Scan,
     in_parts: bool,
 ) -> Option<Since> {
-    if scan.special || scan.entries.iter().any(|e| e.extended) {
-        return None;
-    }
-    let head_tree = repo.head_tree_id().ok()?.detach();
-    if cache_tree_root(scan, repo.object_hash())? != head_tree {
-        return None;
-    }
+    let head_tree = head_tree_of_index(repo, scan)?;
     let base_tree = repo.find_commit(base).ok()?.tree_id().ok()?.detach();
     let mut changed = Vec::new();
     let most = if in_parts { usize::MAX / 2 } else { max_paths(scan.entries.len()) };
@@ -67,6 +61,16 @@ pub(super) fn since(
     let (old, new) = (Some(base_tree), Some(head_tree));
     diff_trees(repo, old, new, &mut Vec::new(), &mut changed, &mut budget)?;
     Some(Since { changed, base: base_arg.to_string() })
+}
+
+/// HEAD's tree, when the index `scan` is that tree (its cache tree says so) and holds no entry
+/// the narrowed diff cannot give (see the module's notes); `None` where the diff runs whole.
+pub(super) fn head_tree_of_index(repo: &gix::Repository, scan: &Scan) -> Option<ObjectId> {
+    if scan.special || scan.entries.iter().any(|e| e.extended) {
+        return None;
+    }
+    let head_tree = repo.head_tree_id().ok()?.detach();
+    (cache_tree_root(scan, repo.object_hash())? == head_tree).then_some(head_tree)
 }
 
 /// The root of the index's cache tree (the `TREE` extension: a path, its entry count, its

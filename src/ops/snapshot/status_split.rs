@@ -34,7 +34,7 @@ use super::git_read::{colour_possible, join, run_git};
 use super::git_untracked::GitUntracked;
 use super::tracked_walk::{self, Index};
 use super::untracked_lines::{Listing, Untracked, untracked_lines};
-use super::{diff_split, monitor, narrowed_diff, narrowed_parts, narrowed_status};
+use super::{diff_split, monitor, narrowed_diff, narrowed_parts, narrowed_status, private_index};
 use crate::git::index_scan;
 use crate::git::repo::Repo;
 use crate::git::{self, Git};
@@ -210,10 +210,16 @@ pub(super) fn run(
             _ => None,
         };
         let known = known.and_then(|k| k.join().ok().flatten());
-        let walked = plan
-            .walk
-            .as_ref()
-            .map(|(index, root)| tracked_walk::walk(root, index, cache.clone(), known.as_deref()));
+        // Where the diff and the tracked half are expected to run narrowed, neither reads the
+        // private index of the whole walk: it is written only if one of them falls back on it.
+        let defer = plan.narrow_status
+            && since.is_some()
+            && narrow_diff.as_ref().zip(plan.walk.as_ref()).is_some_and(|(n, (index, _))| {
+                narrowed_diff::head_tree_of_index(n.repo, &index.scan).is_some()
+            });
+        let walked = plan.walk.as_ref().map(|(index, root)| {
+            tracked_walk::walk(root, index, cache.clone(), known.as_deref(), defer)
+        });
         let walked = match walked {
             Some(Ok(walked)) => Some(walked),
             Some(Err(err)) if plan.forced => return Err(err),
@@ -256,11 +262,7 @@ fn names_to_list(
         // A skip-worktree `.gitignore` is read from the index.
         !scan.entries.iter().any(|e| e.extended) && names.iter().all(|n| unknown_to(scan, n))
     };
-    let no_index = index.filter(|scan| recurses && outside(scan)).map(|_| {
-        let mut path = walked.index.path().as_os_str().to_owned();
-        path.push(".none");
-        PathBuf::from(path)
-    });
+    let no_index = index.filter(|scan| recurses && outside(scan)).map(|_| walked.no_index());
     Some((names, no_index))
 }
 
@@ -276,8 +278,10 @@ fn on_the_walk(
     tracked_args: &[String],
     diff_args: &[String],
 ) -> Result<Result<(Vec<u8>, Vec<u8>)>> {
-    let private = git.clone().with_env("GIT_INDEX_FILE", walked.index.path());
-    let with_walk = |args: &[String]| [tracked_walk::config_args(), args.to_vec()].concat();
+    let private = || -> Result<Git> {
+        Ok(git.clone().with_env("GIT_INDEX_FILE", walked.private_index(index)?))
+    };
+    let with_walk = |args: &[String]| [private_index::config_args(), args.to_vec()].concat();
     let narrowed = match (narrow_diff, since) {
         (Some(n), Some(since)) => {
             let (parts, others, dirty) = (plan.diff_parts, walked.others.as_deref(), &walked.dirty);
@@ -288,7 +292,7 @@ fn on_the_walk(
         }
         _ => None,
     };
-    let whole = || run_git(&private, &with_walk(diff_args));
+    let whole = || run_git(&private()?, &with_walk(diff_args));
     let diff = || match &narrowed {
         Some(narrowed) => match narrowed.run(git, diff_args)? {
             Some(diff) => Ok(diff),
@@ -301,7 +305,7 @@ fn on_the_walk(
         Some(narrowed) => {
             narrowed_status::tracked_lines(&narrowed.first_git(git), plan.quote_path_fully)
         }
-        None => run_git(&private, &with_walk(tracked_args)),
+        None => run_git(&private()?, &with_walk(tracked_args)),
     };
     Ok(match tracked_and_diff(tracked, diff) {
         // An older git refuses the private index; it is only a way to go faster.

@@ -23,13 +23,11 @@
 //! half of status (see [`untracked_names`]).
 
 use std::ffi::OsStr;
-use std::fs::FileTimes;
-use std::io::Write;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
 use rustix::fs::{self, AtFlags, Mode, OFlags};
@@ -40,12 +38,9 @@ use tempfile::NamedTempFile;
 
 use super::dir_cache::{DirCache, Visited};
 use super::git_untracked::GitUntracked;
-use super::monitor;
+use super::private_index;
 use super::untracked_names::{self, Found, Looking};
 use crate::git::index_scan::{Entry, Scan};
-
-/// The hook git runs for `core.fsmonitor`: it prints the token and a NUL, so nothing changed since.
-const HOOK: &str = "printf 'handoff\\0';:";
 
 /// The index as read, with the time it was written: a file changed in or after that second may
 /// be racily clean, and only reading it tells.
@@ -58,28 +53,12 @@ pub(super) struct Index {
     pub hash_len: usize,
 }
 
-/// The options that make git read the private index's answer (before the subcommand). `git diff`
-/// may write the index it refreshed back, here the private one: never as a split index
-/// (`core.splitIndex`), whose shared part it would leave in the git dir.
-pub(super) fn config_args() -> Vec<String> {
-    [
-        "-c",
-        &format!("core.fsmonitor={HOOK}"),
-        "-c",
-        "core.fsmonitorHookVersion=2",
-        "-c",
-        "core.preloadIndex=false",
-        "-c",
-        "core.splitIndex=false",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
 /// What the walk leaves: the private index, and the untracked candidates (see [`untracked_names`]).
 pub(super) struct Walked {
-    pub index: NamedTempFile,
+    /// The private index's file, made by the walk; filled beside it, or on first use when the
+    /// snapshot expects not to need it ([`Walked::private_index`]).
+    index: NamedTempFile,
+    filled: OnceLock<Result<(), String>>,
     /// Each index entry the walk could not call unchanged, in index order: git looks at these.
     pub dirty: Vec<bool>,
     /// The names git is to look at for untracked files; `None` when it must look everywhere (not
@@ -87,23 +66,57 @@ pub(super) struct Walked {
     pub others: Option<Vec<Vec<u8>>>,
 }
 
-/// Walks the tracked files under `root` and writes the private index; with `dir_cache` (where the
-/// directories' names are kept), also reads their directories for untracked names.
-/// `known`, when the user's monitor answered (see [`monitor`]), names the entries
-/// that may have changed; the others are not stat'ed.
+impl Walked {
+    /// The private index that carries the walk's answer, written now if it was left for later.
+    pub fn private_index(&self, index: &Index) -> Result<&Path> {
+        let filled = self.filled.get_or_init(|| {
+            let file = self.index.as_file();
+            private_index::write_start(file, &index.scan)
+                .and_then(|()| {
+                    private_index::write_end(file, &self.dirty, index.modified, index.hash_len)
+                })
+                .map_err(|err| format!("{err:#}"))
+        });
+        match filled {
+            Ok(()) => Ok(self.index.path()),
+            Err(err) => Err(anyhow!("{err}")),
+        }
+    }
+
+    /// A path beside the private index where no file is: an empty index, to git.
+    pub fn no_index(&self) -> std::path::PathBuf {
+        let mut path = self.index.path().as_os_str().to_owned();
+        path.push(".none");
+        path.into()
+    }
+}
+
+/// Walks the tracked files under `root` and writes the private index beside it, unless `defer`
+/// leaves that for first use (where the narrowed diff and status are expected to need none: 8 MB
+/// written and removed again on tc39/test262); with `dir_cache` (where the directories' names
+/// are kept), also reads their directories for untracked names. `known`, when the user's monitor
+/// answered (see [`monitor`]), names the entries that may have changed; the others are not
+/// stat'ed.
 pub(super) fn walk(
     root: &Path,
     index: &Index,
     dir_cache: Option<(&Path, Option<Arc<GitUntracked>>)>,
     known: Option<&[bool]>,
+    defer: bool,
 ) -> Result<Walked> {
     let cache = dir_cache.map(|(path, git)| DirCache::load(path.to_path_buf(), root, git));
+    let file = tempfile::Builder::new()
+        .prefix("git-handoff-index-")
+        .tempfile()
+        .context("creating the snapshot's private index")?;
     // Everything but the monitor's extension is the index as read: it is written while the
     // walkers stat, and the extension appended once they are done.
-    let (file, (dirty, mut others, visited)) = std::thread::scope(|s| {
-        let file = s.spawn(|| private_index_start(index));
+    let (start, (dirty, mut others, visited)) = std::thread::scope(|s| {
+        let start =
+            (!defer).then(|| s.spawn(|| private_index::write_start(file.as_file(), &index.scan)));
         let walked = dirty_entries(root, index, cache.as_ref(), known);
-        (file.join().unwrap_or_else(|_| Err(anyhow!("writing the private index panicked"))), walked)
+        let panicked = || Err(anyhow!("writing the private index panicked"));
+        (start.map(|start| start.join().unwrap_or_else(|_| panicked())), walked)
     });
     if cache.as_ref().is_some_and(|cache| !cache.git_held(root)) {
         others = None;
@@ -113,39 +126,13 @@ pub(super) fn walk(
     if let (Some(cache), Some(_)) = (&cache, &others) {
         cache.save(&visited);
     }
-    let mut file = file?;
-    let extension = monitor::extension(&dirty);
-    let mut bytes = Vec::with_capacity(extension.len() + 8 + index.hash_len);
-    bytes.extend_from_slice(b"FSMN");
-    bytes.extend_from_slice(&u32::try_from(extension.len())?.to_be_bytes());
-    bytes.extend_from_slice(&extension);
-    // A null checksum: git (2.40 on) then does not hash the file.
-    bytes.resize(bytes.len() + index.hash_len, 0);
-    file.write_all(&bytes).context("writing the snapshot's private index")?;
-    // git doubts an entry changed in or after the time its index was written (it is racily
-    // clean) and reads the file; the private index, written now, would make git trust them all.
-    let times = FileTimes::new().set_modified(index.modified);
-    file.as_file().set_times(times).context("dating the snapshot's private index")?;
-    Ok(Walked { index: file, dirty, others })
-}
-
-/// The private index up to its monitor extension: the entries, and the extensions that stay.
-fn private_index_start(index: &Index) -> Result<NamedTempFile> {
-    let mut file = tempfile::Builder::new()
-        .prefix("git-handoff-index-")
-        .tempfile()
-        .context("creating the snapshot's private index")?;
-    let mut write =
-        |bytes: &[u8]| file.write_all(bytes).context("writing the snapshot's private index");
-    write(&index.scan.bytes[..index.scan.entries_end])?;
-    for (signature, range) in &index.scan.extensions {
-        // A monitor's own extension is replaced; the end-of-entries ones would no longer be last;
-        // the untracked cache is of no use to `-uno` and the diff, and a monitor would touch it.
-        if !matches!(signature, b"FSMN" | b"EOIE" | b"IEOT" | b"UNTR") {
-            write(&index.scan.bytes[range.clone()])?;
-        }
+    let filled = OnceLock::new();
+    if let Some(start) = start {
+        start?;
+        private_index::write_end(file.as_file(), &dirty, index.modified, index.hash_len)?;
+        let _ = filled.set(Ok(()));
     }
-    Ok(file)
+    Ok(Walked { index: file, filled, dirty, others })
 }
 
 /// For each entry, whether git must look at it; with `others`, the untracked candidates.

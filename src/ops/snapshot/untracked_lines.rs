@@ -83,33 +83,30 @@ fn listed_against_no_index(
             && std::fs::symlink_metadata(top.join(OsStr::from_bytes(name)))
                 .is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
     });
+    // The two gits run at once: each is mostly its own start and the reading of the rules, and
+    // the listing is often the last thing the snapshot waits for.
+    let rest: Vec<Vec<u8>> = rest.into_iter().cloned().collect();
+    let (ignored, others) = std::thread::scope(|s| {
+        let others = (!rest.is_empty())
+            .then(|| s.spawn(|| list_others(git, listing, Some(&rest), Some(no_index))));
+        let ignored = (!files.is_empty()).then(|| ignored_files(git, &files, no_index));
+        (ignored, others.map(super::git_read::join))
+    });
     let mut listed: Vec<Vec<u8>> = Vec::with_capacity(names.len());
-    if !files.is_empty() {
-        let mut input = Vec::new();
-        for file in &files {
-            input.extend_from_slice(file);
-            input.push(0);
+    match ignored {
+        // A failure of check-ignore (a path it refuses, say) leaves every name to ls-files, as
+        // before this shortcut.
+        Some(None) => return list_others(git, listing, Some(names), Some(no_index)),
+        Some(Some(ignored)) => {
+            let ignored: std::collections::HashSet<&[u8]> =
+                ignored.split(|&b| b == 0).filter(|p| !p.is_empty()).collect();
+            let kept = files.iter().filter(|f| !ignored.contains(f.as_slice()));
+            listed.extend(kept.map(|f| f.to_vec()));
         }
-        let args = ["check-ignore", "-z", "--stdin"];
-        let mut cmd = git_command(git, &args);
-        cmd.env("GIT_INDEX_FILE", no_index);
-        literal_only(&mut cmd);
-        cmd.env_remove("GIT_LITERAL_PATHSPECS");
-        // Exit 1 says that none of them is ignored. Any other failure (a path check-ignore
-        // refuses, say) leaves every name to ls-files, as before this shortcut.
-        let output = crate::git::plumbing::output_with_input(&mut cmd, &input);
-        let ignored = match output.map(|o| (o.status.code(), o.stdout)) {
-            Ok((Some(0), ignored)) => ignored,
-            Ok((Some(1), _)) => Vec::new(),
-            _ => return list_others(git, listing, Some(names), Some(no_index)),
-        };
-        let ignored: std::collections::HashSet<&[u8]> =
-            ignored.split(|&b| b == 0).filter(|p| !p.is_empty()).collect();
-        listed.extend(files.iter().filter(|f| !ignored.contains(f.as_slice())).map(|f| f.to_vec()));
+        None => {}
     }
-    if !rest.is_empty() {
-        let rest: Vec<Vec<u8>> = rest.into_iter().cloned().collect();
-        let out = list_others(git, listing, Some(&rest), Some(no_index))?;
+    if let Some(out) = others {
+        let out = out?;
         listed.extend(out.split(|&b| b == 0).filter(|p| !p.is_empty()).map(<[u8]>::to_vec));
     }
     // git's order: byte by byte, a directory with its trailing slash.
@@ -121,6 +118,28 @@ fn listed_against_no_index(
         out.push(0);
     }
     Ok(out)
+}
+
+/// Which of `files` an ignore rule excludes, as `git check-ignore` says against the index at
+/// `no_index` (NUL-separated); `None` when it fails otherwise than finding none.
+fn ignored_files(git: &Git, files: &[&Vec<u8>], no_index: &std::path::Path) -> Option<Vec<u8>> {
+    let mut input = Vec::new();
+    for file in files {
+        input.extend_from_slice(file);
+        input.push(0);
+    }
+    let args = ["check-ignore", "-z", "--stdin"];
+    let mut cmd = git_command(git, &args);
+    cmd.env("GIT_INDEX_FILE", no_index);
+    literal_only(&mut cmd);
+    cmd.env_remove("GIT_LITERAL_PATHSPECS");
+    // Exit 1 says that none of them is ignored.
+    let output = crate::git::plumbing::output_with_input(&mut cmd, &input);
+    match output.map(|o| (o.status.code(), o.stdout)) {
+        Ok((Some(0), ignored)) => Some(ignored),
+        Ok((Some(1), _)) => Some(Vec::new()),
+        _ => None,
+    }
 }
 
 /// `git ls-files -z --others --exclude-standard` as status lists untracked files, of `names`

@@ -4,7 +4,9 @@
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
+use crate::git::notes_read;
 use crate::git::repo::Repo;
+use crate::git::walk::Objects;
 
 use super::record::{Record, parse};
 
@@ -22,22 +24,43 @@ pub struct Attached {
 /// cannot stop recall at session start. (Writers read the note they replace in `write`, where
 /// one they cannot read is an error: they must not replace what they cannot read.)
 pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Attached> {
-    let what = refs.join(", ");
-    let mut notes = repo
-        .gix
-        .notes()
-        .and_then(|n| n.with_refs(refs.iter().map(String::as_str)))
-        .map_err(|err| anyhow!("reading {what}: {err}"))?;
-    let found = notes.get(object).map_err(|err| anyhow!("reading {what}: {err}"))?;
     let mut attached = Attached::default();
-    for note in found {
-        let origin = format!("{}:{object}", note.reference.as_bstr());
-        match parse(&note.blob.data, &origin) {
+    for name in refs {
+        let Some(blob) = repo
+            .notes_cache
+            .with(|| repo.objects(), |objects, roots| note_of(repo, objects, roots, name, object))
+            .with_context(|| format!("reading {name}"))?
+        else {
+            continue;
+        };
+        let origin = format!("{name}:{object}");
+        match parse(&blob, &origin) {
             Ok(records) => attached.records.extend(records),
             Err(err) => attached.warnings.push(format!("{err:#}; skipped")),
         }
     }
     Ok(attached)
+}
+
+/// The note on `object` in the notes ref `name`, if the ref exists and has one.
+fn note_of(
+    repo: &Repo,
+    objects: &mut Objects,
+    roots: &mut notes_read::Roots<'_>,
+    name: &str,
+    object: ObjectId,
+) -> Result<Option<Vec<u8>>> {
+    let Some(mut tip) = repo.gix.try_find_reference(name)? else { return Ok(None) };
+    let tip = tip.follow_to_object()?.detach();
+    let root = notes_read::root_of(objects, tip)?;
+    let Some(blob) = notes_read::note_in_tree(objects, roots, root, &object)? else {
+        return Ok(None);
+    };
+    let mut data = Vec::new();
+    match objects.read(blob, &mut data)? {
+        gix::object::Kind::Blob => Ok(Some(data)),
+        kind => Err(anyhow!("the note {blob} on {object} is a {kind}, not a blob")),
+    }
 }
 
 /// The newest of `records` by `written_at`, if any.
