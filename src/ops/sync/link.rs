@@ -58,7 +58,9 @@ pub enum Attempt {
 
 impl Link {
     pub fn new(repo: &Repo, remote: &str) -> Link {
-        let url = repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_default();
+        let url = configured_url(repo, remote).unwrap_or_else(|| {
+            repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_default()
+        });
         let slots = repo
             .gix
             .config_snapshot()
@@ -102,6 +104,14 @@ impl Link {
         self.reconnects += 1;
         true
     }
+}
+
+/// The remote's fetch URL from git's config, `url.<base>.insteadOf` applied, read without starting
+/// a git process (as `git remote get-url` would give it); `None` when gix cannot tell.
+fn configured_url(repo: &Repo, remote: &str) -> Option<String> {
+    let remote = repo.gix.try_find_remote(remote)?.ok()?;
+    let url = remote.url(gix::remote::Direction::Fetch)?;
+    Some(url.to_bstring().to_string())
 }
 
 /// The wait before reconnect number `n + 1`: a random time between half and all of 250 ms, 500
