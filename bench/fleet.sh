@@ -8,8 +8,10 @@
 # (notes a fresh clone holds after one sync, against 3 per writer: the commit's, the issue key's
 # and the branch key's), and the cost of that fresh clone's sync (fetch and merge of every
 # record) with the count of refs it read. `reconn` is the connections made again after the server
-# dropped one (the report's `reconnects`: total / most of one writer; "-" for a build without it). With OLD_BIN (a build from before writers' refs) it runs
-# the same fleet for both builds, side by side; the new layout is also timed after
+# dropped one (the report's `reconnects`: total / most of one writer; "-" for a build without it).
+# `objects` is what the remote holds after the fleet, loose and packed: every sync's fetch packs
+# the part of it pushed before, so it is the fleet's work on the server. With OLD_BIN (an older
+# build) it runs the same fleet for both builds, side by side; the new layout is also timed after
 # `sync --compact`.
 #   bash bench/fleet.sh
 #   FLEET_N="32 128 256" FLEET_TRANSPORT="file git http" OLD_BIN=/tmp/git-handoff-old \
@@ -115,13 +117,15 @@ reconn = f"{sum(rec)}/{max(rec)}" if rec else "-"
 print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej} {reconn}")' "$dir"/r*.json)
     # A fresh clone reads every record in one sync.
     git clone -q "$url" "$dir/reader"
-    local fresh notes refs
+    local fresh notes refs objects
     fresh=$(cd "$dir/reader" && time_once git handoff sync)
     notes=$(git -C "$dir/reader" notes --ref=handoff list | wc -l)
     refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
+    objects=$(git -C "$dir/served/remote.git" count-objects -v |
+      awk '$1 == "count:" || $1 == "in-pack:" { n += $2 } END { print n }')
     read -r tries rejected reconn <<<"$tries"
-    printf '%-5s %-5s %4d %8ss %5d/%-4d %8s %9s %8s %6d/%-5d %4d %9s ms\n' "$label" "$kind" "$n" \
-      "$wall" "$ok" "$n" "$tries" "$rejected" "$reconn" "$notes" "$((3 * n))" "$refs" "$fresh"
+    printf '%-5s %-5s %4d %8ss %5d/%-4d %8s %9s %8s %6d/%-5d %4d %9s ms %7d\n' "$label" "$kind" "$n" \
+      "$wall" "$ok" "$n" "$tries" "$rejected" "$reconn" "$notes" "$((3 * n))" "$refs" "$fresh" "$objects"
     if [ "$label" = new ]; then
       (cd "$dir/reader" && git handoff sync --compact >/dev/null)
       git clone -q "$url" "$dir/reader2"
@@ -137,8 +141,8 @@ print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej} {reconn}")' "$di
   rm -rf "$dir"
 }
 
-printf '%-5s %-5s %4s %9s %10s %8s %9s %8s %12s %4s %12s\n' layout via N wall ok tries rejected \
-  reconn "notes/exp" refs "fresh sync"
+printf '%-5s %-5s %4s %9s %10s %8s %9s %8s %12s %4s %12s %7s\n' layout via N wall ok tries rejected \
+  reconn "notes/exp" refs "fresh sync" objects
 for kind in $FLEET_TRANSPORT; do
   for n in $FLEET_N; do
     [ -n "${OLD_BIN:-}" ] && fleet old "$OLD_BIN" "$n" "$kind"
