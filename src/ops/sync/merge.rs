@@ -82,6 +82,15 @@ pub fn fold(repo: &Repo, base: Option<ObjectId>, others: &[ObjectId]) -> Result<
     Ok(Some(fold_into(repo, base, others)?))
 }
 
+/// The tree holding every note of `a` and of `b`, built on the one with more top-level entries:
+/// only the other is walked and rewritten into it, and the larger one's subtrees are kept by id (a
+/// new clone's few records merged into a remote's many write a few trees, not all of them).
+pub fn fold_two(repo: &Repo, a: ObjectId, b: ObjectId) -> Result<ObjectId> {
+    let (base, other) =
+        if entries(repo, b)?.len() > entries(repo, a)?.len() { (b, a) } else { (a, b) };
+    fold_into(repo, base, &[other])
+}
+
 /// How many records `other` holds that `base` does not (each counted once, though a record is
 /// stored on its commit and on its issue and branch keys).
 pub fn new_records(repo: &Repo, base: Option<ObjectId>, other: Option<ObjectId>) -> Result<usize> {

@@ -160,7 +160,7 @@ pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Res
     // Everything the remote holds, as far as this clone knows.
     let remote_view = merge::fold(repo, last.remote_view, &input_trees)?;
     let union = match (local_tree, remote_view) {
-        (Some(l), Some(r)) => Some(merge::fold(repo, Some(l), &[r])?.unwrap_or(l)),
+        (Some(l), Some(r)) => Some(merge::fold_two(repo, l, r)?),
         (l, r) => l.or(r),
     };
     let fetched_count = merge::new_records(repo, local_tree, union)?;
