@@ -5,7 +5,7 @@
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
-use super::link::{Attempt, Link};
+use super::link::{Attempt, Link, Purpose};
 use crate::git::repo::Repo;
 
 /// Fetches, in one `git fetch` (one connection; protocol v2 asks only for refs under these
@@ -33,7 +33,7 @@ pub fn fetch(
     ];
     args.extend(refspecs.iter().map(String::as_str));
     let output = loop {
-        match link.connect(&mut fetcher(repo).command(&args))? {
+        match link.connect(&mut fetcher(repo).command(&args), Purpose::Fetch)? {
             Attempt::Answered(output) => break output,
             Attempt::Dropped(output) if link.wait_to_reconnect(&output) => continue,
             Attempt::Dropped(output) => {
@@ -124,7 +124,7 @@ pub fn push(
     // A push the server dropped is made again as it was: had it landed, the ref now holds `new`,
     // and git finds it up to date before it checks the lease.
     let output = loop {
-        match link.connect(&mut repo.git().command(&args))? {
+        match link.connect(&mut repo.git().command(&args), Purpose::Push)? {
             Attempt::Answered(output) => break output,
             Attempt::Dropped(output) if has_refusal(&output) => break output,
             Attempt::Dropped(output) if link.wait_to_reconnect(&output) => continue,
