@@ -11,7 +11,8 @@
 //! and never while the sync merges or waits. Local remotes (a path, `file://`) have no server and
 //! take no slot.
 //!
-//! Fetches go first: while a fetch waits for a slot of a host, no push takes one. A fetch packs
+//! Fetches go first: while a fetch waits for a slot of a host, no push takes one (and while a fetch
+//! from a local remote runs, no push to it starts). A fetch packs
 //! every record the remote holds that its clone lacks, so a fetch queued behind other syncs'
 //! pushes packs theirs too, and the server's work grows with the square of the writers; with the
 //! fetches first, a fleet's fetches find the remote as it was, and its pushes follow.
@@ -47,6 +48,8 @@ const FIRM_RECONNECTS: u32 = 1;
 pub struct Link {
     /// The host the slots are shared for (`git://127.0.0.1:9418`); `None` for a local remote.
     host: Option<String>,
+    /// The remote's URL, the key of a local remote's turns (see [`local_turn`]).
+    url: String,
     slots: usize,
     /// Connections made again after the server dropped one.
     pub reconnects: u32,
@@ -78,7 +81,7 @@ impl Link {
             .config_snapshot()
             .integer(SLOTS_KEY)
             .map_or(DEFAULT_SLOTS, |n| usize::try_from(n).unwrap_or(0));
-        Link { host: host_of(&url), slots, reconnects: 0 }
+        Link { host: host_of(&url), url, slots, reconnects: 0 }
     }
 
     /// Runs one git command that connects to the remote (`git fetch`, `git push`) in a slot of
@@ -93,7 +96,8 @@ impl Link {
         cmd.env("LC_ALL", "C").env_remove("LANGUAGE");
         let slot = match self.host.as_deref() {
             Some(host) if self.slots > 0 => take_slot(host, self.slots, SLOT_WAIT, purpose),
-            _ => None,
+            Some(_) => None,
+            None => local_turn(&self.url, purpose, SLOT_WAIT),
         };
         let output = crate::git::run(cmd)?;
         drop(slot);
@@ -200,6 +204,22 @@ fn take_slot(host: &str, slots: usize, wait: Duration, purpose: Purpose) -> Opti
     }
 }
 
+/// The same order for a local remote, which has no server to overrun and so no slots: a fetch
+/// holds the remote's `fetching` file shared while it runs (the file is returned, to be dropped
+/// when it ends), and a push waits, at most `wait`, until no fetch does.
+fn local_turn(remote: &str, purpose: Purpose, wait: Duration) -> Option<File> {
+    let started = Instant::now();
+    let key = format!("{:016x}", fnv1a(format!("local {remote}").as_bytes()));
+    let fetching = slot_file(&slot_dir()?, &format!("{key}.fetching"))?;
+    if purpose == Purpose::Fetch {
+        return fetching.lock_shared().is_ok().then_some(fetching);
+    }
+    while fetching.try_lock().is_err() && started.elapsed() < wait {
+        std::thread::sleep(Duration::from_millis(20 + random() % 61));
+    }
+    None
+}
+
 /// One of the lock files in the slot directory, made when missing.
 fn slot_file(dir: &std::path::Path, name: &str) -> Option<File> {
     let mut options = std::fs::OpenOptions::new();
@@ -283,6 +303,15 @@ mod tests {
         drop(waiting);
         assert!(take_slot(&host, 2, short, Purpose::Push).is_some(), "the push after it");
         drop(fetch);
+        let remote = format!("/srv/fetch-first-{}-{}.git", std::process::id(), random());
+        let fetching = local_turn(&remote, Purpose::Fetch, short).expect("a local fetch's turn");
+        let began = Instant::now();
+        assert!(local_turn(&remote, Purpose::Push, short).is_none());
+        assert!(began.elapsed() >= short, "the push waited for the fetch");
+        drop(fetching);
+        let began = Instant::now();
+        local_turn(&remote, Purpose::Push, Duration::from_secs(5));
+        assert!(began.elapsed() < Duration::from_secs(5), "the push went once the fetch ended");
     }
 
     #[test]
