@@ -8,8 +8,11 @@
 # (notes a fresh clone holds after one sync, against 3 per writer: the commit's, the issue key's
 # and the branch key's), and the cost of that fresh clone's sync (fetch and merge of every
 # record) with the count of refs it read. `reconn` is the connections made again after the server
-# dropped one (the report's `reconnects`: total / most of one writer; "-" for a build without it). With OLD_BIN (a build from before writers' refs) it runs
-# the same fleet for both builds, side by side; the new layout is also timed after
+# dropped one (the report's `reconnects`: total / most of one writer; "-" for a build without it).
+# `cpu` is the CPU time the syncs took, theirs and the server's (user and system, every process:
+# a steadier measure than the wall time on a machine shared with other work). `objects` is what the remote holds after the fleet, loose and packed: every sync's fetch packs
+# the part of it pushed before, so it is the fleet's work on the server. With OLD_BIN (an older
+# build) it runs the same fleet for both builds, side by side; the new layout is also timed after
 # `sync --compact`.
 #   bash bench/fleet.sh
 #   FLEET_N="32 128 256" FLEET_TRANSPORT="file git http" OLD_BIN=/tmp/git-handoff-old \
@@ -27,6 +30,18 @@ FLEET_TIMEOUT=${FLEET_TIMEOUT:-300}
 BASE=$WORK/fleet
 rm -rf "$BASE"
 mkdir -p "$BASE"
+
+# children_cpu: CPU time, in centiseconds (user and system), of this shell's children that ended
+# (the syncs, and every git they ran); server_cpu: the same of the server's (git-daemon's
+# upload-pack and receive-pack, http_backend.py's http-backend); 0 for file://.
+# (`times` must run in the shell whose children they are, not in a `$(...)`.)
+children_cpu() {
+  times >"$BASE/times"
+  awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 6000 + t[2] * 100 } printf "%d\n", s }' "$BASE/times"
+}
+server_cpu() {
+  if [ -n "$SERVER_PID" ]; then awk '{ print $16 + $17 }' "/proc/$SERVER_PID/stat"; else echo 0; fi
+}
 
 # use_bin PATH: `git handoff` is PATH's binary from now on.
 use_bin() {
@@ -91,13 +106,18 @@ fleet() {
   (
     use_bin "$bin"
     seq "$n" | xargs -P 2 -I{} bash -c 'one_clone "$0" "$1/c{}" {}' "$url" "$dir"
-    local start end
+    local start end cpu_before
+    children_cpu >"$dir/cpu"
+    cpu_before=$(($(cat "$dir/cpu") + $(server_cpu)))
     start=$EPOCHREALTIME
     for ((i = 1; i <= n; i++)); do
       (cd "$dir/c$i" && timeout "$FLEET_TIMEOUT" git handoff sync --json >"$dir/r$i.json" 2>"$dir/e$i.txt") &
     done
     wait
     end=$EPOCHREALTIME
+    local cpu
+    children_cpu >"$dir/cpu"
+    cpu=$(((($(cat "$dir/cpu") + $(server_cpu)) - cpu_before) / 10))
     local wall ok tries rejected reconn
     wall=$(awk -v a="${start/./}" -v b="${end/./}" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
     ok=$(grep -l '"tries"' "$dir"/r*.json | wc -l)
@@ -115,20 +135,23 @@ reconn = f"{sum(rec)}/{max(rec)}" if rec else "-"
 print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej} {reconn}")' "$dir"/r*.json)
     # A fresh clone reads every record in one sync.
     git clone -q "$url" "$dir/reader"
-    local fresh notes refs
+    local fresh notes refs objects
     fresh=$(cd "$dir/reader" && time_once git handoff sync)
     notes=$(git -C "$dir/reader" notes --ref=handoff list | wc -l)
     refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
+    objects=$(git -C "$dir/served/remote.git" count-objects -v |
+      awk '$1 == "count:" || $1 == "in-pack:" { n += $2 } END { print n }')
     read -r tries rejected reconn <<<"$tries"
-    printf '%-5s %-5s %4d %8ss %5d/%-4d %8s %9s %8s %6d/%-5d %4d %9s ms\n' "$label" "$kind" "$n" \
-      "$wall" "$ok" "$n" "$tries" "$rejected" "$reconn" "$notes" "$((3 * n))" "$refs" "$fresh"
+    printf '%-5s %-5s %4d %8ss %5d.%ds %5d/%-4d %8s %9s %8s %6d/%-5d %4d %9s ms %7d\n' "$label" \
+      "$kind" "$n" "$wall" "$((cpu / 10))" "$((cpu % 10))" "$ok" "$n" "$tries" "$rejected" "$reconn" \
+      "$notes" "$((3 * n))" "$refs" "$fresh" "$objects"
     if [ "$label" = new ]; then
       (cd "$dir/reader" && git handoff sync --compact >/dev/null)
       git clone -q "$url" "$dir/reader2"
       fresh=$(cd "$dir/reader2" && time_once git handoff sync)
       notes=$(git -C "$dir/reader2" notes --ref=handoff list | wc -l)
       refs=$(git -C "$dir/served/remote.git" for-each-ref refs/notes refs/handoff | wc -l)
-      printf '%-5s %-5s %4d %9s %10s %8s %9s %8s %6d/%-5d %4d %9s ms\n' "new+c" "$kind" "$n" "" "" \
+      printf '%-5s %-5s %4d %9s %7s %10s %8s %9s %8s %6d/%-5d %4d %9s ms\n' "new+c" "$kind" "$n" "" "" "" \
         "" "" "" "$notes" "$((3 * n))" "$refs" "$fresh"
     fi
   )
@@ -137,8 +160,8 @@ print(f"{t[len(t) // 2] if t else 0}/{max(t) if t else 0} {rej} {reconn}")' "$di
   rm -rf "$dir"
 }
 
-printf '%-5s %-5s %4s %9s %10s %8s %9s %8s %12s %4s %12s\n' layout via N wall ok tries rejected \
-  reconn "notes/exp" refs "fresh sync"
+printf '%-5s %-5s %4s %9s %7s %10s %8s %9s %8s %12s %4s %12s %7s\n' layout via N wall cpu ok tries \
+  rejected reconn "notes/exp" refs "fresh sync" objects
 for kind in $FLEET_TRANSPORT; do
   for n in $FLEET_N; do
     [ -n "${OLD_BIN:-}" ] && fleet old "$OLD_BIN" "$n" "$kind"

@@ -7,9 +7,12 @@
 //! `refs/handoff/writers/<writer>` ([`writers`]), which no other clone writes: a sync fetches the
 //! remote's notes ref and every writer's ref in one `git fetch`
 //! (`refs/notes/remotes/<remote>/handoff`, `refs/handoff/remotes/<remote>/writers/*`), merges what
-//! moved into the local notes ref so that no record of any side is lost, pushes the result to its
-//! own ref with a lease on its old value, and only then moves the local ref (a compare-and-swap):
-//! when the push fails, the local notes stay as they were. `sync --compact` folds every writer's
+//! moved into the local notes ref so that no record of any side is lost, pushes to its own ref
+//! (with a lease on its old value) a commit on that ref's last one that adds what the remote
+//! lacked, and only then moves the local ref (a compare-and-swap): when the push fails, the local
+//! notes stay as they were. A writer's ref holds only the records its clone brought, never those
+//! it fetched, so a fetch of every writer's ref costs what the records do, not the writers times
+//! the records. `sync --compact` folds every writer's
 //! ref into the remote's notes ref and removes them, in one atomic push ([`compact`]).
 //!
 //! The merge is ours, at the level of notes trees (see [`merge`]); the network work runs through
@@ -76,8 +79,8 @@ fn is_configured(repo: &Repo, name: &str) -> bool {
     repo.gix.remote_names().iter().any(|r| r.to_str_lossy() == name)
 }
 
-/// Fetches `remote`'s records, merges them with the local ones and pushes the result to this
-/// clone's writer ref, retrying when a push is rejected; with `compact`, then folds every writer's
+/// Fetches `remote`'s records, merges them with the local ones and pushes what the remote lacked to
+/// this clone's writer ref, retrying when a push is rejected; with `compact`, then folds every writer's
 /// ref into the remote's notes ref.
 pub fn sync(repo: &mut Repo, notes_ref: &str, remote: &str, compact: bool) -> Result<Report> {
     let names = names(repo, notes_ref, remote)?;

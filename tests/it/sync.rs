@@ -195,8 +195,10 @@ fn three_clones_syncing_in_every_order_end_with_every_record() {
             assert_eq!(report["pushed"], 0);
         }
         all_agree(&env, &remote, &repos, &commits);
+        // The same notes everywhere (each clone's own merge commits, as writers' refs carry only
+        // their own records).
         let tips: BTreeSet<Option<String>> =
-            repos.iter().map(|r| ref_of(r, "refs/notes/handoff")).collect();
+            repos.iter().map(|r| ref_of(r, "refs/notes/handoff^{tree}")).collect();
         assert_eq!(tips.len(), 1, "round {round}: {tips:?}");
         let again = sync_json(&repos[order[0]], &[]);
         assert_eq!(again["outcome"], "up_to_date");
@@ -442,13 +444,14 @@ fn an_object_annotated_on_both_sides_keeps_both_records() {
     a.git(["notes", "--ref=handoff", "add", "-m", "not a record from a", &junk]);
     b.git(["notes", "--ref=handoff", "add", "-m", "not a record from b", &junk]);
 
-    sync_json(a, &[]);
+    let a_ref = sync_json(a, &[])["writer_ref"].as_str().unwrap().to_owned();
     let merged = sync_json(b, &[]);
     assert_eq!(merged["outcome"], "merged", "{merged}");
     assert_eq!(merged["merge_commit"], merged["local"]);
     let parents = b.git_text(["log", "-1", "--format=%P", "refs/notes/handoff"]);
     assert_eq!(parents.split(' ').count(), 2, "a merge commit with two parents: {parents}");
-    assert!(parents.contains(&ref_of(a, "refs/notes/handoff").unwrap()), "a's is one: {parents}");
+    let a_pushed = a.at(remote.clone()).git_text(["rev-parse", &a_ref]);
+    assert!(parents.contains(&a_pushed), "what a pushed is one: {parents}");
     sync_json(a, &[]);
     all_agree(&env, &remote, &repos, &[from_a.clone(), from_b.clone()]);
 
@@ -828,4 +831,46 @@ fn a_fresh_clone_fetches_every_writer_in_one_round_trip_and_old_keys_move() {
         let key = key_id(&old, &format!("git-handoff issue {issue}\n"));
         assert!(entries.lines().any(|l| l == format!("handoff-keys/{}/{}", &key[..2], &key[2..])));
     }
+}
+
+/// Issue 61: a writer's ref carries only the records the remote lacked when it pushed, on its own
+/// earlier commit, not everything its clone merged (which would make every writer's ref hold every
+/// record, and a fleet's fetches grow with the writers times the records); a reader still gets
+/// every record, and a second sync of the same clone adds to its ref.
+#[test]
+fn a_writers_ref_holds_only_what_the_remote_lacked() {
+    let env = Env::new();
+    let (remote, repos) = clones(&env, &["a", "b"]);
+    let (a, b) = (&repos[0], &repos[1]);
+    b.git(["config", "handoff.writer", "b"]);
+    let a_first = hand_off(a, "a1", 1, "a's");
+    sync_json(a, &[]);
+    let b_first = hand_off(b, "b1", 2, "b's");
+    let report = sync_json(b, &[]);
+    assert_eq!((report["fetched"].as_u64(), report["pushed"].as_u64()), (Some(1), Some(1)));
+    let bare = a.at(remote.clone());
+    let notes_of_b = |bare: &Repo| -> Vec<String> {
+        let listing = bare.git_text(["ls-tree", "-r", "--name-only", "refs/handoff/writers/b"]);
+        listing.lines().filter(|l| !l.starts_with("handoff-keys/")).map(str::to_owned).collect()
+    };
+    let notes = notes_of_b(&bare);
+    assert!(notes.iter().any(|n| n.replace('/', "") == b_first), "{notes:?}");
+    assert!(
+        !notes.iter().any(|n| n.replace('/', "") == a_first),
+        "a's record in b's ref: {notes:?}"
+    );
+    let first = bare.git_text(["rev-parse", "refs/handoff/writers/b"]);
+    assert!(bare.git_text(["rev-list", "--parents", "-n1", &first]).split(' ').count() == 1);
+
+    let b_second = hand_off(b, "b2", 3, "b's second");
+    sync_json(b, &[]);
+    let second = bare.git_text(["rev-parse", "refs/handoff/writers/b"]);
+    assert_eq!(bare.git_text(["rev-parse", &format!("{second}^")]), first, "on its own commit");
+    let notes = notes_of_b(&bare);
+    for commit in [&b_first, &b_second] {
+        assert!(notes.iter().any(|n| n.replace('/', "") == **commit), "{commit}: {notes:?}");
+    }
+    assert!(!notes.iter().any(|n| n.replace('/', "") == a_first), "{notes:?}");
+    sync_json(a, &[]);
+    all_agree(&env, &remote, &repos, &[a_first, b_first, b_second]);
 }

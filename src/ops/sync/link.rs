@@ -10,6 +10,12 @@
 //! it has not. Each `git fetch` or `git push` is one connection: the slot is held while it runs
 //! and never while the sync merges or waits. Local remotes (a path, `file://`) have no server and
 //! take no slot.
+//!
+//! Fetches go first: while a fetch waits for a slot of a host, no push takes one (and while a fetch
+//! from a local remote runs, no push to it starts). A fetch packs
+//! every record the remote holds that its clone lacks, so a fetch queued behind other syncs'
+//! pushes packs theirs too, and the server's work grows with the square of the writers; with the
+//! fetches first, a fleet's fetches find the remote as it was, and its pushes follow.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -42,9 +48,18 @@ const FIRM_RECONNECTS: u32 = 1;
 pub struct Link {
     /// The host the slots are shared for (`git://127.0.0.1:9418`); `None` for a local remote.
     host: Option<String>,
+    /// The remote's URL, the key of a local remote's turns (see [`local_turn`]).
+    url: String,
     slots: usize,
     /// Connections made again after the server dropped one.
     pub reconnects: u32,
+}
+
+/// What a connection is for: fetches take a host's free slots before pushes do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Fetch,
+    Push,
 }
 
 /// What one connection came to.
@@ -58,24 +73,31 @@ pub enum Attempt {
 
 impl Link {
     pub fn new(repo: &Repo, remote: &str) -> Link {
-        let url = repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_default();
+        let url = configured_url(repo, remote).unwrap_or_else(|| {
+            repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_default()
+        });
         let slots = repo
             .gix
             .config_snapshot()
             .integer(SLOTS_KEY)
             .map_or(DEFAULT_SLOTS, |n| usize::try_from(n).unwrap_or(0));
-        Link { host: host_of(&url), slots, reconnects: 0 }
+        Link { host: host_of(&url), url, slots, reconnects: 0 }
     }
 
     /// Runs one git command that connects to the remote (`git fetch`, `git push`) in a slot of
     /// its host, and tells from git's exit code whether the connection itself failed: git dies
     /// (128) when it does, and exits 1 when the server answered but a ref was not updated.
-    pub fn connect(&mut self, cmd: &mut std::process::Command) -> Result<Attempt> {
+    pub fn connect(
+        &mut self,
+        cmd: &mut std::process::Command,
+        purpose: Purpose,
+    ) -> Result<Attempt> {
         // git's own words, in the C locale, tell a refused connection from a dropped one.
         cmd.env("LC_ALL", "C").env_remove("LANGUAGE");
         let slot = match self.host.as_deref() {
-            Some(host) if self.slots > 0 => take_slot(host, self.slots, SLOT_WAIT),
-            _ => None,
+            Some(host) if self.slots > 0 => take_slot(host, self.slots, SLOT_WAIT, purpose),
+            Some(_) => None,
+            None => local_turn(&self.url, purpose, SLOT_WAIT),
         };
         let output = crate::git::run(cmd)?;
         drop(slot);
@@ -102,6 +124,14 @@ impl Link {
         self.reconnects += 1;
         true
     }
+}
+
+/// The remote's fetch URL from git's config, `url.<base>.insteadOf` applied, read without starting
+/// a git process (as `git remote get-url` would give it); `None` when gix cannot tell.
+fn configured_url(repo: &Repo, remote: &str) -> Option<String> {
+    let remote = repo.gix.try_find_remote(remote)?.ok()?;
+    let url = remote.url(gix::remote::Direction::Fetch)?;
+    Some(url.to_bstring().to_string())
 }
 
 /// The wait before reconnect number `n + 1`: a random time between half and all of 250 ms, 500
@@ -135,29 +165,34 @@ fn host_of(url: &str) -> Option<String> {
 }
 
 /// Takes one of `slots` slots of `host`, waiting (without a busy loop: a sweep every 20–80 ms)
-/// until one is free or `wait` passed. `None` when the slots cannot be used (no private directory
-/// for them) or the wait ran out: the sync then connects without one.
-fn take_slot(host: &str, slots: usize, wait: Duration) -> Option<File> {
+/// until one is free or `wait` passed; a push waits too while a fetch waits (a fetch holds a
+/// shared lock on the host's `fetching` file while it waits; a push takes a slot only when it
+/// could lock that file whole). `None` when the slots cannot be used (no private directory for
+/// them) or the wait ran out: the sync then connects without one.
+fn take_slot(host: &str, slots: usize, wait: Duration, purpose: Purpose) -> Option<File> {
     let started = Instant::now();
     let dir = slot_dir()?;
     let key = format!("{:016x}", fnv1a(host.as_bytes()));
-    let mut files: Vec<File> = (0..slots)
-        .filter_map(|i| {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(dir.join(format!("{key}.{i}")))
-                .ok()
-        })
-        .collect();
+    let mut files: Vec<File> =
+        (0..slots).filter_map(|i| slot_file(&dir, &format!("{key}.{i}"))).collect();
     if files.is_empty() {
         return None;
     }
+    let fetching = slot_file(&dir, &format!("{key}.fetching"));
+    let mut queued = false;
     let first = (random() as usize) % files.len();
     loop {
-        for i in 0..files.len() {
+        let fetch_waits = match (&fetching, purpose) {
+            (Some(file), Purpose::Fetch) => {
+                queued = queued || file.try_lock_shared().is_ok();
+                false
+            }
+            (Some(file), Purpose::Push) => file.try_lock().map(|()| file.unlock()).is_err(),
+            (None, _) => false,
+        };
+        for i in (0..files.len()).filter(|_| !fetch_waits) {
             let at = (first + i) % files.len();
+            // The `fetching` file closes with this function: a fetch that has a slot waits no more.
             if files[at].try_lock().is_ok() {
                 return Some(files.swap_remove(at));
             }
@@ -167,6 +202,28 @@ fn take_slot(host: &str, slots: usize, wait: Duration) -> Option<File> {
         }
         std::thread::sleep(Duration::from_millis(20 + random() % 61));
     }
+}
+
+/// The same order for a local remote, which has no server to overrun and so no slots: a fetch
+/// holds the remote's `fetching` file shared while it runs (the file is returned, to be dropped
+/// when it ends), and a push waits, at most `wait`, until no fetch does.
+fn local_turn(remote: &str, purpose: Purpose, wait: Duration) -> Option<File> {
+    let started = Instant::now();
+    let key = format!("{:016x}", fnv1a(format!("local {remote}").as_bytes()));
+    let fetching = slot_file(&slot_dir()?, &format!("{key}.fetching"))?;
+    if purpose == Purpose::Fetch {
+        return fetching.lock_shared().is_ok().then_some(fetching);
+    }
+    while fetching.try_lock().is_err() && started.elapsed() < wait {
+        std::thread::sleep(Duration::from_millis(20 + random() % 61));
+    }
+    None
+}
+
+/// One of the lock files in the slot directory, made when missing.
+fn slot_file(dir: &std::path::Path, name: &str) -> Option<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).write(true).open(dir.join(name)).ok()
 }
 
 /// The directory of the slot files: `git-handoff-<uid>-slots` in the temporary directory, made
@@ -224,13 +281,37 @@ mod tests {
     fn a_host_has_as_many_slots_as_configured() {
         let host = format!("test://slots-{}-{}", std::process::id(), random());
         let short = Duration::from_millis(50);
-        let first = take_slot(&host, 2, short).expect("a free slot");
-        let second = take_slot(&host, 2, short).expect("a second free slot");
-        assert!(take_slot(&host, 2, short).is_none(), "a third slot of two");
+        let push = Purpose::Push;
+        let first = take_slot(&host, 2, short, push).expect("a free slot");
+        let second = take_slot(&host, 2, short, push).expect("a second free slot");
+        assert!(take_slot(&host, 2, short, push).is_none(), "a third slot of two");
         drop(first);
-        assert!(take_slot(&host, 2, short).is_some(), "the slot given back");
+        assert!(take_slot(&host, 2, short, push).is_some(), "the slot given back");
         drop(second);
-        assert!(take_slot(&format!("{host}-other"), 1, short).is_some());
+        assert!(take_slot(&format!("{host}-other"), 1, short, push).is_some());
+    }
+
+    #[test]
+    fn pushes_wait_while_a_fetch_waits() {
+        let host = format!("test://fetch-first-{}-{}", std::process::id(), random());
+        let short = Duration::from_millis(50);
+        let key = format!("{:016x}", fnv1a(host.as_bytes()));
+        let waiting = slot_file(&slot_dir().unwrap(), &format!("{key}.fetching")).unwrap();
+        waiting.try_lock_shared().expect("a fetch waiting");
+        assert!(take_slot(&host, 2, short, Purpose::Push).is_none(), "a push before the fetch");
+        let fetch = take_slot(&host, 2, short, Purpose::Fetch).expect("a fetch takes a free slot");
+        drop(waiting);
+        assert!(take_slot(&host, 2, short, Purpose::Push).is_some(), "the push after it");
+        drop(fetch);
+        let remote = format!("/srv/fetch-first-{}-{}.git", std::process::id(), random());
+        let fetching = local_turn(&remote, Purpose::Fetch, short).expect("a local fetch's turn");
+        let began = Instant::now();
+        assert!(local_turn(&remote, Purpose::Push, short).is_none());
+        assert!(began.elapsed() >= short, "the push waited for the fetch");
+        drop(fetching);
+        let began = Instant::now();
+        local_turn(&remote, Purpose::Push, Duration::from_secs(5));
+        assert!(began.elapsed() < Duration::from_secs(5), "the push went once the fetch ended");
     }
 
     #[test]

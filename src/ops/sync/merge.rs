@@ -82,6 +82,15 @@ pub fn fold(repo: &Repo, base: Option<ObjectId>, others: &[ObjectId]) -> Result<
     Ok(Some(fold_into(repo, base, others)?))
 }
 
+/// The tree holding every note of `a` and of `b`, built on the one with more top-level entries:
+/// only the other is walked and rewritten into it, and the larger one's subtrees are kept by id (a
+/// new clone's few records merged into a remote's many write a few trees, not all of them).
+pub fn fold_two(repo: &Repo, a: ObjectId, b: ObjectId) -> Result<ObjectId> {
+    let (base, other) =
+        if entries(repo, b)?.len() > entries(repo, a)?.len() { (b, a) } else { (a, b) };
+    fold_into(repo, base, &[other])
+}
+
 /// How many records `other` holds that `base` does not (each counted once, though a record is
 /// stored on its commit and on its issue and branch keys).
 pub fn new_records(repo: &Repo, base: Option<ObjectId>, other: Option<ObjectId>) -> Result<usize> {
@@ -91,21 +100,10 @@ pub fn new_records(repo: &Repo, base: Option<ObjectId>, other: Option<ObjectId>)
     }
     let mut walk = Walk::default();
     walk_tree(repo, other, base, "", "", &mut walk)?;
-    let mut state = match base {
-        Some(base) => Some(
-            State::new(base, &repo.gix)
-                .map_err(|err| anyhow!("reading the notes tree {base}: {err}"))?,
-        ),
-        None => None,
-    };
+    let mut state = state_of(repo, base)?;
     let mut seen = HashSet::new();
     for note in &walk.notes {
-        let known = match state.as_mut() {
-            Some(state) => state
-                .get(&note.object, &repo.gix)
-                .map_err(|err| anyhow!("reading the note on {}: {err}", note.object))?,
-            None => None,
-        };
+        let known = known_note(repo, state.as_mut(), note.object)?;
         if known == Some(note.blob) {
             continue;
         }
@@ -118,6 +116,55 @@ pub fn new_records(repo: &Repo, base: Option<ObjectId>, other: Option<ObjectId>)
         }
     }
     Ok(seen.len())
+}
+
+/// The notes tree of what `tree` holds that `base` does not: each note `base` lacks or holds
+/// with another blob, each other entry it lacks at that path; `None` when there is none. What a
+/// writer's own ref must carry for the remote to hold all of `tree` when it holds `base`.
+pub fn difference(repo: &Repo, base: Option<ObjectId>, tree: ObjectId) -> Result<Option<ObjectId>> {
+    if base == Some(tree) {
+        return Ok(None);
+    }
+    let mut walk = Walk::default();
+    walk_tree(repo, tree, base, "", "", &mut walk)?;
+    let mut base_state = state_of(repo, base)?;
+    let empty =
+        repo.gix.write_object(gix::objs::Tree::empty()).context("writing the empty tree")?;
+    let mut state = State::new(empty.detach(), &repo.gix)
+        .map_err(|err| anyhow!("reading the empty tree: {err}"))?;
+    let mut any = !walk.others.is_empty();
+    for note in &walk.notes {
+        if known_note(repo, base_state.as_mut(), note.object)? == Some(note.blob) {
+            continue;
+        }
+        state
+            .edit(note.object, Some(note.blob), &repo.gix)
+            .map_err(|err| anyhow!("adding the note on {}: {err}", note.object))?;
+        any = true;
+    }
+    if !any {
+        return Ok(None);
+    }
+    let notes = state.write(&repo.gix).map_err(|err| anyhow!("writing the new notes: {err}"))?;
+    Ok(Some(keep_others(repo, notes, &walk.others)?))
+}
+
+/// The notes-tree state of `tree`, if there is one.
+fn state_of(repo: &Repo, tree: Option<ObjectId>) -> Result<Option<State>> {
+    let Some(tree) = tree else { return Ok(None) };
+    let state = State::new(tree, &repo.gix)
+        .map_err(|err| anyhow!("reading the notes tree {tree}: {err}"))?;
+    Ok(Some(state))
+}
+
+/// The blob `state` holds on `object`, if any.
+fn known_note(
+    repo: &Repo,
+    state: Option<&mut State>,
+    object: ObjectId,
+) -> Result<Option<ObjectId>> {
+    let Some(state) = state else { return Ok(None) };
+    state.get(&object, &repo.gix).map_err(|err| anyhow!("reading the note on {object}: {err}"))
 }
 
 /// What makes a record the same record wherever it is stored.

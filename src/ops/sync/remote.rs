@@ -5,7 +5,7 @@
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
-use super::link::{Attempt, Link};
+use super::link::{Attempt, Link, Purpose};
 use crate::git::repo::Repo;
 
 /// Fetches, in one `git fetch` (one connection; protocol v2 asks only for refs under these
@@ -33,7 +33,7 @@ pub fn fetch(
     ];
     args.extend(refspecs.iter().map(String::as_str));
     let output = loop {
-        match link.connect(&mut repo.git().command(&args))? {
+        match link.connect(&mut fetcher(repo).command(&args), Purpose::Fetch)? {
             Attempt::Answered(output) => break output,
             Attempt::Dropped(output) if link.wait_to_reconnect(&output) => continue,
             Attempt::Dropped(output) => {
@@ -52,6 +52,14 @@ pub fn fetch(
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
     Ok(Err(Lost::Race(format!("fetching from {remote}: {}", one_line(&stderr)))))
+}
+
+/// git for a sync's fetch: without the automatic maintenance a fetch starts when it ends (one more
+/// process, and a `gc` in the middle of a fleet's syncs when it finds work), which the next `git
+/// commit` or `git fetch` of the user's own still runs; on the command line, the user's config is
+/// left alone.
+fn fetcher(repo: &Repo) -> crate::git::Git {
+    repo.git().with_config("maintenance.auto=false")
 }
 
 /// How many times the remote was asked, for a message: empty for once.
@@ -116,7 +124,7 @@ pub fn push(
     // A push the server dropped is made again as it was: had it landed, the ref now holds `new`,
     // and git finds it up to date before it checks the lease.
     let output = loop {
-        match link.connect(&mut repo.git().command(&args))? {
+        match link.connect(&mut repo.git().command(&args), Purpose::Push)? {
             Attempt::Answered(output) => break output,
             Attempt::Dropped(output) if has_refusal(&output) => break output,
             Attempt::Dropped(output) if link.wait_to_reconnect(&output) => continue,

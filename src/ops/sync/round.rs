@@ -1,6 +1,7 @@
 //! One fetch–merge–push round of a sync: fetch the remote's notes ref and every writer's ref in one
-//! go, merge what moved into the local notes ref, push to this clone's own writer ref (which no
-//! other clone writes, so it is not contended), and only then move the local notes ref.
+//! go, merge what moved into the local notes ref, push what the remote lacked to this clone's own
+//! writer ref (which no other clone writes, so it is not contended), and only then move the local
+//! notes ref.
 
 use anyhow::{Result, anyhow};
 use gix::ObjectId;
@@ -159,7 +160,7 @@ pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Res
     // Everything the remote holds, as far as this clone knows.
     let remote_view = merge::fold(repo, last.remote_view, &input_trees)?;
     let union = match (local_tree, remote_view) {
-        (Some(l), Some(r)) => Some(merge::fold(repo, Some(l), &[r])?.unwrap_or(l)),
+        (Some(l), Some(r)) => Some(merge::fold_two(repo, l, r)?),
         (l, r) => l.or(r),
     };
     let fetched_count = merge::new_records(repo, local_tree, union)?;
@@ -170,8 +171,9 @@ pub fn round(repo: &Repo, link: &mut Link, names: &Names, push_own: bool) -> Res
         Some(tree) => new_local(repo, names, tree, local, &inputs, &input_trees)?,
     };
     let push = push_own && pushed > 0;
-    if let Some(new) = new.filter(|_| push)
-        && let Err(lost) = publish(repo, link, names, new, own_old, &mut now)?
+    if let Some(union) = union.filter(|_| push)
+        && let Some(own) = own_commit(repo, names, remote_view, union, own_old)?
+        && let Err(lost) = publish(repo, link, names, own, own_old, &mut now)?
     {
         return Ok(Round::Rejected(lost));
     }
@@ -215,6 +217,35 @@ fn moved_since(last: &Merged, names: &Names, fetched: &Fetched) -> (Vec<ObjectId
         now.refs.insert(name.clone(), *id);
     }
     (inputs, now)
+}
+
+/// The commit for this clone's own ref: what the ref held (`own_old`) and every record of `union`
+/// the remote lacked (`remote_view`), on `own_old`; `None` when the ref holds them all already.
+/// Not the union: what this clone fetched from other writers is on the remote already, and a ref
+/// that carried it would make every writer's ref hold every record, so that a fetch of all of
+/// them (every sync's, in a fleet) would grow with the writers times the records.
+fn own_commit(
+    repo: &Repo,
+    names: &Names,
+    remote_view: Option<ObjectId>,
+    union: ObjectId,
+    own_old: Option<ObjectId>,
+) -> Result<Option<ObjectId>> {
+    let Some(lacking) = merge::difference(repo, remote_view, union)? else { return Ok(None) };
+    let old_tree = own_old.map(|c| tree_of(repo, c)).transpose()?;
+    let tree = match old_tree {
+        Some(old) => merge::fold(repo, Some(old), &[lacking])?.unwrap_or(old),
+        None => lacking,
+    };
+    if Some(tree) == old_tree {
+        return Ok(None);
+    }
+    let message = format!("git-handoff: new records for {}\n", names.writer_ref);
+    let commit = repo
+        .gix
+        .new_commit(message, tree, own_old)
+        .map_err(|err| anyhow!("writing the commit of {}: {err}", names.writer_ref))?;
+    Ok(Some(commit.id))
 }
 
 /// Pushes `new` to this clone's own writer ref (with a lease on what the fetch saw there), and

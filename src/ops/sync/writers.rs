@@ -52,14 +52,10 @@ pub fn writer(repo: &Repo) -> Result<String> {
         return Ok(name);
     }
     let name = format!("w{:016x}", random());
-    // Two worktrees of one clone may race to save it: the loser's sync still runs under its own
-    // name (a second writer's ref, folded in by the next compaction), nothing is lost.
-    if repo.git().output(["config", "--local", WRITER_KEY, name.as_str()]).is_ok()
-        && let Ok(saved) = repo.git().text(["config", "--local", WRITER_KEY])
-        && is_valid(&saved)
-    {
-        return Ok(saved);
-    }
+    // Saved with one git process and not read back: two worktrees of one clone that race to save
+    // it each sync once under their own name (a second writer's ref, folded in by the next
+    // compaction), and nothing is lost; a failure to save it costs the same.
+    let _ = repo.git().output(["config", "--local", WRITER_KEY, name.as_str()]);
     Ok(name)
 }
 
