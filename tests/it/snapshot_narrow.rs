@@ -317,17 +317,24 @@ fn random_histories_narrowed_match_git() {
         // In two parts whenever the second can have a path (`GIT_HANDOFF_SNAPSHOT_DIFF=halves`).
         let mut cmd = repo.handoff();
         cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "halves");
-        let trace = repo.path.join("../trace-parts.txt");
+        // A trace of its own per seed: GIT_TRACE appends.
+        let trace = repo.path.join(format!("../trace-parts-{seed}.txt"));
         let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
         let snap: serde_json::Value =
             serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
         assert_matches_git(&repo, &snap, &base, 500);
         let trace = std::fs::read_to_string(&trace).unwrap();
-        in_parts += usize::from(trace.matches("built-in: git diff --numstat").count() == 2);
+        let parts = trace.matches("built-in: git diff --numstat").count();
+        // None when the diff since the base was kept from the snapshots before.
+        assert!(parts <= 2, "seed {seed}: the diff in {parts} parts");
+        in_parts += usize::from(parts == 2);
     }
     assert!(narrowed >= 25, "narrowed in {narrowed} of 30");
-    // Most files here are racily clean, so the walk doubts them and the first part takes them.
-    assert!(in_parts >= 1, "in two parts in {in_parts} of 30");
+    // Whether a seed's diff runs in two parts depends on which of its files are racily clean, a
+    // matter of the clock's second here (1 to 3 of 30); the_diff_in_two_parts_prints_what_the_
+    // whole_diff_prints makes both cases on purpose. (The seeds once shared one trace file, which
+    // GIT_TRACE appends to, so this count was of the first seeds only, and could be 0.)
+    eprintln!("in two parts in {in_parts} of 30");
 }
 
 /// With `core.splitIndex` set, the private indexes `git diff` writes back after refreshing them
