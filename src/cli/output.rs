@@ -25,12 +25,10 @@ pub enum ColorChoice {
 }
 
 /// git's colour setting: read from the repository's config once the command has opened it, or
-/// asked of a `git config` child, started at init or at the first styled text (see [`AskGit`]),
-/// and read at the first styled text.
+/// asked of a `git config` child at the first styled text (see [`AskGit`]).
 static PENDING: Mutex<Pending> = Mutex::new(Pending::Settled);
 
 enum Pending {
-    Running(Child),
     NotAsked,
     /// Read from the config of the repository the command opens ([`settle_color_from`]); asked of
     /// git if something is styled first.
@@ -41,9 +39,6 @@ enum Pending {
 /// When git's colour setting is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AskGit {
-    /// At once, in the background: the command styles its normal output, and the child runs while
-    /// the command works.
-    Now,
     /// Only when something is styled (an error, a warning): the command's normal output is plain,
     /// and a git start would only take a core from its work.
     WhenStyled,
@@ -63,7 +58,6 @@ pub fn init_color(choice: ColorChoice, ask: AskGit) {
     let env_decides = ["NO_COLOR", "CLICOLOR_FORCE"].iter().any(|k| std::env::var_os(k).is_some());
     let pending = match choice {
         ColorChoice::Auto if !env_decides => match ask {
-            AskGit::Now => git_color_probe().map_or(Pending::Settled, Pending::Running),
             AskGit::WhenStyled => Pending::NotAsked,
             AskGit::FromRepo => Pending::FromRepo,
             AskGit::Never => Pending::Settled,
@@ -76,12 +70,11 @@ pub fn init_color(choice: ColorChoice, ask: AskGit) {
     *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = pending;
 }
 
-/// Applies git's colour setting once its child has answered, asking now if it was not asked yet
-/// (a no-op once done, or when git is not to be asked). Every styling helper calls it first.
+/// Applies git's colour setting, asking a `git config` child now if it was not read yet (a no-op
+/// once done, or when git is not to be asked). Every styling helper calls it first.
 pub fn settle_color() {
     let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
     let child = match std::mem::replace(&mut *pending, Pending::Settled) {
-        Pending::Running(child) => child,
         Pending::NotAsked | Pending::FromRepo => match git_color_probe() {
             Some(child) => child,
             None => return,

@@ -103,17 +103,17 @@ pub fn run(cli: Cli) -> Result<()> {
     // either (it cost recall more than finding the handoff). Nor for `--json`, read by programs:
     // the git child competed with a large snapshot's own for the cores. Commands whose normal
     // output is plain ask only when they style an error or a warning: a pre-push `validate` is
-    // timed against `git rev-list`, and the child took a fifth of its time. `snapshot` and `seal`
-    // read the setting from the config of the repository they open.
+    // timed against `git rev-list`, and the child took a fifth of its time. Every other command
+    // reads the setting from the config of the repository it opens (git is asked only for what
+    // is styled before that, or when `git -c` set config gix does not read): a `git config` child
+    // per command was one git start in four of a `progress set`.
     let ask = match cli.command {
         _ if cli.global.json => AskGit::Never,
         Command::Record(_) | Command::Recall(_) => AskGit::Never,
         Command::Validate(_) | Command::Sync(_) | Command::Mcp(_) | Command::Completions(_) => {
             AskGit::WhenStyled
         }
-        // Timed against plain git: their repository's config has the answer, with no git start.
-        Command::Snapshot(_) | Command::Seal(_) => AskGit::FromRepo,
-        _ => AskGit::Now,
+        _ => AskGit::FromRepo,
     };
     output::init_color(cli.global.color, ask);
     let ctx = Ctx { json: cli.global.json };
