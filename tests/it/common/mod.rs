@@ -97,6 +97,12 @@ impl Env {
         std::fs::create_dir_all(&path).unwrap();
         let repo = Repo { path, home: self.home() };
         repo.git(["init", "-q", "-b", "main"]);
+        // Each `git commit` starts `git maintenance run --auto` after it: a thousand git starts
+        // in the suite that no test looks at. (Set in the repository's config, not through
+        // GIT_CONFIG_*, which git-handoff reads as config given on git's command line.)
+        let config = repo.path.join(".git/config");
+        let mut file = std::fs::OpenOptions::new().append(true).open(config).unwrap();
+        std::io::Write::write_all(&mut file, b"[maintenance]\n\tauto = false\n").unwrap();
         repo
     }
 }
