@@ -112,24 +112,15 @@ pub(crate) fn state(repo: &Repo) -> State {
     }
 }
 
-/// `git diff-tree -r --name-only` between two commits (or the root commit), NUL-separated.
+/// `git diff-tree -r --name-only` of a commit against its parent, or of a root commit against the
+/// empty tree (`--root`), NUL-separated.
 fn diff_tree_names(repo: &Repo, commit: &str) -> Vec<String> {
-    let parents = repo.git_text(["rev-list", "--parents", "-n1", commit]);
-    let out = if parents.split(' ').count() > 1 {
-        let parent = format!("{commit}~1");
-        repo.git(["diff-tree", "-r", "-z", "--name-only", parent.as_str(), commit])
-    } else {
-        repo.git(["diff-tree", "-r", "-z", "--name-only", "--root", commit])
-    };
-    let mut names: Vec<String> = out
-        .split(|&b| b == 0)
+    let args = ["diff-tree", "-r", "-z", "--name-only", "--no-commit-id", "--root", commit];
+    let out = repo.git(args);
+    out.split(|&b| b == 0)
         .filter(|n| !n.is_empty())
         .map(|n| String::from_utf8_lossy(n).into_owned())
-        .collect();
-    if parents.split(' ').count() == 1 {
-        names.retain(|n| n != commit);
-    }
-    names
+        .collect()
 }
 
 /// What `git add -A && git write-tree` makes of the work tree, with a copy of the index (the
