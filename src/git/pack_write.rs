@@ -32,6 +32,7 @@ pub fn write_objects(
     stream.extend_from_slice(&[0; 4]);
     let mut entries = Vec::with_capacity(objects.len());
     let mut seen = HashSet::with_capacity(objects.len());
+    let mut deflater = Deflater::new();
     for (kind, data) in objects {
         let id = gix::objs::compute_hash(hash, *kind, data).context("hashing an object")?;
         if !seen.insert(id) {
@@ -39,11 +40,7 @@ pub fn write_objects(
         }
         let offset = stream.len();
         entry_header(&mut stream, pack_type(*kind), data.len() as u64);
-        let mut deflate =
-            gix_zlib::stream::deflate::Write::new(&mut stream, gix_zlib::Compression::BEST_SPEED);
-        deflate.write_all(data)?;
-        deflate.flush()?;
-        drop(deflate);
+        deflater.deflate(data, &mut stream)?;
         entries.push(Entry { id, offset: offset as u64, crc: crc32fast::hash(&stream[offset..]) });
     }
     let count = u32::try_from(entries.len()).context("too many objects for one pack")?;
@@ -70,6 +67,56 @@ pub fn write_objects(
         file.persist(&to).with_context(|| format!("storing {}", to.display()))?;
     }
     Ok(())
+}
+
+/// One zlib stream after another into a pack, through one compressor reset between objects (as a
+/// new one starts). Setting up a compressor zeroes its window and hash tables, which cost more
+/// than deflating a small tree: a snapshot of a 30,000-file tree spent 116M of its 199M
+/// instructions setting up one for each of the 240 trees of its narrowed diff.
+struct Deflater {
+    compress: gix_zlib::stream::deflate::Compress,
+    buf: Vec<u8>,
+}
+
+impl Deflater {
+    fn new() -> Deflater {
+        let compress = gix_zlib::stream::deflate::Compress::new(gix_zlib::Compression::BEST_SPEED);
+        Deflater { compress, buf: vec![0; 1 << 15] }
+    }
+
+    /// Appends `data` to `out` as one zlib stream.
+    fn deflate(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        use gix_zlib::stream::deflate::FlushCompress;
+        self.compress.reset();
+        self.run(data, FlushCompress::None, out)?;
+        self.run(&[], FlushCompress::Finish, out)
+    }
+
+    /// Feeds `input` with `flush` until it is consumed (finishing: until the stream ends).
+    fn run(
+        &mut self,
+        mut input: &[u8],
+        flush: gix_zlib::stream::deflate::FlushCompress,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        loop {
+            let (read, wrote) = (self.compress.total_in(), self.compress.total_out());
+            let status = self
+                .compress
+                .compress(input, &mut self.buf, flush)
+                .map_err(|err| anyhow::anyhow!("compressing an object: {err}"))?;
+            let written = usize::try_from(self.compress.total_out() - wrote)?;
+            out.extend_from_slice(&self.buf[..written]);
+            input = &input[usize::try_from(self.compress.total_in() - read)?..];
+            let finishing = flush == gix_zlib::stream::deflate::FlushCompress::Finish;
+            if status == gix_zlib::Status::StreamEnd || (!finishing && input.is_empty()) {
+                return Ok(());
+            }
+            if written == 0 && self.compress.total_in() == read {
+                anyhow::bail!("compressing an object: zlib made no progress");
+            }
+        }
+    }
 }
 
 struct Entry {
