@@ -117,6 +117,11 @@ impl PackReader {
         }
     }
 
+    /// The inflater, lent to a reader of loose objects between two reads from the packs.
+    pub fn inflater(&mut self) -> &mut gix::zlib::Inflate {
+        &mut self.inflate
+    }
+
     /// Reads `id` into `out`: `Ok(None)` when no pack has it, an error when a pack has it but
     /// it cannot be read (the caller may ask gix, which reports in its own words).
     pub fn read(&mut self, id: &gix::oid, out: &mut Vec<u8>) -> Result<Option<Kind>> {

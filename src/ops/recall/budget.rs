@@ -191,6 +191,10 @@ fn shorten(
     tags: bool,
     from: usize,
 ) -> usize {
+    if total <= max_chars {
+        // Within budget (the usual recall): nothing to cut, and no item need be measured.
+        return total;
+    }
     let min = if tags { MIN_CLAIM } else { MIN_ITEM };
     let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
     for (l, items) in lines.iter().enumerate().skip(from) {

@@ -45,7 +45,8 @@ pub(super) fn build(
             .map_err(|err| anyhow!("reading the staged object id {}: {err}", change.new_id))?;
         editor.upsert(components(&change.path), kind, id)?;
     }
-    Ok(pack_write::write_tree(&mut editor, objects_dir, hash, flush)?.to_string())
+    Ok(pack_write::write_tree(&mut editor, objects_dir, hash, pack_write::Pack::Kept { flush })?
+        .to_string())
 }
 
 fn components(path: &[u8]) -> impl Iterator<Item = &gix::bstr::BStr> {

@@ -356,7 +356,7 @@ fn write_part(
         let Some(kind) = pack_write::entry_kind(mode) else { return Ok(None) };
         editor.upsert(path.split(|&b| b == b'/').map(gix::bstr::BStr::new), kind, id)?;
     }
-    let root = pack_write::write_tree(&mut editor, objects, hash, false)?;
+    let root = pack_write::write_tree(&mut editor, objects, hash, pack_write::Pack::Temporary)?;
     Ok(Some(Part { index: file, tree: root.to_string() }))
 }
 
