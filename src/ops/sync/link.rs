@@ -86,7 +86,9 @@ impl Link {
 
     /// Runs one git command that connects to the remote (`git fetch`, `git push`) in a slot of
     /// its host, and tells from git's exit code whether the connection itself failed: git dies
-    /// (128) when it does, and exits 1 when the server answered but a ref was not updated.
+    /// (128) when it does, or is killed by a signal (SIGPIPE, writing to a connection the server
+    /// closed, says nothing at all), and exits 1 when the server answered but a ref was not
+    /// updated.
     pub fn connect(
         &mut self,
         cmd: &mut std::process::Command,
@@ -101,7 +103,7 @@ impl Link {
         };
         let output = crate::git::run(cmd)?;
         drop(slot);
-        Ok(if output.status.code() == Some(128) {
+        Ok(if matches!(output.status.code(), Some(128) | None) {
             Attempt::Dropped(output)
         } else {
             Attempt::Answered(output)
