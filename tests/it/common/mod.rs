@@ -91,20 +91,73 @@ impl Env {
         self.root.path().join("home")
     }
 
-    /// `git init` of a new repository named `name` (branch `main`).
+    /// A new repository named `name` (branch `main`), as `git init -q -b main` makes it: a copy
+    /// of what one `git init` in this test process made (see [`skeleton`]).
     pub fn repo(&self, name: &str) -> Repo {
         let path = self.root.path().join(name);
         std::fs::create_dir_all(&path).unwrap();
-        let repo = Repo { path, home: self.home() };
+        for entry in skeleton() {
+            let at = path.join(&entry.rel);
+            match &entry.content {
+                None => std::fs::create_dir_all(&at).unwrap(),
+                Some(bytes) => {
+                    std::fs::write(&at, bytes).unwrap();
+                    std::fs::set_permissions(&at, std::fs::Permissions::from_mode(entry.mode))
+                        .unwrap();
+                }
+            }
+        }
+        Repo { path, home: self.home() }
+    }
+}
+
+/// A file (with its content and mode) or a directory (`content` is `None`) of the skeleton.
+struct Entry {
+    rel: PathBuf,
+    content: Option<Vec<u8>>,
+    mode: u32,
+}
+
+/// The `.git` directory `git init -q -b main` makes, read once per test process: every file and
+/// directory with its mode, directories before what they hold. A copy is the same repository
+/// (nothing in it names its own path) without a git start for each of the suite's 850
+/// repositories. Its config turns off `git maintenance run --auto`, which each `git commit` would
+/// start otherwise: a thousand git starts in the suite that no test looks at. (Set in the
+/// repository's config, not through GIT_CONFIG_*, which git-handoff reads as config given on
+/// git's command line.)
+fn skeleton() -> &'static [Entry] {
+    static SKELETON: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
+    SKELETON.get_or_init(|| {
+        let dir = tempfile::Builder::new().prefix("handoff-init").tempdir_in(scratch()).unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        let repo = Repo { path: dir.path().join("r"), home };
+        std::fs::create_dir(&repo.path).unwrap();
         repo.git(["init", "-q", "-b", "main"]);
-        // Each `git commit` starts `git maintenance run --auto` after it: a thousand git starts
-        // in the suite that no test looks at. (Set in the repository's config, not through
-        // GIT_CONFIG_*, which git-handoff reads as config given on git's command line.)
         let config = repo.path.join(".git/config");
         let mut file = std::fs::OpenOptions::new().append(true).open(config).unwrap();
         std::io::Write::write_all(&mut file, b"[maintenance]\n\tauto = false\n").unwrap();
-        repo
-    }
+        let mut entries = Vec::new();
+        let mut pending = vec![PathBuf::from(".git")];
+        while let Some(rel) = pending.pop() {
+            let meta = std::fs::symlink_metadata(repo.path.join(&rel)).unwrap();
+            let mode = meta.permissions().mode() & 0o7777;
+            if meta.is_dir() {
+                let mut names: Vec<_> = std::fs::read_dir(repo.path.join(&rel))
+                    .unwrap()
+                    .map(|e| rel.join(e.unwrap().file_name()))
+                    .collect();
+                names.sort();
+                pending.extend(names.into_iter().rev());
+                entries.push(Entry { rel, content: None, mode });
+            } else {
+                assert!(meta.is_file(), "git init made {rel:?}, neither file nor directory");
+                let content = Some(std::fs::read(repo.path.join(&rel)).unwrap());
+                entries.push(Entry { rel, content, mode });
+            }
+        }
+        entries
+    })
 }
 
 impl Repo {
@@ -204,8 +257,19 @@ impl Repo {
         self.head()
     }
 
+    /// `git rev-parse HEAD`. A HEAD that names a loose ref (what git's commits here leave) is
+    /// read from its files, as git reads it; any other (a linked worktree, a packed or missing
+    /// ref) is asked of git.
     pub fn head(&self) -> String {
-        self.git_text(["rev-parse", "HEAD"])
+        let git = self.path.join(".git");
+        let read = |rel: &str| std::fs::read_to_string(git.join(rel)).ok();
+        let loose = read("HEAD")
+            .and_then(|head| Some(head.strip_prefix("ref: ")?.trim_end().to_string()))
+            .filter(|name| name.starts_with("refs/heads/") && !name.contains(".."))
+            .and_then(|name| read(&name))
+            .map(|id| id.trim_end().to_string())
+            .filter(|id| id.len() == 40 && id.bytes().all(|b| b.is_ascii_hexdigit()));
+        loose.unwrap_or_else(|| self.git_text(["rev-parse", "HEAD"]))
     }
 }
 
