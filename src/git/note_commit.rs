@@ -2,11 +2,13 @@
 //!
 //! The note commit must hold the note and nothing else, whatever else the agent left staged, and
 //! it must not run commit hooks (a failing pre-commit hook must not cost the handoff). So it is
-//! built from plumbing on a private index: HEAD's tree plus the note's blob (hashed by git from the
-//! work-tree file, so clean filters and eol attributes apply), `commit-tree`, then `update-ref`
-//! with a compare-and-swap on the old HEAD. The real index only gets the note's entry, so other
-//! staged work stays staged for the seal. Ctrl-C, SIGTERM and SIGHUP are caught until HEAD moves
-//! ([`crate::util::interrupt`]), so an interrupted note commit leaves no private index behind.
+//! built from plumbing: the parent's tree plus the note's blob (hashed by git, so clean filters
+//! and eol attributes apply), edited in-process and written as loose objects (or, where git may
+//! judge the path or the repository otherwise, on a private index by `read-tree`, `update-index`
+//! and `write-tree`), `commit-tree`, then `update-ref` with a compare-and-swap on the old HEAD.
+//! The real index only gets the note's entry, so other staged work stays staged for the seal.
+//! Ctrl-C, SIGTERM and SIGHUP are caught until HEAD moves ([`crate::util::interrupt`]), so an
+//! interrupted note commit moves nothing and leaves no private index behind.
 
 use anyhow::{Context, Result, bail};
 use gix::ObjectId;
@@ -26,7 +28,7 @@ pub const NOTE_INDEX_PREFIX: &str = crate::util::leftovers::NOTE_INDEX_PREFIX;
 /// bytes to the work tree. Returns the new commit.
 ///
 /// Until HEAD moves (a compare-and-swap), nothing the user can see has changed: the blob is hashed
-/// from memory with the path's filters, the tree is built on a private index. Only then are the
+/// from memory with the path's filters, the tree is built beside the real index. Only then are the
 /// work-tree copy and the index entry brought up to date; should either fail, the error says the
 /// note is committed and how to bring them in line.
 ///
@@ -39,7 +41,7 @@ pub fn commit_file_on(
     message: &str,
     parent: Option<ObjectId>,
 ) -> Result<ObjectId> {
-    // A signal must not kill us holding the private index: the steps fail and it is removed.
+    // A signal must not kill us half-way (holding a private index): the steps fail, and stop.
     let interrupt = Interrupt::catch();
     let path = repo.inside_work_tree(rel, "the note")?;
     let git = repo.git();
@@ -55,24 +57,10 @@ pub fn commit_file_on(
 
     let blob = hash_blob(&git, rel, content)?;
     let cacheinfo = format!("100644,{blob},{rel}");
-    let tmp = tempfile::Builder::new()
-        .prefix(&crate::util::leftovers::tagged(NOTE_INDEX_PREFIX))
-        .tempfile_in(&repo.git_dir)
-        .context("creating a private index in the git dir")?;
-    let tmp_path = tmp.path().to_path_buf();
-    let with_index = |args: &[&str]| -> Result<String> {
-        let mut cmd = git.command(args);
-        cmd.env("GIT_INDEX_FILE", &tmp_path);
-        let out = crate::git::run(&mut cmd)?;
-        let stdout = crate::git::checked(&cmd, out)?;
-        Ok(String::from_utf8_lossy(&stdout).trim().to_string())
+    let tree = match tree_with_file(repo, parent, rel, &blob)? {
+        Some(tree) => tree.to_string(),
+        None => tree_on_private_index(repo, parent, &cacheinfo)?,
     };
-    match parent {
-        Some(parent) => with_index(&["read-tree", &parent.to_string()])?,
-        None => with_index(&["read-tree", "--empty"])?,
-    };
-    with_index(&["update-index", "--add", "--cacheinfo", &cacheinfo])?;
-    let tree = with_index(&["write-tree"])?;
 
     let identity = crate::git::identity::identity_env(&git)?;
     // As `git commit-tree -m` writes it: the message and a newline.
@@ -85,7 +73,6 @@ pub fn commit_file_on(
     if let Err(err) = move_head(&git, &commit, old, message) {
         bail!("{err:#}; nothing changed, run the command again");
     }
-    drop(tmp);
 
     // HEAD has the note; the work tree and the index follow.
     // The temporary copy is made in the git dir: a kill must not leave it in the work tree.
@@ -98,6 +85,83 @@ pub fn commit_file_on(
         format!("the note is committed in {commit}, but the index could not be updated (another git process?); run `git reset -q -- {}`", crate::util::shell::quote(rel))
     })?;
     Ok(commit_id)
+}
+
+/// `parent`'s tree (the empty tree without one) with the blob `blob` at `rel`, built in-process
+/// and its new trees written as loose objects, as `read-tree`, `update-index --add --cacheinfo`
+/// and `write-tree` on a private index would leave them, without starting those three gits.
+/// `None` leaves it to them: a path git may judge otherwise (a component that is not plainly a
+/// name, or that leads through a file), or a repository whose objects are shared or redirected
+/// (`core.sharedRepository`, git's object-directory variables), where git sets the modes and
+/// places of what it writes.
+fn tree_with_file(
+    repo: &Repo,
+    parent: Option<ObjectId>,
+    rel: &str,
+    blob: &str,
+) -> Result<Option<ObjectId>> {
+    let plain = |name: &str| {
+        let lower = name.to_ascii_lowercase();
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+            && !matches!(lower.as_str(), "." | ".." | ".git" | "git~1")
+            && !name.ends_with('.')
+    };
+    let redirected =
+        ["GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH"]
+            .iter()
+            .any(|key| std::env::var_os(key).is_some());
+    let shared = repo.gix.config_snapshot().string("core.sharedRepository").is_some();
+    let components: Vec<&str> = rel.split('/').collect();
+    if !components.iter().all(|c| plain(c))
+        || redirected
+        || shared
+        || crate::git::repo::config_on_command_line()
+    {
+        return Ok(None);
+    }
+    let base = match parent {
+        Some(commit) => repo.gix.find_commit(commit)?.tree_id()?.detach(),
+        None => repo.empty_tree(),
+    };
+    let mut editor = repo.gix.edit_tree(base)?;
+    let (leaf, dirs) = components.split_last().context("an empty note path")?;
+    for depth in 1..=dirs.len() {
+        let prefix = components[..depth].join("/");
+        if editor.get(prefix.as_str()).is_some_and(|entry| !entry.mode().is_tree()) {
+            return Ok(None);
+        }
+    }
+    if editor.get(rel).is_some_and(|entry| entry.mode().is_tree()) || leaf.is_empty() {
+        return Ok(None);
+    }
+    let blob = ObjectId::from_hex(blob.as_bytes())
+        .with_context(|| format!("git hash-object printed {blob:?}"))?;
+    editor.upsert(rel, gix::object::tree::EntryKind::Blob, blob)?;
+    Ok(Some(editor.write()?.detach()))
+}
+
+/// The tree of [`tree_with_file`] made by git: `parent`'s tree read into a private index, the
+/// entry `cacheinfo` added, `write-tree`.
+fn tree_on_private_index(repo: &Repo, parent: Option<ObjectId>, cacheinfo: &str) -> Result<String> {
+    let git = repo.git();
+    let tmp = tempfile::Builder::new()
+        .prefix(&crate::util::leftovers::tagged(NOTE_INDEX_PREFIX))
+        .tempfile_in(&repo.git_dir)
+        .context("creating a private index in the git dir")?;
+    let with_index = |args: &[&str]| -> Result<String> {
+        let mut cmd = git.command(args);
+        cmd.env("GIT_INDEX_FILE", tmp.path());
+        let out = crate::git::run(&mut cmd)?;
+        let stdout = crate::git::checked(&cmd, out)?;
+        Ok(String::from_utf8_lossy(&stdout).trim().to_string())
+    };
+    match parent {
+        Some(parent) => with_index(&["read-tree", &parent.to_string()])?,
+        None => with_index(&["read-tree", "--empty"])?,
+    };
+    with_index(&["update-index", "--add", "--cacheinfo", cacheinfo])?;
+    with_index(&["write-tree"])
 }
 
 /// Brings the work-tree copy and the index entry of the note at `rel` in line with `commit`, as a

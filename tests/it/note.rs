@@ -439,16 +439,19 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
     let env = Env::new();
     let repo = started(&env, "r", 12);
     let head = repo.head();
-    // A git that takes its time over `write-tree`, which the note commit runs on its private
-    // index, so that git-handoff can be signalled (alone) while the index exists.
+    // A git that takes its time over `commit-tree`, the note commit's last step before HEAD
+    // moves, and says when it starts, so that git-handoff can be signalled (alone) meanwhile.
     let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
         .map(|dir| dir.join("git"))
         .find(|git| git.is_file())
         .expect("git on PATH");
     let slow = env.root.path().join("slow-git");
+    let started_file = env.root.path().join("commit-tree-started");
     std::fs::create_dir_all(&slow).unwrap();
     let script = format!(
-        "#!/bin/sh\nif [ \"$1\" = write-tree ]; then sleep 2; fi\nexec '{}' \"$@\"\n",
+        "#!/bin/sh\ncase \" $* \" in *\" commit-tree \"*) : >'{}'; sleep 2;; esac\n\
+         exec '{}' \"$@\"\n",
+        started_file.display(),
         real.display()
     );
     std::fs::write(slow.join("git"), script).unwrap();
@@ -471,7 +474,7 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
             .collect()
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while private_indexes().is_empty() {
+    while !started_file.exists() {
         assert!(std::time::Instant::now() < deadline, "the note commit never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
@@ -487,6 +490,92 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
     assert!(private_indexes().is_empty(), "left behind: {:?}", private_indexes());
     assert_eq!(repo.head(), head);
     assert!(!repo.path.join(".agent/handoff/12.md").exists(), "nothing written");
+}
+
+/// The note commit's tree, built without git's index plumbing, is the tree git's own plumbing
+/// makes from the same parent and blob (`read-tree`, `update-index --add --cacheinfo`,
+/// `write-tree` on an index of its own): in a tree of one file, beside names that sort around the
+/// note's directories, over an earlier note, through a directory that is a file (left to git,
+/// which refuses it), and in a shared repository (left to git, which sets the modes).
+#[test]
+fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
+    let env = Env::new();
+    type Files = &'static [(&'static str, &'static str)];
+    let cases: [(&str, Files, &str); 5] = [
+        ("flat", &[("a.txt", "a\n")], ""),
+        (
+            "neighbours",
+            &[
+                (".agent-x", "x\n"),
+                (".agent.md", "m\n"),
+                (".agent/handoff-old/1.md", "old\n"),
+                (".agent/handoff.txt", "t\n"),
+                (".agent/z/deep.txt", "z\n"),
+                ("src/a.txt", "a\n"),
+            ],
+            "",
+        ),
+        ("again", &[(".agent/handoff/31.md", "an older note\n"), ("b.txt", "b\n")], ""),
+        ("through-a-file", &[(".agent", "a file\n")], ""),
+        ("shared", &[("src/a.txt", "a\n")], "group"),
+    ];
+    let head = |repo: &Repo| {
+        let out = repo.git_cmd(["rev-parse", "-q", "--verify", "HEAD"]).output().unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    for (name, files, shared) in cases {
+        let repo = env.repo(name);
+        if !shared.is_empty() {
+            repo.git(["config", "core.sharedRepository", shared]);
+        }
+        for (rel, content) in files {
+            repo.write(rel, content);
+        }
+        repo.commit_all("work");
+        let parent = head(&repo);
+        let start = repo
+            .handoff()
+            .args(["start", "--issue", "31", "--started-at", common::STARTED])
+            .output()
+            .unwrap();
+        assert!(start.status.success(), "{name}: {}", common::stderr(&start));
+        let out = repo
+            .handoff()
+            .args(["note", "--emergency", "--reason", "time_limit"])
+            .output()
+            .unwrap();
+        if name == "through-a-file" {
+            assert_eq!(out.status.code(), Some(2), "{name}: {}", common::stderr(&out));
+            assert_eq!(head(&repo), parent, "{name}");
+            continue;
+        }
+        assert!(out.status.success(), "{name}: {}", common::stderr(&out));
+        let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
+        let blob = repo.git_text(["rev-parse", "HEAD:.agent/handoff/31.md"]);
+        let index = env.root.path().join(format!("{name}.index"));
+        let plumbing = |args: &[&str]| {
+            let mut cmd = repo.git_cmd(args);
+            cmd.env("GIT_INDEX_FILE", &index);
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{name}: {args:?}: {}", common::stderr(&out));
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        plumbing(&["read-tree", &parent]);
+        plumbing(&[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("100644,{blob},.agent/handoff/31.md"),
+        ]);
+        assert_eq!(tree, plumbing(&["write-tree"]), "{name}");
+        repo.git(["fsck", "--strict", "--no-dangling"]);
+        if !shared.is_empty() {
+            let dir = &tree[..2];
+            let mode = std::fs::metadata(repo.path.join(".git/objects").join(dir)).unwrap();
+            let mode = std::os::unix::fs::PermissionsExt::mode(&mode.permissions());
+            assert_eq!(mode & 0o2070, 0o2070, "{name}: a shared repository's object directory");
+        }
+    }
 }
 
 /// Issue 48: a re-note of the same attempt replaces its note commit, and the record of the
