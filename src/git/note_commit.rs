@@ -91,9 +91,9 @@ pub fn commit_file_on(
 /// and its new trees written as loose objects, as `read-tree`, `update-index --add --cacheinfo`
 /// and `write-tree` on a private index would leave them, without starting those three gits.
 /// `None` leaves it to them: a path git may judge otherwise (a component that is not plainly a
-/// name, or that leads through a file), or a repository whose objects are shared or redirected
-/// (`core.sharedRepository`, git's object-directory variables), where git sets the modes and
-/// places of what it writes.
+/// name, or that leads through a file; a case-insensitive work tree), or a repository whose
+/// objects are shared or redirected (`core.sharedRepository`, git's object-directory variables),
+/// where git sets the modes and places of what it writes.
 fn tree_with_file(
     repo: &Repo,
     parent: Option<ObjectId>,
@@ -111,7 +111,10 @@ fn tree_with_file(
         ["GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH"]
             .iter()
             .any(|key| std::env::var_os(key).is_some());
-    let shared = repo.gix.config_snapshot().string("core.sharedRepository").is_some();
+    let config = repo.gix.config_snapshot();
+    // A case-insensitive work tree: git may match a directory's name to one of another case.
+    let shared = config.string("core.sharedRepository").is_some()
+        || config.boolean("core.ignoreCase") == Some(true);
     let components: Vec<&str> = rel.split('/').collect();
     if !components.iter().all(|c| plain(c))
         || redirected

@@ -496,12 +496,13 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
 /// makes from the same parent and blob (`read-tree`, `update-index --add --cacheinfo`,
 /// `write-tree` on an index of its own): in a tree of one file, beside names that sort around the
 /// note's directories, over an earlier note, through a directory that is a file (left to git,
-/// which refuses it), and in a shared repository (left to git, which sets the modes).
+/// which refuses it), in a shared repository (left to git, which sets the modes) and in a
+/// case-insensitive work tree beside a directory of another case (left to git).
 #[test]
 fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
     let env = Env::new();
     type Files = &'static [(&'static str, &'static str)];
-    let cases: [(&str, Files, &str); 5] = [
+    let cases: [(&str, Files, &str); 6] = [
         ("flat", &[("a.txt", "a\n")], ""),
         (
             "neighbours",
@@ -518,6 +519,7 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
         ("again", &[(".agent/handoff/31.md", "an older note\n"), ("b.txt", "b\n")], ""),
         ("through-a-file", &[(".agent", "a file\n")], ""),
         ("shared", &[("src/a.txt", "a\n")], "group"),
+        ("ignorecase", &[(".Agent/x.txt", "x\n")], ""),
     ];
     let head = |repo: &Repo| {
         let out = repo.git_cmd(["rev-parse", "-q", "--verify", "HEAD"]).output().unwrap();
@@ -527,6 +529,9 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
         let repo = env.repo(name);
         if !shared.is_empty() {
             repo.git(["config", "core.sharedRepository", shared]);
+        }
+        if name == "ignorecase" {
+            repo.git(["config", "core.ignoreCase", "true"]);
         }
         for (rel, content) in files {
             repo.write(rel, content);
