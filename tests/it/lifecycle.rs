@@ -8,7 +8,7 @@
 //! check result older than the log's last. The runner's fault (the same attempt's work committed
 //! after its own note) is always refused.
 //!
-//! Sequences are seeded and short (4 × 32 of 12 moves); a failure prints its seed and move trail.
+//! Sequences are seeded and short (4 × 20 of 12 moves); a failure prints its seed and move trail.
 //! Run one seed with `LIFECYCLE_SEED=<n> cargo test --test it lifecycle::`, more of them with
 //! `LIFECYCLE_SEQUENCES=<per part>`.
 
