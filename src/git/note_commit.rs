@@ -91,9 +91,12 @@ pub fn commit_file_on(
 /// and its new trees written as loose objects, as `read-tree`, `update-index --add --cacheinfo`
 /// and `write-tree` on a private index would leave them, without starting those three gits.
 /// `None` leaves it to them: a path git may judge otherwise (a component that is not plainly a
-/// name, or that leads through a file; a case-insensitive work tree), or a repository whose
-/// objects are shared or redirected (`core.sharedRepository`, git's object-directory variables),
-/// where git sets the modes and places of what it writes.
+/// name; a file, link or submodule where the path needs a directory, or a directory where the
+/// note goes, which git refuses; a case-insensitive work tree), a tree on the path whose entries
+/// are out of git's order, or a repository whose objects are shared or redirected (`core.sharedRepository`, git's object-directory variables), where
+/// git sets the modes and places of what it writes. Entries beside the note's path are kept as
+/// they are, also where git's plumbing would rewrite them (a legacy `100664` mode becomes
+/// `100644` in its index): the note commit changes the note and nothing else.
 fn tree_with_file(
     repo: &Repo,
     parent: Option<ObjectId>,
@@ -107,10 +110,14 @@ fn tree_with_file(
             && !matches!(lower.as_str(), "." | ".." | ".git" | "git~1")
             && !name.ends_with('.')
     };
-    let redirected =
-        ["GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH"]
-            .iter()
-            .any(|key| std::env::var_os(key).is_some());
+    let redirected = [
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_QUARANTINE_PATH",
+        "GIT_COMMON_DIR",
+    ]
+    .iter()
+    .any(|key| std::env::var_os(key).is_some());
     let config = repo.gix.config_snapshot();
     // A case-insensitive work tree: git may match a directory's name to one of another case.
     let shared = config.string("core.sharedRepository").is_some()
@@ -127,21 +134,45 @@ fn tree_with_file(
         Some(commit) => repo.gix.find_commit(commit)?.tree_id()?.detach(),
         None => repo.empty_tree(),
     };
-    let mut editor = repo.gix.edit_tree(base)?;
-    let (leaf, dirs) = components.split_last().context("an empty note path")?;
-    for depth in 1..=dirs.len() {
-        let prefix = components[..depth].join("/");
-        if editor.get(prefix.as_str()).is_some_and(|entry| !entry.mode().is_tree()) {
+    // The trees the edit rewrites, looked up in the parent's tree itself (an editor sees only
+    // the trees it has loaded).
+    let mut tree = parent.map(|_| repo.gix.find_tree(base)).transpose()?;
+    for (depth, name) in components.iter().enumerate() {
+        let Some(current) = tree.take() else { break };
+        if !in_git_order(&current)? {
             return Ok(None);
         }
-    }
-    if editor.get(rel).is_some_and(|entry| entry.mode().is_tree()) || leaf.is_empty() {
-        return Ok(None);
+        let found = current.find_entry(*name).map(|entry| (entry.mode(), entry.id().detach()));
+        match found {
+            None => break,
+            Some((mode, _)) if depth + 1 == components.len() => {
+                if mode.is_tree() {
+                    return Ok(None);
+                }
+            }
+            Some((mode, id)) if mode.is_tree() => tree = Some(repo.gix.find_tree(id)?),
+            Some(_) => return Ok(None),
+        }
     }
     let blob = ObjectId::from_hex(blob.as_bytes())
         .with_context(|| format!("git hash-object printed {blob:?}"))?;
+    let mut editor = repo.gix.edit_tree(base)?;
     editor.upsert(rel, gix::object::tree::EntryKind::Blob, blob)?;
     Ok(Some(editor.write()?.detach()))
+}
+
+/// Whether `tree`'s entries are in git's order (a directory's name compared as if it ended in
+/// `/`), which gix's editor needs of the trees it rewrites; git's plumbing sorts them.
+fn in_git_order(tree: &gix::Tree<'_>) -> Result<bool> {
+    let key = |entry: &gix::objs::tree::EntryRef<'_>| {
+        let mut key = entry.filename.to_vec();
+        if entry.mode.is_tree() {
+            key.push(b'/');
+        }
+        key
+    };
+    let entries = tree.decode()?.entries;
+    Ok(entries.windows(2).all(|pair| key(&pair[0]) < key(&pair[1])))
 }
 
 /// The tree of [`tree_with_file`] made by git: `parent`'s tree read into a private index, the

@@ -495,14 +495,15 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
 /// The note commit's tree, built without git's index plumbing, is the tree git's own plumbing
 /// makes from the same parent and blob (`read-tree`, `update-index --add --cacheinfo`,
 /// `write-tree` on an index of its own): in a tree of one file, beside names that sort around the
-/// note's directories, over an earlier note, through a directory that is a file (left to git,
-/// which refuses it), in a shared repository (left to git, which sets the modes) and in a
-/// case-insensitive work tree beside a directory of another case (left to git).
+/// note's directories, over an earlier note, through a directory that is a file at either depth
+/// or onto a directory (left to git, which refuses them, HEAD unmoved), in a shared repository
+/// (left to git, which sets the modes) and in a case-insensitive work tree beside a directory of
+/// another case (left to git).
 #[test]
 fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
     let env = Env::new();
     type Files = &'static [(&'static str, &'static str)];
-    let cases: [(&str, Files, &str); 6] = [
+    let cases: [(&str, Files, &str); 8] = [
         ("flat", &[("a.txt", "a\n")], ""),
         (
             "neighbours",
@@ -518,6 +519,8 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
         ),
         ("again", &[(".agent/handoff/31.md", "an older note\n"), ("b.txt", "b\n")], ""),
         ("through-a-file", &[(".agent", "a file\n")], ""),
+        ("through-a-deeper-file", &[(".agent/handoff", "a file\n")], ""),
+        ("onto-a-directory", &[(".agent/handoff/31.md/keep", "k\n")], ""),
         ("shared", &[("src/a.txt", "a\n")], "group"),
         ("ignorecase", &[(".Agent/x.txt", "x\n")], ""),
     ];
@@ -537,6 +540,13 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
             repo.write(rel, content);
         }
         repo.commit_all("work");
+        let refused = name.starts_with("through-") || name == "onto-a-directory";
+        if refused {
+            // Gone from the work tree, still in HEAD's tree: the note commit gets as far as
+            // building its tree.
+            std::fs::remove_dir_all(repo.path.join(".agent")).ok();
+            std::fs::remove_file(repo.path.join(".agent")).ok();
+        }
         let parent = head(&repo);
         let start = repo
             .handoff()
@@ -549,8 +559,10 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
             .args(["note", "--emergency", "--reason", "time_limit"])
             .output()
             .unwrap();
-        if name == "through-a-file" {
-            assert_eq!(out.status.code(), Some(2), "{name}: {}", common::stderr(&out));
+        if refused {
+            let err = common::stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+            assert!(err.contains("update-index"), "{name}: refused by git's plumbing: {err}");
             assert_eq!(head(&repo), parent, "{name}");
             continue;
         }
@@ -579,6 +591,88 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
             let mode = std::fs::metadata(repo.path.join(".git/objects").join(dir)).unwrap();
             let mode = std::os::unix::fs::PermissionsExt::mode(&mode.permissions());
             assert_eq!(mode & 0o2070, 0o2070, "{name}: a shared repository's object directory");
+        }
+    }
+}
+
+/// A parent tree that git's plumbing would not write back as it is: with a legacy `100664` mode
+/// or a mode padded with a zero, the note commit changes the note and nothing else (git's
+/// plumbing made `100664` into `100644` in its index, and the note check refused the commit: "the
+/// note commit also changes a.txt"); with entries out of git's order, which gix's editor cannot
+/// rewrite, the tree is the one git's plumbing makes, and nothing panics.
+#[test]
+fn a_note_on_a_tree_git_would_write_otherwise_changes_only_the_note() {
+    use std::io::Write;
+    let env = Env::new();
+    for name in ["legacy-mode", "padded-mode", "unordered"] {
+        let repo = env.repo(name);
+        repo.write("a.txt", "a\n");
+        repo.commit_all("work");
+        let hex = |id: &str| -> Vec<u8> {
+            (0..id.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&id[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        let blob = repo.git_text(["rev-parse", "HEAD:a.txt"]);
+        let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
+        let entry = |mode: &str, name: &str, id: &str| {
+            [format!("{mode} {name}\0").into_bytes(), hex(id)].concat()
+        };
+        let raw = match name {
+            "legacy-mode" => entry("100664", "a.txt", &blob),
+            "padded-mode" => {
+                [entry("100644", "a.txt", &blob), entry("040000", "sub", &tree)].concat()
+            }
+            _ => [entry("100644", "b.txt", &blob), entry("100644", "a.txt", &blob)].concat(),
+        };
+        let mut cmd = repo.git_cmd(["hash-object", "-t", "tree", "--literally", "-w", "--stdin"]);
+        let mut child = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&raw).unwrap();
+        let odd = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+        let parent = repo.git_text(["commit-tree", odd.trim(), "-m", "odd"]);
+        repo.git(["update-ref", "refs/heads/main", &parent]);
+        let start = repo
+            .handoff()
+            .args(["start", "--issue", "31", "--started-at", common::STARTED])
+            .output()
+            .unwrap();
+        assert!(start.status.success(), "{name}: {}", common::stderr(&start));
+        let out = repo
+            .handoff()
+            .args(["note", "--emergency", "--reason", "time_limit"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", common::stderr(&out));
+        assert_eq!(repo.git_text(["rev-parse", "HEAD^"]), parent, "{name}");
+        if name == "unordered" {
+            // A tree git's own diff misreads: built by git's plumbing, as before.
+            let note = repo.git_text(["rev-parse", "HEAD:.agent/handoff/31.md"]);
+            let index = env.root.path().join(format!("{name}.index"));
+            let plumbing = |args: &[&str]| {
+                let mut cmd = repo.git_cmd(args);
+                cmd.env("GIT_INDEX_FILE", &index);
+                let out = cmd.output().unwrap();
+                assert!(out.status.success(), "{name}: {args:?}: {}", common::stderr(&out));
+                String::from_utf8(out.stdout).unwrap().trim().to_string()
+            };
+            plumbing(&["read-tree", &parent]);
+            let cacheinfo = format!("100644,{note},.agent/handoff/31.md");
+            plumbing(&["update-index", "--add", "--cacheinfo", &cacheinfo]);
+            let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
+            assert_eq!(tree, plumbing(&["write-tree"]), "{name}");
+            continue;
+        }
+        let changed = repo.git_text(["diff-tree", "-r", "--name-only", &parent, "HEAD"]);
+        assert_eq!(changed, ".agent/handoff/31.md", "{name}");
+        if name == "legacy-mode" {
+            // As the parent has it (git's own readers show it as 100644).
+            let raw = repo.git(["cat-file", "tree", "HEAD"]);
+            assert!(raw.windows(13).any(|w| w == b"100664 a.txt\0"), "{name}");
         }
     }
 }
