@@ -433,23 +433,35 @@ fn an_uncommitted_draft_is_never_written_over() {
     assert_eq!(repo.head(), head);
 }
 
+/// A SIGTERM while the note commit runs git moves nothing and leaves no private index: on the
+/// in-process tree's path during `commit-tree` (its last step before HEAD moves), and on git's
+/// plumbing path (a case-insensitive repository) during `write-tree`, while the private index
+/// exists.
 #[test]
 fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
+    signal_during_the_note_commit("commit-tree", false);
+    signal_during_the_note_commit("write-tree", true);
+}
+
+fn signal_during_the_note_commit(step: &str, plumbing: bool) {
     use std::os::unix::fs::PermissionsExt;
     let env = Env::new();
     let repo = started(&env, "r", 12);
+    if plumbing {
+        repo.git(["config", "core.ignoreCase", "true"]);
+    }
     let head = repo.head();
-    // A git that takes its time over `commit-tree`, the note commit's last step before HEAD
-    // moves, and says when it starts, so that git-handoff can be signalled (alone) meanwhile.
+    // A git that takes its time over `step` and says when it starts, so that git-handoff can be
+    // signalled (alone) meanwhile.
     let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
         .map(|dir| dir.join("git"))
         .find(|git| git.is_file())
         .expect("git on PATH");
     let slow = env.root.path().join("slow-git");
-    let started_file = env.root.path().join("commit-tree-started");
+    let started_file = env.root.path().join("step-started");
     std::fs::create_dir_all(&slow).unwrap();
     let script = format!(
-        "#!/bin/sh\ncase \" $* \" in *\" commit-tree \"*) : >'{}'; sleep 2;; esac\n\
+        "#!/bin/sh\ncase \" $* \" in *\" {step} \"*) : >'{}'; sleep 2;; esac\n\
          exec '{}' \"$@\"\n",
         started_file.display(),
         real.display()
@@ -475,9 +487,10 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while !started_file.exists() {
-        assert!(std::time::Instant::now() < deadline, "the note commit never started");
+        assert!(std::time::Instant::now() < deadline, "{step}: the note commit never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+    assert_eq!(private_indexes().len(), usize::from(plumbing), "{step}: the private index");
     let kill = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -485,11 +498,11 @@ fn a_signal_during_the_note_commit_leaves_no_private_index_and_moves_nothing() {
     assert!(kill.success());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("the note commit was interrupted"), "{err}");
-    assert!(private_indexes().is_empty(), "left behind: {:?}", private_indexes());
-    assert_eq!(repo.head(), head);
-    assert!(!repo.path.join(".agent/handoff/12.md").exists(), "nothing written");
+    assert_eq!(out.status.code(), Some(2), "{step}: {err}");
+    assert!(err.contains("the note commit was interrupted"), "{step}: {err}");
+    assert!(private_indexes().is_empty(), "{step}: left behind: {:?}", private_indexes());
+    assert_eq!(repo.head(), head, "{step}");
+    assert!(!repo.path.join(".agent/handoff/12.md").exists(), "{step}: nothing written");
 }
 
 /// The note commit's tree, built without git's index plumbing, is the tree git's own plumbing
