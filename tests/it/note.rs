@@ -561,17 +561,7 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
             std::fs::remove_file(repo.path.join(".agent")).ok();
         }
         let parent = head(&repo);
-        let start = repo
-            .handoff()
-            .args(["start", "--issue", "31", "--started-at", common::STARTED])
-            .output()
-            .unwrap();
-        assert!(start.status.success(), "{name}: {}", common::stderr(&start));
-        let out = repo
-            .handoff()
-            .args(["note", "--emergency", "--reason", "time_limit"])
-            .output()
-            .unwrap();
+        let out = start_and_emergency_note(&repo, name);
         if refused {
             let err = common::stderr(&out);
             assert_eq!(out.status.code(), Some(2), "{name}: {err}");
@@ -581,23 +571,7 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
         }
         assert!(out.status.success(), "{name}: {}", common::stderr(&out));
         let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
-        let blob = repo.git_text(["rev-parse", "HEAD:.agent/handoff/31.md"]);
-        let index = env.root.path().join(format!("{name}.index"));
-        let plumbing = |args: &[&str]| {
-            let mut cmd = repo.git_cmd(args);
-            cmd.env("GIT_INDEX_FILE", &index);
-            let out = cmd.output().unwrap();
-            assert!(out.status.success(), "{name}: {args:?}: {}", common::stderr(&out));
-            String::from_utf8(out.stdout).unwrap().trim().to_string()
-        };
-        plumbing(&["read-tree", &parent]);
-        plumbing(&[
-            "update-index",
-            "--add",
-            "--cacheinfo",
-            &format!("100644,{blob},.agent/handoff/31.md"),
-        ]);
-        assert_eq!(tree, plumbing(&["write-tree"]), "{name}");
+        assert_eq!(tree, plumbing_tree(&env, &repo, name, &parent), "{name}");
         repo.git(["fsck", "--strict", "--no-dangling"]);
         if !shared.is_empty() {
             let dir = &tree[..2];
@@ -649,35 +623,13 @@ fn a_note_on_a_tree_git_would_write_otherwise_changes_only_the_note() {
         let odd = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
         let parent = repo.git_text(["commit-tree", odd.trim(), "-m", "odd"]);
         repo.git(["update-ref", "refs/heads/main", &parent]);
-        let start = repo
-            .handoff()
-            .args(["start", "--issue", "31", "--started-at", common::STARTED])
-            .output()
-            .unwrap();
-        assert!(start.status.success(), "{name}: {}", common::stderr(&start));
-        let out = repo
-            .handoff()
-            .args(["note", "--emergency", "--reason", "time_limit"])
-            .output()
-            .unwrap();
+        let out = start_and_emergency_note(&repo, name);
         assert!(out.status.success(), "{name}: {}", common::stderr(&out));
         assert_eq!(repo.git_text(["rev-parse", "HEAD^"]), parent, "{name}");
         if name == "unordered" {
             // A tree git's own diff misreads: built by git's plumbing, as before.
-            let note = repo.git_text(["rev-parse", "HEAD:.agent/handoff/31.md"]);
-            let index = env.root.path().join(format!("{name}.index"));
-            let plumbing = |args: &[&str]| {
-                let mut cmd = repo.git_cmd(args);
-                cmd.env("GIT_INDEX_FILE", &index);
-                let out = cmd.output().unwrap();
-                assert!(out.status.success(), "{name}: {args:?}: {}", common::stderr(&out));
-                String::from_utf8(out.stdout).unwrap().trim().to_string()
-            };
-            plumbing(&["read-tree", &parent]);
-            let cacheinfo = format!("100644,{note},.agent/handoff/31.md");
-            plumbing(&["update-index", "--add", "--cacheinfo", &cacheinfo]);
             let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
-            assert_eq!(tree, plumbing(&["write-tree"]), "{name}");
+            assert_eq!(tree, plumbing_tree(&env, &repo, name, &parent), "{name}");
             continue;
         }
         let changed = repo.git_text(["diff-tree", "-r", "--name-only", &parent, "HEAD"]);
@@ -688,6 +640,35 @@ fn a_note_on_a_tree_git_would_write_otherwise_changes_only_the_note() {
             assert!(raw.windows(13).any(|w| w == b"100664 a.txt\0"), "{name}");
         }
     }
+}
+
+/// `start --issue 31`, then `note --emergency`: what the note command did.
+fn start_and_emergency_note(repo: &Repo, name: &str) -> std::process::Output {
+    let start = repo
+        .handoff()
+        .args(["start", "--issue", "31", "--started-at", common::STARTED])
+        .output()
+        .unwrap();
+    assert!(start.status.success(), "{name}: {}", common::stderr(&start));
+    repo.handoff().args(["note", "--emergency", "--reason", "time_limit"]).output().unwrap()
+}
+
+/// The tree git's plumbing makes of `parent`'s tree and HEAD's note (`read-tree`,
+/// `update-index --add --cacheinfo`, `write-tree` on an index of its own).
+fn plumbing_tree(env: &Env, repo: &Repo, name: &str, parent: &str) -> String {
+    let note = repo.git_text(["rev-parse", "HEAD:.agent/handoff/31.md"]);
+    let index = env.root.path().join(format!("{name}.index"));
+    let plumbing = |args: &[&str]| {
+        let mut cmd = repo.git_cmd(args);
+        cmd.env("GIT_INDEX_FILE", &index);
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{name}: {args:?}: {}", common::stderr(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    plumbing(&["read-tree", parent]);
+    let cacheinfo = format!("100644,{note},.agent/handoff/31.md");
+    plumbing(&["update-index", "--add", "--cacheinfo", &cacheinfo]);
+    plumbing(&["write-tree"])
 }
 
 /// Issue 48: a re-note of the same attempt replaces its note commit, and the record of the
