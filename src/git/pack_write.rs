@@ -207,6 +207,10 @@ pub fn write_tree(
 ) -> Result<ObjectId> {
     let mut trees = Vec::new();
     let root = editor.write(|tree| -> Result<ObjectId> {
+        // A tree read out of git's order (a corrupt one, which fsck calls `treeNotSorted`) keeps
+        // that order in the editor; gix would write it so (and asserts against it in a debug
+        // build). The caller's way back, git's own plumbing, sorts it.
+        anyhow::ensure!(tree.entries.is_sorted(), "a tree to rewrite is out of git's order");
         let mut data = Vec::new();
         gix::objs::WriteTo::write_to(tree, &mut data)?;
         let id = gix::objs::compute_hash(hash, Kind::Tree, &data)?;
