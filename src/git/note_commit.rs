@@ -93,10 +93,11 @@ pub fn commit_file_on(
 /// `None` leaves it to them: a path git may judge otherwise (a component that is not plainly a
 /// name; a file, link or submodule where the path needs a directory, or a directory where the
 /// note goes, which git refuses; a case-insensitive work tree), a tree on the path whose entries
-/// are out of git's order, or a repository whose objects are shared or redirected (`core.sharedRepository`, git's object-directory variables), where
-/// git sets the modes and places of what it writes. Entries beside the note's path are kept as
-/// they are, also where git's plumbing would rewrite them (a legacy `100664` mode becomes
-/// `100644` in its index): the note commit changes the note and nothing else.
+/// are out of git's order, or a repository whose objects are shared or redirected
+/// (`core.sharedRepository`, git's object-directory variables), where git sets the modes and
+/// places of what it writes. Entries beside the note's path are kept as they are, also where
+/// git's plumbing would rewrite them (a legacy `100664` mode becomes `100644` in its index): the
+/// note commit changes the note and nothing else.
 fn tree_with_file(
     repo: &Repo,
     parent: Option<ObjectId>,
@@ -161,18 +162,12 @@ fn tree_with_file(
     Ok(Some(editor.write()?.detach()))
 }
 
-/// Whether `tree`'s entries are in git's order (a directory's name compared as if it ended in
-/// `/`), which gix's editor needs of the trees it rewrites; git's plumbing sorts them.
+/// Whether `tree`'s entries are in git's order, each name once (a directory's name compared as
+/// if it ended in `/`, as gix orders entries), which gix's editor needs of the trees it
+/// rewrites; git's plumbing sorts them.
 fn in_git_order(tree: &gix::Tree<'_>) -> Result<bool> {
-    let key = |entry: &gix::objs::tree::EntryRef<'_>| {
-        let mut key = entry.filename.to_vec();
-        if entry.mode.is_tree() {
-            key.push(b'/');
-        }
-        key
-    };
     let entries = tree.decode()?.entries;
-    Ok(entries.windows(2).all(|pair| key(&pair[0]) < key(&pair[1])))
+    Ok(entries.windows(2).all(|pair| pair[0] < pair[1]))
 }
 
 /// The tree of [`tree_with_file`] made by git: `parent`'s tree read into a private index, the
