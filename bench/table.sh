@@ -254,7 +254,8 @@ measure() { # DIR LABEL
 }
 
 # startup_rows: recall (as `git handoff` and as the hooks run the binary) against `git notes show`
-# on the same note, and record (one tool call's payload) against `git rev-parse HEAD`, in the
+# on the same note, beside git's own dispatch of a command that does nothing (the floor under
+# recall through git), and record (one tool call's payload) against `git rev-parse HEAD`, in the
 # repository of bench/recall.sh, with more pairs (each run takes milliseconds).
 startup=()
 startup_rows() {
@@ -273,6 +274,16 @@ JSON
     read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
     startup+=("| recall-$COMMITS-$RECORDS | \`${ours/#$HANDOFF/git-handoff}\` vs \`git notes --ref=handoff show HEAD\` | $(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms) |")
   done
+  # The floor under recall through git: git running an external command that does nothing
+  # (`true`, as `git handoff-floor`), the dispatch every `git handoff ...` pays before our binary
+  # starts.
+  mkdir -p "$WORK/floor-bin"
+  ln -sf "$(type -P true)" "$WORK/floor-bin/git-handoff-floor"
+  line=$(side_by_side "git's dispatch (git true) vs git notes show" \
+    "PATH='$WORK/floor-bin':\$PATH git handoff-floor" "git notes --ref=handoff show HEAD")
+  echo "$line"
+  read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
+  startup+=("| recall-$COMMITS-$RECORDS | git's own dispatch of an external command that does nothing (\`git handoff-floor\`, \`true\`) vs \`git notes --ref=handoff show HEAD\` | $(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms) |")
   line=$(side_by_side "git-handoff record vs git rev-parse HEAD" \
     "$HANDOFF record <'$WORK/payload.json'" "git rev-parse HEAD")
   echo "$line"
