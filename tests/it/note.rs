@@ -589,39 +589,19 @@ fn the_note_commit_tree_is_the_one_git_plumbing_makes() {
 /// rewrite, the tree is the one git's plumbing makes, and nothing panics.
 #[test]
 fn a_note_on_a_tree_git_would_write_otherwise_changes_only_the_note() {
-    use std::io::Write;
     let env = Env::new();
     for name in ["legacy-mode", "padded-mode", "unordered"] {
         let repo = env.repo(name);
         repo.write("a.txt", "a\n");
         repo.commit_all("work");
-        let hex = |id: &str| -> Vec<u8> {
-            (0..id.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&id[i..i + 2], 16).unwrap())
-                .collect()
-        };
         let blob = repo.git_text(["rev-parse", "HEAD:a.txt"]);
         let tree = repo.git_text(["rev-parse", "HEAD^{tree}"]);
-        let entry = |mode: &str, name: &str, id: &str| {
-            [format!("{mode} {name}\0").into_bytes(), hex(id)].concat()
+        let odd = match name {
+            "legacy-mode" => repo.raw_tree(&[("100664", "a.txt", &blob)]),
+            "padded-mode" => repo.raw_tree(&[("100644", "a.txt", &blob), ("040000", "sub", &tree)]),
+            _ => repo.raw_tree(&[("100644", "b.txt", &blob), ("100644", "a.txt", &blob)]),
         };
-        let raw = match name {
-            "legacy-mode" => entry("100664", "a.txt", &blob),
-            "padded-mode" => {
-                [entry("100644", "a.txt", &blob), entry("040000", "sub", &tree)].concat()
-            }
-            _ => [entry("100644", "b.txt", &blob), entry("100644", "a.txt", &blob)].concat(),
-        };
-        let mut cmd = repo.git_cmd(["hash-object", "-t", "tree", "--literally", "-w", "--stdin"]);
-        let mut child = cmd
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(&raw).unwrap();
-        let odd = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
-        let parent = repo.git_text(["commit-tree", odd.trim(), "-m", "odd"]);
+        let parent = repo.git_text(["commit-tree", &odd, "-m", "odd"]);
         repo.git(["update-ref", "refs/heads/main", &parent]);
         let out = start_and_emergency_note(&repo, name);
         assert!(out.status.success(), "{name}: {}", common::stderr(&out));

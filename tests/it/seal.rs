@@ -1283,27 +1283,16 @@ fn a_sparse_checkout_seals_what_git_add_stages_and_names_the_rest() {
 /// order (and asserts against it in a debug build).
 #[test]
 fn a_head_tree_out_of_git_order_is_sealed_as_git_add_all_stages_it() {
-    use std::io::Write;
     let env = Env::new();
     let repo = env.repo("r");
     repo.write("a.txt", "a\n");
     repo.write("b.txt", "b\n");
     repo.commit_all("init");
-    let id = |rel: &str| -> Vec<u8> {
-        let hex = repo.git_text(["rev-parse", &format!("HEAD:{rel}")]);
-        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
-    };
-    let raw = [b"100644 b.txt\0".to_vec(), id("b.txt"), b"100644 a.txt\0".to_vec(), id("a.txt")];
-    let mut child = repo
-        .git_cmd(["hash-object", "-t", "tree", "--literally", "-w", "--stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&raw.concat()).unwrap();
-    let tree = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let id = |rel: &str| repo.git_text(["rev-parse", &format!("HEAD:{rel}")]);
+    let (a, b) = (id("a.txt"), id("b.txt"));
+    let tree = repo.raw_tree(&[("100644", "b.txt", &b), ("100644", "a.txt", &a)]);
     let head = repo.head();
-    let odd = repo.git_text(["commit-tree", tree.trim(), "-p", &head, "-m", "odd"]);
+    let odd = repo.git_text(["commit-tree", &tree, "-p", &head, "-m", "odd"]);
     repo.git(["update-ref", "refs/heads/main", &odd]);
     repo.git(["read-tree", "HEAD"]);
     repo.write("a.txt", "a, changed\n");

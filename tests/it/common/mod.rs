@@ -257,6 +257,31 @@ impl Repo {
         self.head()
     }
 
+    /// Writes a tree object of exactly these entries (mode, name, object id in hex), in this
+    /// order and with these modes, as no git command would write one (`hash-object --literally`,
+    /// which checks nothing): the corrupt or legacy trees that other tools and older gits left.
+    /// Returns its id.
+    pub fn raw_tree(&self, entries: &[(&str, &str, &str)]) -> String {
+        use std::io::Write;
+        let mut raw = Vec::new();
+        for (mode, name, hex) in entries {
+            raw.extend_from_slice(format!("{mode} {name}\0").as_bytes());
+            raw.extend(
+                (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()),
+            );
+        }
+        let mut child = self
+            .git_cmd(["hash-object", "-t", "tree", "--literally", "-w", "--stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&raw).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "git hash-object --literally failed");
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+
     /// `git rev-parse HEAD`. A HEAD that names a loose ref (what git's commits here leave) is
     /// read from its files, as git reads it; any other (a linked worktree, a packed or missing
     /// ref) is asked of git.
