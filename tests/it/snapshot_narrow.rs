@@ -368,3 +368,31 @@ fn a_split_index_config_leaves_nothing_in_the_git_dir() {
     }
     check(&repo, &base, "one change");
 }
+
+/// `diff.autoRefreshIndex=false` makes `git diff` list a file whose stat data changed but not its
+/// content; status, which refreshes the index first, does not. The snapshot's status is status's.
+#[test]
+fn no_auto_refresh_leaves_status_as_git_prints_it() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    repo.git(["config", "diff.autoRefreshIndex", "false"]);
+    let same = std::fs::read(repo.path.join(&names[7])).unwrap();
+    repo.write(&names[7], same);
+    repo.write(&names[8], "edited\n");
+    for diff in ["narrowed", "halves"] {
+        let trace = repo.path.join("../trace-refresh.txt");
+        let _ = std::fs::remove_file(&trace);
+        let mut cmd = repo.handoff();
+        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
+        let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
+        let snap: serde_json::Value =
+            serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
+        assert_matches_git(&repo, &snap, &base, 500);
+        let trace = std::fs::read_to_string(&trace).unwrap();
+        assert!(trace.contains("built-in: git diff --name-status"), "{diff}: status narrowed");
+        // Back to a stale index for the next round: git's status refreshed it.
+        let path = repo.path.join(&names[7]);
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(std::time::SystemTime::now()).unwrap();
+    }
+}

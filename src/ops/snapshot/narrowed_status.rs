@@ -15,6 +15,10 @@
 //! Status sorts its lines by path, byte by byte, as the index does; the lines are sorted here too,
 //! whatever order `diff.orderFile` asks of the diff. Where the short format's tracked lines hold
 //! more than this (`status.branch` adds a header), status runs as before.
+//!
+//! Status refreshes the index before it compares; `git diff` drops a file whose content is the
+//! index's only while `diff.autoRefreshIndex` is true (git's default), so that is what it runs
+//! with here: with it false, a file whose stat data changed but not its content would be listed.
 
 use anyhow::{Result, bail};
 
@@ -31,7 +35,8 @@ pub(super) fn allowed(config: &gix::config::Snapshot<'_>) -> bool {
 /// narrowed diff's first part as its index.
 pub(super) fn tracked_lines(git: &Git, quote_path_fully: bool) -> Result<Vec<u8>> {
     let args = ["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--"];
-    let out = run_git(git, &args.map(String::from))?;
+    let git = git.clone().with_config("diff.autoRefreshIndex=true");
+    let out = run_git(&git, &args.map(String::from))?;
     lines(&out, quote_path_fully)
 }
 
