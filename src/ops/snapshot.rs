@@ -17,6 +17,7 @@ mod git_untracked;
 mod monitor;
 mod narrowed_diff;
 mod narrowed_parts;
+mod narrowed_run;
 mod narrowed_status;
 mod plan;
 mod private_index;

@@ -7,15 +7,19 @@ use crate::common::{Env, Repo, Rng, content, random_dirty_tree, stdout_ok};
 use crate::snapshot::assert_matches_git;
 use crate::snapshot_walk::{age, check, listing_calls, old_tree};
 
-/// The tree-ishes the split snapshot's diff was given, from git's trace: one `git diff --stat`'s,
-/// or, in two parts, each `git diff --numstat`'s (one, when the second part's lines were kept).
+/// The tree-ishes the split snapshot's diff was given, from git's trace: one `git diff --stat`'s
+/// (with `--raw -z` where status's letters come from it), or, in parts, each
+/// `git diff --numstat`'s: the first part's, or its two pieces', and the second's unless its lines
+/// were kept.
 fn diff_bases(repo: &Repo) -> Vec<String> {
     let calls = base_diffs(repo);
-    assert!(matches!(calls.len(), 1 | 2), "one diff or two parts: {calls:?}");
+    assert!(matches!(calls.len(), 1..=3), "one diff or up to three parts: {calls:?}");
     let base = |call: &String| {
         let args = [
             "built-in: git diff --stat ",
+            "built-in: git diff --raw -z --stat ",
             "built-in: git diff --numstat -z --stat=1000000,1000000 ",
+            "built-in: git diff --raw --numstat -z --stat=1000000,1000000 ",
         ]
         .iter()
         .find_map(|wanted| call.split(wanted).nth(1))
@@ -94,6 +98,12 @@ fn the_narrowed_diff_prints_what_the_whole_diff_prints() {
     narrowed_matches_git(&repo, &base, "and work-tree changes");
 }
 
+/// How many gits in `trace` diffed a part (or a piece of the first part) of the narrowed diff.
+fn part_gits(trace: &str) -> usize {
+    let diffs = trace.lines().filter(|l| l.contains("built-in: git diff "));
+    diffs.filter(|l| l.contains(" --numstat -z --stat=1000000,1000000 ")).count()
+}
+
 /// The snapshot's diff narrowed and in two parts (`GIT_HANDOFF_SNAPSHOT_DIFF=halves`), checked
 /// against git; returns how many gits the diff ran in.
 fn in_parts_matches_git(repo: &Repo, base: &str, what: &str) -> usize {
@@ -105,7 +115,7 @@ fn in_parts_matches_git(repo: &Repo, base: &str, what: &str) -> usize {
     let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
     assert_matches_git(repo, &snap, base, 500);
     let trace = std::fs::read_to_string(&trace).unwrap();
-    let parts = trace.matches("built-in: git diff --numstat").count();
+    let parts = part_gits(&trace);
     assert!(!trace.contains(&format!("built-in: git diff --stat {base}")), "{what}: narrowed");
     parts
 }
@@ -324,7 +334,7 @@ fn random_histories_narrowed_match_git() {
             serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
         assert_matches_git(&repo, &snap, &base, 500);
         let trace = std::fs::read_to_string(&trace).unwrap();
-        let parts = trace.matches("built-in: git diff --numstat").count();
+        let parts = part_gits(&trace);
         // None when the diff since the base was kept from the snapshots before.
         assert!(parts <= 2, "seed {seed}: the diff in {parts} parts");
         in_parts += usize::from(parts == 2);
@@ -369,6 +379,105 @@ fn a_split_index_config_leaves_nothing_in_the_git_dir() {
     check(&repo, &base, "one change");
 }
 
+/// A split snapshot with the diff as `GIT_HANDOFF_SNAPSHOT_DIFF=diff` asks, checked against git;
+/// git's trace of it.
+fn traced(repo: &Repo, base: &str, diff: &str, what: &str) -> String {
+    let trace = repo.path.join("../trace-letters.txt");
+    let _ = std::fs::remove_file(&trace);
+    let mut cmd = repo.handoff();
+    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
+    let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
+    let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
+    assert_matches_git(repo, &snap, base, 500);
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    assert!(!trace.contains(&format!("built-in: git diff --stat {base}")), "{what}: narrowed");
+    trace
+}
+
+/// Whether status's tracked half ran a git of its own (`git diff --name-status`).
+fn status_ran(trace: &str) -> bool {
+    trace.contains("built-in: git diff --name-status")
+}
+
+/// Every file made old and the index refreshed a second later, so the walk trusts them all.
+fn settle(repo: &Repo) {
+    for rel in repo.git_text(["ls-files"]).lines() {
+        age(repo, rel);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    repo.git(["update-index", "--really-refresh"]);
+}
+
+/// Status's tracked letters come from the narrowed diff's raw records, with no git of their own,
+/// whether the first part runs whole or in two pieces: edits, deletions, a mode change, a file
+/// become a link, a file rewritten with the same content. Where the walk doubts a path HEAD
+/// changed since the base, the diff's letter is not status's, and `git diff --name-status` runs.
+#[test]
+fn status_letters_come_from_the_diff_in_one_piece_or_two() {
+    let env = Env::new();
+    let (repo, _, names) = old_tree(&env, "r", "2");
+    // A base at HEAD: what HEAD changes since holds no addition.
+    let base = repo.head();
+    let started = repo.handoff().args(["start", "--issue", "6", "--base", &base]).output();
+    stdout_ok(started.unwrap());
+    for rel in &names[..4] {
+        repo.write(rel, format!("{rel}, edited since the base\n"));
+    }
+    repo.commit_all("edits since the base");
+    settle(&repo);
+    for rel in &names[10..30] {
+        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
+    }
+    std::fs::remove_file(repo.path.join(&names[30])).unwrap();
+    std::fs::remove_file(repo.path.join(&names[31])).unwrap();
+    repo.chmod(&names[32], 0o755);
+    std::fs::remove_file(repo.path.join(&names[33])).unwrap();
+    repo.symlink("top.txt", &names[33]);
+    let same = std::fs::read(repo.path.join(&names[34])).unwrap();
+    repo.write(&names[34], same);
+
+    // Chosen by size (24 paths doubted): one git, asked for `--raw` beside the stat.
+    let trace = traced(&repo, &base, "narrowed", "one piece");
+    assert!(!status_ran(&trace), "one piece: no status of its own");
+    assert!(trace.contains("built-in: git diff --raw -z --stat "), "one piece: {trace}");
+    // In parts whatever the size: the first part in two pieces, each with raw records.
+    let trace = traced(&repo, &base, "halves", "two pieces");
+    assert!(!status_ran(&trace), "two pieces: no status of its own");
+    let pieces = trace.matches("built-in: git diff --raw --numstat -z").count();
+    assert_eq!(pieces, 2, "two pieces: {trace}");
+    assert_eq!(part_gits(&trace), 3, "the pieces and the second part");
+    let trace = traced(&repo, &base, "halves", "two pieces, again");
+    assert!(!status_ran(&trace), "two pieces again: no status of its own");
+    assert_eq!(part_gits(&trace), 2, "the second part's lines kept from the snapshot before");
+
+    // A path HEAD changed, edited again: status asks git.
+    repo.write(&names[0], "edited twice\n");
+    for diff in ["narrowed", "halves"] {
+        let trace = traced(&repo, &base, diff, "a doubted path HEAD changed");
+        assert!(status_ran(&trace), "{diff}: status runs for a path HEAD changed");
+    }
+}
+
+/// HEAD added a copy of a file the work tree then deleted: from the base, a rename, whose old end
+/// is status's deletion. An addition keeps the first part in one piece.
+#[test]
+fn a_rename_from_the_base_is_a_deletion_to_status() {
+    let env = Env::new();
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    let content = std::fs::read(repo.path.join(&names[5])).unwrap();
+    repo.write("d2/moved.txt", content);
+    repo.commit_all("a copy");
+    settle(&repo);
+    std::fs::remove_file(repo.path.join(&names[5])).unwrap();
+    for diff in ["narrowed", "halves"] {
+        let trace = traced(&repo, &base, diff, "a rename");
+        assert!(!status_ran(&trace), "{diff}: no status of its own");
+        assert!(!trace.contains("built-in: git diff --raw --numstat -z"), "{diff}: one piece");
+    }
+    let status = repo.git_text(["status", "--short"]);
+    assert_eq!(status, format!(" D {}", names[5]));
+}
+
 /// `diff.autoRefreshIndex=false` makes `git diff` list a file whose stat data changed but not its
 /// content; status, which refreshes the index first, does not. The snapshot's status is status's.
 #[test]
@@ -380,16 +489,8 @@ fn no_auto_refresh_leaves_status_as_git_prints_it() {
     repo.write(&names[7], same);
     repo.write(&names[8], "edited\n");
     for diff in ["narrowed", "halves"] {
-        let trace = repo.path.join("../trace-refresh.txt");
-        let _ = std::fs::remove_file(&trace);
-        let mut cmd = repo.handoff();
-        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
-        let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
-        let snap: serde_json::Value =
-            serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
-        assert_matches_git(&repo, &snap, &base, 500);
-        let trace = std::fs::read_to_string(&trace).unwrap();
-        assert!(trace.contains("built-in: git diff --name-status"), "{diff}: status narrowed");
+        let trace = traced(&repo, &base, diff, "no auto refresh");
+        assert!(status_ran(&trace), "{diff}: status runs, refreshing");
         // Back to a stale index for the next round: git's status refreshed it.
         let path = repo.path.join(&names[7]);
         let file = std::fs::File::options().write(true).open(&path).unwrap();

@@ -25,20 +25,21 @@
 
 use std::fs::FileTimes;
 use std::io::Write;
-use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use gix::ObjectId;
-use tempfile::{NamedTempFile, TempDir};
+use tempfile::NamedTempFile;
 
 use std::os::unix::ffi::OsStrExt;
 
-use super::git_read::{join, run_git};
-use super::narrowed_parts::{Entries, Held, Since, entries_in_parts, is_attributes, max_paths};
+use super::narrowed_parts::{
+    Entries, Held, Since, candidates, entries_in_parts, is_attributes, max_paths,
+};
+use super::narrowed_run::{FirstDiff, Narrowed, Part, Second};
 use super::tracked_walk::Index;
 use super::{stat_cache, stat_render};
 use crate::git::index_scan::Scan;
-use crate::git::{Git, pack_write};
+use crate::git::pack_write;
 
 const TREE: u32 = 0o040000;
 const GITLINK: u32 = 0o160000;
@@ -164,98 +165,6 @@ fn tree_order((a, a_tree): (&[u8], bool), (b, b_tree): (&[u8], bool)) -> std::cm
     a[..len].cmp(&b[..len]).then_with(|| end(a, a_tree).cmp(&end(b, b_tree)))
 }
 
-/// One part of the narrowed diff: a private index and the base's tree at the same paths.
-struct Part {
-    index: NamedTempFile,
-    tree: String,
-}
-
-/// The private index and the base's tree that narrow the diff (or two of each, for its two
-/// parts), kept until git has run.
-pub(super) struct Narrowed {
-    first: Part,
-    second: Option<Second>,
-    objects: TempDir,
-    base: String,
-    width: i64,
-}
-
-/// The narrowed diff's second part: to run (its lines then kept in the git dir under the key), or
-/// its lines as kept by an earlier snapshot (see [`stat_cache`]).
-enum Second {
-    Run { part: Part, keep: Option<(PathBuf, String)> },
-    Kept(Vec<u8>),
-}
-
-impl Narrowed {
-    /// `git` reading `part`'s private index and the object directory of the new trees.
-    fn git(&self, git: &Git, part: &Part) -> Git {
-        // No monitor: the few entries are stat'ed by git, and a configured hook would cost a
-        // process for nothing. `git diff` may write the index it refreshed back, here the private
-        // one: never as a split index, whose shared part would be left in the git dir.
-        git.clone()
-            .with_env("GIT_INDEX_FILE", part.index.path())
-            .with_env(
-                "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-                pack_write::alternates_with(self.objects.path()),
-            )
-            .with_config("core.fsmonitor=false")
-            .with_config("core.preloadIndex=false")
-            .with_config("core.splitIndex=false")
-    }
-
-    /// `git` reading the first part's private index, which holds every entry the walk doubted
-    /// (see [`narrowed_status`](super::narrowed_status)).
-    pub(super) fn first_git(&self, git: &Git) -> Git {
-        self.git(git, &self.first)
-    }
-
-    /// `git diff --stat` (`diff_args`) narrowed: one git with the base's tree in place of the base;
-    /// in two parts, two gits at once (or one, the second's lines kept), their lines laid out as
-    /// git lays out the whole (see [`stat_render`]). `None` when the parts' lines are not what the
-    /// layout knows: the caller runs the diff whole.
-    pub(super) fn run(&self, git: &Git, diff_args: &[String]) -> Result<Option<Vec<u8>>> {
-        let Some(second) = &self.second else {
-            let tree = &self.first.tree;
-            let swap = |arg: &String| if *arg == self.base { tree.clone() } else { arg.clone() };
-            let args: Vec<String> = diff_args.iter().map(swap).collect();
-            return run_git(&self.git(git, &self.first), &args).map(Some);
-        };
-        let part = |part: &Part| {
-            let tree = part.tree.as_str();
-            let args = ["diff", "--numstat", "-z", "--stat=1000000,1000000", tree, "--"];
-            run_git(&self.git(git, part), &args.map(String::from))
-        };
-        let (first, second) = std::thread::scope(|s| {
-            let second = match second {
-                Second::Run { part: second, keep } => {
-                    let ran = s.spawn(move || part(second));
-                    Some((ran, keep))
-                }
-                Second::Kept(_) => None,
-            };
-            let first = part(&self.first);
-            let second = second.map(|(ran, keep)| (join(ran), keep));
-            (first, second)
-        });
-        let second = match (second, &self.second) {
-            (Some((ran, keep)), _) => {
-                let ran = ran?;
-                let parsed = stat_render::parse(&ran);
-                if let (Some(_), Some((git_dir, key))) = (&parsed, keep) {
-                    stat_cache::write(git_dir, key, &ran);
-                }
-                parsed
-            }
-            (None, Some(Second::Kept(lines))) => stat_render::parse(lines),
-            (None, _) => None,
-        };
-        let parsed = stat_render::parse(&first?).zip(second);
-        let merged = parsed.and_then(|(a, b)| stat_render::merge(a, b));
-        Ok(merged.map(|files| stat_render::render(&files, self.width)))
-    }
-}
-
 /// When the narrowed diff is cut in two: never, or when the second part gets at least this many
 /// paths. Each part is a git of its own, on its own private index and base tree, so neither
 /// matches pathspecs: the second takes every path HEAD changed that the walk found clean and that
@@ -268,6 +177,18 @@ impl Narrowed {
 /// commands 162 ms.
 pub(super) const SECOND_PART_FROM: usize = 128;
 
+/// From how many entries the first part of the narrowed diff is cut in two pieces, each diffed by
+/// a git of its own, side by side (see [`Entries::pieces`](super::narrowed_parts::Entries::pieces)):
+/// the diff of the files the walk doubted is most of what the snapshot waits for after the walk,
+/// and one git does it on one core.
+const PIECES_FROM: usize = 128;
+
+/// From how many entries the first part is cut in pieces where the second part is cut off from
+/// `second_from` paths: [`PIECES_FROM`], or two where the parts are asked for whatever their size.
+fn pieces_from(second_from: usize) -> usize {
+    if second_from <= 1 { 2 } else { PIECES_FROM }
+}
+
 /// The private index and the base's tree for the entries the walk doubted (`dirty`, one per
 /// entry of `index`) and the paths in `since`; `None` when there are too many. With
 /// `second_from`, in two parts where the second gets at least that many paths (see
@@ -279,15 +200,18 @@ pub(super) fn narrowed(
     since: &Since,
     second_from: Option<usize>,
     untracked: Option<&[Vec<u8>]>,
+    raw_letters: bool,
 ) -> Result<Option<Narrowed>> {
     let hash = repo.object_hash();
+    let candidates = candidates(&index.scan, dirty, since);
+    let walked = (dirty, candidates.as_slice());
     let mut parts = match second_from {
         // In one part where the second would get too few paths or cannot be had.
-        Some(from) => match entries_in_parts(index, dirty, since, true, hash)? {
+        Some(from) => match entries_in_parts(index, walked, since, true, hash)? {
             Some(parts) if parts[1].count as usize >= from.max(1) => Some(parts),
-            _ => entries_in_parts(index, dirty, since, false, hash)?,
+            _ => entries_in_parts(index, walked, since, false, hash)?,
         },
-        None => entries_in_parts(index, dirty, since, false, hash)?,
+        None => entries_in_parts(index, walked, since, false, hash)?,
     };
     let Some(parts) = parts.take() else { return Ok(None) };
     let [first, second] = parts;
@@ -309,7 +233,20 @@ pub(super) fn narrowed(
         .tempdir()
         .context("creating the snapshot's object directory")?;
     // The first part always runs (it may hold only paths HEAD deleted).
-    let Some(first) = write_part(repo, index, first, objects.path())? else { return Ok(None) };
+    let first_index = write_index(index, &first, hash)?;
+    let pieces = second_from.filter(|&from| first.count as usize >= pieces_from(from));
+    let first_diff = match pieces.and_then(|_| first.pieces()) {
+        Some([a, b]) => {
+            let a = write_part(repo, index, a, objects.path())?;
+            let b = write_part(repo, index, b, objects.path())?;
+            let Some(pieces) = a.zip(b) else { return Ok(None) };
+            FirstDiff::Pieces(Box::new(pieces.into()))
+        }
+        None => match write_tree(repo, &first, objects.path())? {
+            Some(tree) => FirstDiff::Whole(tree),
+            None => return Ok(None),
+        },
+    };
     let second = match (second.count, kept) {
         (0, _) => None,
         (_, Some(lines)) => Some(Second::Kept(lines)),
@@ -320,18 +257,30 @@ pub(super) fn narrowed(
     };
     let columns = std::env::var_os("COLUMNS");
     let width = stat_render::columns(columns.as_deref().map(OsStrExt::as_bytes));
-    Ok(Some(Narrowed { first, second, objects, base: since.base.clone(), width }))
+    let base = since.base.clone();
+    let letters = (raw_letters && !first.doubted_since).then(|| {
+        let mut changed: Vec<Vec<u8>> = since.changed.iter().map(|(p, _)| p.clone()).collect();
+        changed.sort_unstable();
+        changed
+    });
+    let first = first_index;
+    Ok(Some(Narrowed { first, first_diff, second, objects, base, width, letters }))
 }
 
-/// Writes one part: its private index (dated as the real one) and the base's tree of its paths,
-/// into `objects`; `None` where the tree cannot hold an entry.
+/// Writes one part: its private index and the base's tree of its paths, into `objects`; `None`
+/// where the tree cannot hold an entry.
 fn write_part(
     repo: &gix::Repository,
     index: &Index,
     part: Entries<'_>,
     objects: &std::path::Path,
 ) -> Result<Option<Part>> {
-    let hash = repo.object_hash();
+    let Some(tree) = write_tree(repo, &part, objects)? else { return Ok(None) };
+    Ok(Some(Part { index: write_index(index, &part, repo.object_hash())?, tree }))
+}
+
+/// Writes a part's private index, dated as the real one.
+fn write_index(index: &Index, part: &Entries<'_>, hash: gix::hash::Kind) -> Result<NamedTempFile> {
     let mut bytes = index.scan.bytes[..12].to_vec();
     bytes[4..8].copy_from_slice(&2u32.to_be_bytes());
     bytes[8..12].copy_from_slice(&part.count.to_be_bytes());
@@ -349,15 +298,24 @@ fn write_part(
     // git doubts the entries the real index holds racily clean, as there.
     let times = FileTimes::new().set_modified(index.modified);
     file.as_file().set_times(times).context("dating the snapshot's narrowed index")?;
+    Ok(file)
+}
 
+/// Writes the base's tree of a part's paths into `objects`; `None` where it cannot hold an entry.
+fn write_tree(
+    repo: &gix::Repository,
+    part: &Entries<'_>,
+    objects: &std::path::Path,
+) -> Result<Option<String>> {
+    let hash = repo.object_hash();
     let mut editor = repo.edit_tree(ObjectId::empty_tree(hash))?.detach();
-    for (path, (mode, id)) in part.base {
+    for &(path, (mode, id)) in &part.base {
         // Submodules never get here (the index and the trees were checked for them).
         let Some(kind) = pack_write::entry_kind(mode) else { return Ok(None) };
         editor.upsert(path.split(|&b| b == b'/').map(gix::bstr::BStr::new), kind, id)?;
     }
     let root = pack_write::write_tree(&mut editor, objects, hash, pack_write::Pack::Temporary)?;
-    Ok(Some(Part { index: file, tree: root.to_string() }))
+    Ok(Some(root.to_string()))
 }
 
 #[cfg(test)]

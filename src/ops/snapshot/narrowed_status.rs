@@ -16,9 +16,14 @@
 //! whatever order `diff.orderFile` asks of the diff. Where the short format's tracked lines hold
 //! more than this (`status.branch` adds a header), status runs as before.
 //!
+//! Mostly no git runs for them at all: the narrowed diff's first part is asked for `--raw` too
+//! ([`from_raw`]), and where HEAD did not change a path since the base, the base's entry there is
+//! the index's, so the letter the diff gives the path is the one status would. Only where the walk
+//! doubted a path HEAD changed does `git diff --name-status` run as above.
+//!
 //! Status refreshes the index before it compares; `git diff` drops a file whose content is the
 //! index's only while `diff.autoRefreshIndex` is true (git's default), so that is what it runs
-//! with here: with it false, a file whose stat data changed but not its content would be listed.
+//! with here, and the raw letters are not taken where the user turned it off.
 
 use anyhow::{Result, bail};
 
@@ -31,6 +36,11 @@ pub(super) fn allowed(config: &gix::config::Snapshot<'_>) -> bool {
     !config.boolean("status.branch").unwrap_or(false)
 }
 
+/// Whether the narrowed diff's raw letters may stand for status's under this configuration.
+pub(super) fn raw_allowed(config: &gix::config::Snapshot<'_>) -> bool {
+    config.boolean("diff.autoRefreshIndex").unwrap_or(true)
+}
+
 /// Status's tracked lines (` M path`, quoted as status quotes), from `git`, which reads the
 /// narrowed diff's first part as its index.
 pub(super) fn tracked_lines(git: &Git, quote_path_fully: bool) -> Result<Vec<u8>> {
@@ -38,6 +48,68 @@ pub(super) fn tracked_lines(git: &Git, quote_path_fully: bool) -> Result<Vec<u8>
     let git = git.clone().with_config("diff.autoRefreshIndex=true");
     let out = run_git(&git, &args.map(String::from))?;
     lines(&out, quote_path_fully)
+}
+
+/// One record of `git diff --raw -z`: its status letter, its path, and for a rename or a copy the
+/// path it came from.
+pub(super) struct Raw<'a> {
+    pub letter: u8,
+    pub path: &'a [u8],
+    pub from: Option<&'a [u8]>,
+}
+
+/// The records `git diff --raw -z` prints before the other formats asked for, and the rest of the
+/// output; `None` when it is not in that shape.
+pub(super) fn split_raw(out: &[u8]) -> Option<(Vec<Raw<'_>>, &[u8])> {
+    let mut records = Vec::new();
+    let mut rest = out;
+    while let Some(record) = rest.strip_prefix(b":") {
+        let (meta, after) = split_at_nul(record)?;
+        // `:100644 100644 <id> <id> M`, a score after a rename's or a copy's letter.
+        let letter = *meta.rsplit(|&b| b == b' ').next()?.first()?;
+        let (first, after) = split_at_nul(after)?;
+        let (from, path, after) = match letter {
+            b'R' | b'C' => {
+                let (second, after) = split_at_nul(after)?;
+                (Some(first), second, after)
+            }
+            _ => (None, first, after),
+        };
+        records.push(Raw { letter, path, from });
+        rest = after;
+    }
+    Some((records, rest))
+}
+
+fn split_at_nul(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let at = bytes.iter().position(|&b| b == 0)?;
+    Some((&bytes[..at], &bytes[at + 1..]))
+}
+
+/// Status's tracked letters from the raw records of the narrowed diff's first part, for the
+/// paths HEAD did not change since the base (`changed`, sorted): there the base's entry is the
+/// index's. A path HEAD changed is one the walk did not doubt (where it did, the letters are not
+/// asked for). `None` for a record that cannot be read so.
+pub(super) fn from_raw<'a>(raw: &[Raw<'a>], changed: &[Vec<u8>]) -> Option<Vec<(u8, &'a [u8])>> {
+    let is_changed = |path: &[u8]| changed.binary_search_by(|c| c.as_slice().cmp(path)).is_ok();
+    let mut letters = Vec::new();
+    for record in raw {
+        match (record.letter, record.from) {
+            (b'M' | b'D' | b'T', None) if !is_changed(record.path) => {
+                letters.push((record.letter, record.path));
+            }
+            // An addition, and the new end of a rename or a copy, are paths HEAD added.
+            (b'M' | b'D' | b'T' | b'A', None) | (b'C', Some(_)) if is_changed(record.path) => {}
+            // A rename's old end is gone from the work tree.
+            (b'R', Some(from)) if is_changed(record.path) => {
+                if !is_changed(from) {
+                    letters.push((b'D', from));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(letters)
 }
 
 /// The lines of `git diff --name-status -z --no-renames` output, sorted by path.
@@ -50,6 +122,11 @@ fn lines(out: &[u8], quote_path_fully: bool) -> Result<Vec<u8>> {
         };
         changed.push((letter, path));
     }
+    Ok(status_lines(changed, quote_path_fully))
+}
+
+/// Status's tracked lines of these letters and paths, sorted by path and quoted as status quotes.
+pub(super) fn status_lines(mut changed: Vec<(u8, &[u8])>, quote_path_fully: bool) -> Vec<u8> {
     changed.sort_unstable_by(|a, b| a.1.cmp(b.1));
     let mut lines = Vec::with_capacity(changed.len() * 48);
     for (letter, path) in changed {
@@ -57,12 +134,12 @@ fn lines(out: &[u8], quote_path_fully: bool) -> Result<Vec<u8>> {
         lines.extend_from_slice(&quote_status_path(path, quote_path_fully));
         lines.push(b'\n');
     }
-    Ok(lines)
+    lines
 }
 
 #[cfg(test)]
 mod tests {
-    use super::lines;
+    use super::{from_raw, lines, split_raw, status_lines};
 
     #[test]
     fn name_status_becomes_status_lines_sorted_and_quoted() {
@@ -71,5 +148,29 @@ mod tests {
         assert_eq!(got, b" D \"a b.txt\"\n M b.txt\n T c\n");
         assert_eq!(lines(b"", true).unwrap(), b"");
         assert!(lines(b"A\0x\0", true).is_err());
+    }
+
+    #[test]
+    fn raw_records_give_statuss_letters_where_head_did_not_change_the_path() {
+        let out = b":100644 100644 1111111 0000000 M\0a.txt\0\
+:100644 000000 2222222 0000000 D\0b c.txt\0\
+:100644 120000 3333333 0000000 T\0link\0\
+:000000 100644 0000000 4444444 A\0new.txt\0\
+:100644 100644 5555555 6666666 R100\0old.txt\0moved.txt\0\
+:100644 100644 7777777 8888888 M\0head.txt\0 a.txt | 2 +\n";
+        let (raw, rest) = split_raw(out).unwrap();
+        assert_eq!(rest, b" a.txt | 2 +\n");
+        let changed = [b"head.txt".to_vec(), b"moved.txt".to_vec(), b"new.txt".to_vec()];
+        let letters = from_raw(&raw, &changed).unwrap();
+        let want: Vec<(u8, &[u8])> =
+            vec![(b'M', b"a.txt"), (b'D', b"b c.txt"), (b'T', b"link"), (b'D', b"old.txt")];
+        assert_eq!(letters, want);
+        assert_eq!(status_lines(letters, true), b" M a.txt\n D \"b c.txt\"\n T link\n D old.txt\n");
+        // An addition or a rename's new end at a path HEAD did not add cannot be status's.
+        assert!(from_raw(&raw, &changed[..1]).is_none());
+        // Cut short, or no records at all.
+        assert!(split_raw(b":100644 100644 1 2 M\0a.txt").is_none());
+        let (raw, rest) = split_raw(b" a | 1 +\n").unwrap();
+        assert!(raw.is_empty() && rest == b" a | 1 +\n");
     }
 }

@@ -67,6 +67,8 @@ pub(super) struct Plan {
     monitor: Option<monitor::Hook>,
     /// The tracked half may come from the narrowed diff's index (see [`narrowed_status`]).
     narrow_status: bool,
+    /// ... and from the narrowed diff's raw records.
+    raw_letters: bool,
 }
 
 impl Plan {
@@ -141,8 +143,10 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
         && diff_split::config_allows(repo))
     .then_some(if halves { 1 } else { narrowed_diff::SECOND_PART_FROM });
     let narrow_status = narrowed_status::allowed(&config);
+    let raw_letters = narrow_status && narrowed_status::raw_allowed(&config);
     Some(Plan {
         narrow_status,
+        raw_letters,
         git_untracked,
         untracked,
         quote_path_fully,
@@ -285,7 +289,8 @@ fn on_the_walk(
     let narrowed = match (narrow_diff, since) {
         (Some(n), Some(since)) => {
             let (parts, others, dirty) = (plan.diff_parts, walked.others.as_deref(), &walked.dirty);
-            match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others) {
+            let raw = plan.raw_letters;
+            match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others, raw) {
                 Err(err) if plan.forced => return Err(err),
                 narrowed => narrowed.ok().flatten(),
             }
@@ -295,11 +300,11 @@ fn on_the_walk(
     let whole = || run_git(&private()?, &with_walk(diff_args));
     let diff = || match &narrowed {
         Some(narrowed) => match narrowed.run(git, diff_args)? {
-            Some(diff) => Ok(diff),
+            (Some(diff), letters) => Ok((diff, letters)),
             // Parts whose lines the layout does not know: the diff whole.
-            None => whole(),
+            (None, letters) => Ok((whole()?, letters)),
         },
-        None => whole(),
+        None => Ok((whole()?, None)),
     };
     let tracked = || match narrowed.as_ref().filter(|_| plan.narrow_status) {
         Some(narrowed) => {
@@ -307,7 +312,22 @@ fn on_the_walk(
         }
         None => run_git(&private()?, &with_walk(tracked_args)),
     };
-    Ok(match tracked_and_diff(tracked, diff) {
+    let both = match narrowed.as_ref().filter(|n| plan.narrow_status && n.gives_letters()) {
+        // Status's tracked letters come with the diff: no git of their own, unless they could
+        // not be read.
+        Some(_) => diff().and_then(|(diff, letters)| {
+            let tracked = match letters {
+                Some(letters) => {
+                    let letters = letters.iter().map(|(l, path)| (*l, path.as_slice())).collect();
+                    narrowed_status::status_lines(letters, plan.quote_path_fully)
+                }
+                None => tracked()?,
+            };
+            Ok((tracked, diff))
+        }),
+        None => tracked_and_diff(tracked, || diff().map(|(diff, _)| diff)),
+    };
+    Ok(match both {
         // An older git refuses the private index; it is only a way to go faster.
         Err(_) if !plan.forced => {
             tracked_and_diff(|| run_git(git, tracked_args), || run_git(git, diff_args))
