@@ -292,7 +292,7 @@ fn many_changes_in_a_larger_tree_are_still_narrowed() {
 #[test]
 fn random_histories_narrowed_match_git() {
     let env = Env::new();
-    let (mut narrowed, mut in_parts) = (0, 0);
+    let (mut narrowed, mut in_parts, mut pieces) = (0, 0, 0);
     for seed in 200..230 {
         let repo = env.repo(&format!("r{seed}"));
         random_dirty_tree(&repo, seed);
@@ -335,11 +335,21 @@ fn random_histories_narrowed_match_git() {
         assert_matches_git(&repo, &snap, &base, 500);
         let trace = std::fs::read_to_string(&trace).unwrap();
         let parts = part_gits(&trace);
-        // None when the diff since the base was kept from the snapshots before.
-        assert!(parts <= 2, "seed {seed}: the diff in {parts} parts");
-        in_parts += usize::from(parts == 2);
+        // None when the diff since the base was kept from the snapshots before; three where the
+        // first part ran in two pieces beside the second.
+        assert!(parts <= 3, "seed {seed}: the diff in {parts} parts");
+        in_parts += usize::from(parts >= 2);
+
+        // From a base at HEAD nothing is added since, so the first part (every work-tree change)
+        // runs in two pieces.
+        let head = repo.head();
+        let started = repo.handoff().args(["start", "--issue", "6", "--base", &head]).output();
+        stdout_ok(started.unwrap());
+        let trace = traced(&repo, &head, "halves", &format!("seed {seed}, from HEAD"));
+        pieces += usize::from(trace.matches("built-in: git diff --raw --numstat -z").count() == 2);
     }
     assert!(narrowed >= 25, "narrowed in {narrowed} of 30");
+    assert!(pieces >= 20, "in two pieces in {pieces} of 30");
     // Whether a seed's diff runs in two parts depends on which of its files are racily clean, a
     // matter of the clock's second here (1 to 3 of 30); the_diff_in_two_parts_prints_what_the_
     // whole_diff_prints makes both cases on purpose. (The seeds once shared one trace file, which
@@ -401,7 +411,8 @@ fn status_ran(trace: &str) -> bool {
 
 /// Every file made old and the index refreshed a second later, so the walk trusts them all.
 fn settle(repo: &Repo) {
-    for rel in repo.git_text(["ls-files"]).lines() {
+    let tracked = String::from_utf8(repo.git(["ls-files", "-z"])).unwrap();
+    for rel in tracked.split('\0').filter(|rel| !rel.is_empty()) {
         age(repo, rel);
     }
     std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -496,4 +507,28 @@ fn no_auto_refresh_leaves_status_as_git_prints_it() {
         let file = std::fs::File::options().write(true).open(&path).unwrap();
         file.set_modified(std::time::SystemTime::now()).unwrap();
     }
+}
+
+/// A name the stat's layout cannot repeat (not ASCII, with `core.quotePath` off) keeps the first
+/// part in one piece, whose stat is git's own; the whole diff never runs.
+#[test]
+fn a_name_the_layout_cannot_repeat_keeps_one_piece() {
+    let env = Env::new();
+    let (repo, _, names) = old_tree(&env, "r", "2");
+    repo.write("d0/\u{fc}ber.txt", "a name outside ASCII\n");
+    repo.commit_all("a name outside ASCII");
+    settle(&repo);
+    let base = repo.head();
+    let started = repo.handoff().args(["start", "--issue", "6", "--base", &base]).output();
+    stdout_ok(started.unwrap());
+    for rel in names[..6].iter().map(String::as_str).chain(["d0/\u{fc}ber.txt"]) {
+        repo.write(rel, format!("{rel}, edited in the work tree\n"));
+    }
+    let trace = traced(&repo, &base, "halves", "quoted");
+    assert_eq!(trace.matches("built-in: git diff --raw --numstat -z").count(), 2, "quoted");
+    repo.git(["config", "core.quotePath", "false"]);
+    let trace = traced(&repo, &base, "halves", "not quoted");
+    assert!(!trace.contains("built-in: git diff --raw --numstat -z"), "not in pieces");
+    assert!(trace.contains("built-in: git diff --raw -z --stat "), "one piece: {trace}");
+    assert!(!status_ran(&trace), "no status of its own");
 }

@@ -189,6 +189,16 @@ fn pieces_from(second_from: usize) -> usize {
     if second_from <= 1 { 2 } else { PIECES_FROM }
 }
 
+/// What the configuration allows the narrowed diff.
+pub(super) struct Allowed {
+    /// Status's tracked letters may come from its raw records (see
+    /// [`narrowed_status`](super::narrowed_status)).
+    pub raw_letters: bool,
+    /// `core.quotePath`: names outside ASCII are quoted in the stat (see
+    /// [`stat_render::lays_out`]).
+    pub quote_path_fully: bool,
+}
+
 /// The private index and the base's tree for the entries the walk doubted (`dirty`, one per
 /// entry of `index`) and the paths in `since`; `None` when there are too many. With
 /// `second_from`, in two parts where the second gets at least that many paths (see
@@ -200,7 +210,7 @@ pub(super) fn narrowed(
     since: &Since,
     second_from: Option<usize>,
     untracked: Option<&[Vec<u8>]>,
-    raw_letters: bool,
+    allowed: &Allowed,
 ) -> Result<Option<Narrowed>> {
     let hash = repo.object_hash();
     let candidates = candidates(&index.scan, dirty, since);
@@ -234,18 +244,9 @@ pub(super) fn narrowed(
         .context("creating the snapshot's object directory")?;
     // The first part always runs (it may hold only paths HEAD deleted).
     let first_index = write_index(index, &first, hash)?;
-    let pieces = second_from.filter(|&from| first.count as usize >= pieces_from(from));
-    let first_diff = match pieces.and_then(|_| first.pieces()) {
-        Some([a, b]) => {
-            let a = write_part(repo, index, a, objects.path())?;
-            let b = write_part(repo, index, b, objects.path())?;
-            let Some(pieces) = a.zip(b) else { return Ok(None) };
-            FirstDiff::Pieces(Box::new(pieces.into()))
-        }
-        None => match write_tree(repo, &first, objects.path())? {
-            Some(tree) => FirstDiff::Whole(tree),
-            None => return Ok(None),
-        },
+    let Some(first_diff) = first_diff(repo, index, &first, second_from, allowed, objects.path())?
+    else {
+        return Ok(None);
     };
     let second = match (second.count, kept) {
         (0, _) => None,
@@ -258,13 +259,45 @@ pub(super) fn narrowed(
     let columns = std::env::var_os("COLUMNS");
     let width = stat_render::columns(columns.as_deref().map(OsStrExt::as_bytes));
     let base = since.base.clone();
-    let letters = (raw_letters && !first.doubted_since).then(|| {
+    let letters = (allowed.raw_letters && !first.doubted_since).then(|| {
         let mut changed: Vec<Vec<u8>> = since.changed.iter().map(|(p, _)| p.clone()).collect();
         changed.sort_unstable();
         changed
     });
+    // Status's git, when it runs beside the first part's diff, reads a copy of its index: each
+    // git may write back the index it refreshed while the other reads it.
+    let status_index = match (&first_diff, &letters) {
+        (FirstDiff::Whole(_), None) => Some(write_index(index, &first, hash)?),
+        _ => None,
+    };
     let first = first_index;
-    Ok(Some(Narrowed { first, first_diff, second, objects, base, width, letters }))
+    Ok(Some(Narrowed { first, status_index, first_diff, second, objects, base, width, letters }))
+}
+
+/// How the first part is diffed: in two pieces where it may be (see [`PIECES_FROM`]), each written
+/// with its index and tree, else whole against the base's tree of its paths, written into
+/// `objects`; `None` where a tree cannot hold an entry.
+fn first_diff(
+    repo: &gix::Repository,
+    index: &Index,
+    first: &Entries<'_>,
+    second_from: Option<usize>,
+    allowed: &Allowed,
+    objects: &std::path::Path,
+) -> Result<Option<FirstDiff>> {
+    // In pieces only where their lines can be laid out as git's: else the whole diff would run.
+    let paths = first.ids.iter().chain(&first.base).map(|(path, _)| *path);
+    let pieces = second_from
+        .filter(|&from| first.count as usize >= pieces_from(from))
+        .filter(|_| paths.clone().all(|p| stat_render::lays_out(p, allowed.quote_path_fully)));
+    Ok(match pieces.and_then(|_| first.pieces()) {
+        Some([a, b]) => {
+            let a = write_part(repo, index, a, objects)?;
+            let b = write_part(repo, index, b, objects)?;
+            a.zip(b).map(|pieces| FirstDiff::Pieces(Box::new(pieces.into())))
+        }
+        None => write_tree(repo, first, objects)?.map(FirstDiff::Whole),
+    })
 }
 
 /// Writes one part: its private index and the base's tree of its paths, into `objects`; `None`

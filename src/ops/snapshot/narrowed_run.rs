@@ -23,6 +23,8 @@ pub(super) struct Part {
 pub(super) struct Narrowed {
     /// The first part's private index, which holds every entry the walk doubted.
     pub first: NamedTempFile,
+    /// A copy of it for status's git where that runs beside the first part's diff.
+    pub status_index: Option<NamedTempFile>,
     /// How the first part is diffed: against the base's tree at its paths, or in two pieces.
     pub first_diff: FirstDiff,
     pub second: Option<Second>,
@@ -75,7 +77,7 @@ impl Narrowed {
     /// `git` reading the first part's private index, which holds every entry the walk doubted
     /// (see [`narrowed_status`](super::narrowed_status)).
     pub(super) fn first_git(&self, git: &Git) -> Git {
-        self.git(git, &self.first)
+        self.git(git, self.status_index.as_ref().unwrap_or(&self.first))
     }
 
     /// The outputs of the first part, or of its pieces diffed side by side (with raw records
@@ -108,7 +110,10 @@ impl Narrowed {
     /// `letters`, `None` once one cannot be), and the rest; all of it when none were asked for.
     fn take_raw<'o>(&self, out: &'o [u8], letters: &mut Option<Letters>) -> Option<&'o [u8]> {
         let Some(changed) = &self.letters else { return Some(out) };
-        let (raw, rest) = narrowed_status::split_raw(out)?;
+        let Some((raw, rest)) = narrowed_status::split_raw(out) else {
+            *letters = None;
+            return None;
+        };
         match (narrowed_status::from_raw(&raw, changed), letters.as_mut()) {
             (Some(got), Some(letters)) => {
                 letters.extend(got.into_iter().map(|(letter, path)| (letter, path.to_vec())));
@@ -146,7 +151,6 @@ impl Narrowed {
             }
             let out = run_git(&self.git(git, &self.first), &args)?;
             let stat = self.take_raw(&out, &mut letters).map(<[u8]>::to_vec);
-            let letters = letters.filter(|_| stat.is_some());
             return Ok((stat, letters));
         }
         let (to_run, keep) = match &self.second {
@@ -170,7 +174,6 @@ impl Narrowed {
         for out in first {
             let out = out?;
             let parsed = self.take_raw(&out, &mut letters).and_then(stat_render::parse);
-            letters = letters.filter(|_| parsed.is_some());
             merged = merged.zip(parsed).and_then(|(a, b)| stat_render::merge(a, b));
         }
         Ok((merged.map(|files| stat_render::render(&files, self.width)), letters))

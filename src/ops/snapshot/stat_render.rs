@@ -110,6 +110,13 @@ pub(super) fn parse(out: &[u8]) -> Option<Vec<FileStat>> {
     Some(files)
 }
 
+/// Whether git's stat line for `path` is one [`parse`] reads, so one the layout repeats: a name
+/// git prints in ASCII (quoted, where `core.quotePath` is on, when it is not ASCII), which does
+/// not end in a space.
+pub(super) fn lays_out(path: &[u8], quote_path_fully: bool) -> bool {
+    !path.ends_with(b" ") && (quote_path_fully || path.is_ascii())
+}
+
 fn split_at_byte(bytes: &[u8], at: u8) -> Option<(&[u8], &[u8])> {
     let i = bytes.iter().position(|&b| b == at)?;
     Some((&bytes[..i], &bytes[i + 1..]))

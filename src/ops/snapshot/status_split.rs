@@ -289,8 +289,11 @@ fn on_the_walk(
     let narrowed = match (narrow_diff, since) {
         (Some(n), Some(since)) => {
             let (parts, others, dirty) = (plan.diff_parts, walked.others.as_deref(), &walked.dirty);
-            let raw = plan.raw_letters;
-            match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others, raw) {
+            let allowed = narrowed_diff::Allowed {
+                raw_letters: plan.raw_letters,
+                quote_path_fully: plan.quote_path_fully,
+            };
+            match narrowed_diff::narrowed(n.repo, index, dirty, since, parts, others, &allowed) {
                 Err(err) if plan.forced => return Err(err),
                 narrowed => narrowed.ok().flatten(),
             }
