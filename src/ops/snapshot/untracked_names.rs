@@ -77,6 +77,12 @@ pub(super) fn first_in(scan: &Scan, at: usize) -> Vec<usize> {
     let common = match at.checked_sub(1) {
         Some(before) => {
             let before = scan.path(&scan.entries[before]);
+            // Mostly the entry before is in the same directory, and so in all of this entry's:
+            // one comparison of the directory's path says so.
+            let dir = path.iter().rposition(|&b| b == b'/').map_or(0, |slash| slash + 1);
+            if before.starts_with(&path[..dir]) {
+                return Vec::new();
+            }
             path.iter().zip(before).take_while(|(a, b)| a == b).count()
         }
         None => 0,
