@@ -107,17 +107,7 @@ fn part_gits(trace: &str) -> usize {
 /// The snapshot's diff narrowed and in two parts (`GIT_HANDOFF_SNAPSHOT_DIFF=halves`), checked
 /// against git; returns how many gits the diff ran in.
 fn in_parts_matches_git(repo: &Repo, base: &str, what: &str) -> usize {
-    let trace = repo.path.join("../trace-parts.txt");
-    let _ = std::fs::remove_file(&trace);
-    let mut cmd = repo.handoff();
-    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "halves");
-    let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
-    let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
-    assert_matches_git(repo, &snap, base, 500);
-    let trace = std::fs::read_to_string(&trace).unwrap();
-    let parts = part_gits(&trace);
-    assert!(!trace.contains(&format!("built-in: git diff --stat {base}")), "{what}: narrowed");
-    parts
+    part_gits(&traced(repo, base, "halves", what))
 }
 
 /// Many paths HEAD changed since the base, of every kind but attributes (edits, a name with a
@@ -234,14 +224,7 @@ fn changed_since_the_base(repo: &Repo, count: usize, changed: usize) -> String {
 /// The `git diff` calls of a split snapshot whose diff runs as `GIT_HANDOFF_SNAPSHOT_DIFF=diff`
 /// asks, checked against git.
 fn diff_calls(repo: &Repo, base: &str, diff: &str) -> Vec<String> {
-    let trace = repo.path.join("../trace-diff.txt");
-    let _ = std::fs::remove_file(&trace);
-    let mut cmd = repo.handoff();
-    cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
-    let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
-    let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
-    assert_matches_git(repo, &snap, base, 500);
-    let trace = std::fs::read_to_string(&trace).unwrap();
+    let trace = snapshot_trace(repo, base, diff);
     let diffs = trace.lines().filter(|l| l.contains("built-in: git diff"));
     diffs.filter(|l| !l.contains("git diff --name-status")).map(str::to_string).collect()
 }
@@ -325,15 +308,7 @@ fn random_histories_narrowed_match_git() {
         check(&repo, &base, &format!("seed {seed}"));
         narrowed += usize::from(!diff_bases(&repo).contains(&base));
         // In two parts whenever the second can have a path (`GIT_HANDOFF_SNAPSHOT_DIFF=halves`).
-        let mut cmd = repo.handoff();
-        cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", "halves");
-        // A trace of its own per seed: GIT_TRACE appends.
-        let trace = repo.path.join(format!("../trace-parts-{seed}.txt"));
-        let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
-        let snap: serde_json::Value =
-            serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
-        assert_matches_git(&repo, &snap, &base, 500);
-        let trace = std::fs::read_to_string(&trace).unwrap();
+        let trace = snapshot_trace(&repo, &base, "halves");
         let parts = part_gits(&trace);
         // None when the diff since the base was kept from the snapshots before; three where the
         // first part ran in two pieces beside the second.
@@ -391,15 +366,20 @@ fn a_split_index_config_leaves_nothing_in_the_git_dir() {
 
 /// A split snapshot with the diff as `GIT_HANDOFF_SNAPSHOT_DIFF=diff` asks, checked against git;
 /// git's trace of it.
-fn traced(repo: &Repo, base: &str, diff: &str, what: &str) -> String {
-    let trace = repo.path.join("../trace-letters.txt");
+fn snapshot_trace(repo: &Repo, base: &str, diff: &str) -> String {
+    let trace = repo.path.join("../trace-snapshot.txt");
     let _ = std::fs::remove_file(&trace);
     let mut cmd = repo.handoff();
     cmd.env("GIT_HANDOFF_SNAPSHOT_WALKS", "split").env("GIT_HANDOFF_SNAPSHOT_DIFF", diff);
     let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
     let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
     assert_matches_git(repo, &snap, base, 500);
-    let trace = std::fs::read_to_string(&trace).unwrap();
+    std::fs::read_to_string(&trace).unwrap()
+}
+
+/// [`snapshot_trace`], where the diff must have run narrowed (never git's whole diff).
+fn traced(repo: &Repo, base: &str, diff: &str, what: &str) -> String {
+    let trace = snapshot_trace(repo, base, diff);
     assert!(!trace.contains(&format!("built-in: git diff --stat {base}")), "{what}: narrowed");
     trace
 }
