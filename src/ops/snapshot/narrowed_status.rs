@@ -126,12 +126,15 @@ fn lines(out: &[u8], quote_path_fully: bool) -> Result<Vec<u8>> {
 }
 
 /// Status's tracked lines of these letters and paths, sorted by path and quoted as status quotes.
-pub(super) fn status_lines(mut changed: Vec<(u8, &[u8])>, quote_path_fully: bool) -> Vec<u8> {
-    changed.sort_unstable_by(|a, b| a.1.cmp(b.1));
+pub(super) fn status_lines<P: AsRef<[u8]>>(
+    mut changed: Vec<(u8, P)>,
+    quote_path_fully: bool,
+) -> Vec<u8> {
+    changed.sort_unstable_by(|a, b| a.1.as_ref().cmp(b.1.as_ref()));
     let mut lines = Vec::with_capacity(changed.len() * 48);
     for (letter, path) in changed {
         lines.extend_from_slice(&[b' ', letter, b' ']);
-        lines.extend_from_slice(&quote_status_path(path, quote_path_fully));
+        lines.extend_from_slice(&quote_status_path(path.as_ref(), quote_path_fully));
         lines.push(b'\n');
     }
     lines

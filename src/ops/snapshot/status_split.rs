@@ -320,10 +320,7 @@ fn on_the_walk(
         // not be read.
         Some(_) => diff().and_then(|(diff, letters)| {
             let tracked = match letters {
-                Some(letters) => {
-                    let letters = letters.iter().map(|(l, path)| (*l, path.as_slice())).collect();
-                    narrowed_status::status_lines(letters, plan.quote_path_fully)
-                }
+                Some(letters) => narrowed_status::status_lines(letters, plan.quote_path_fully),
                 None => tracked()?,
             };
             Ok((tracked, diff))
