@@ -202,7 +202,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 # The snapshot's own caches, kept between snapshots; a cold run (the first snapshot of an
 # attempt) starts without them, after a `git status` that left git's own caches warm.
-COLD_PREP='rm -f .git/handoff-snapshot-dirs .git/handoff-snapshot-stat; git status --porcelain >/dev/null'
+COLD_PREP='rm -f .git/handoff-snapshot-dirs .git/handoff-snapshot-stat .git/handoff-snapshot-worktree; git status --porcelain >/dev/null'
 
 rows=() seals=()
 measure() { # DIR LABEL

@@ -27,6 +27,7 @@ mod status_split;
 mod tracked_walk;
 mod untracked_lines;
 mod untracked_names;
+mod worktree_cache;
 
 use anyhow::{Result, bail};
 use gix::ObjectId;

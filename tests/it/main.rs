@@ -72,6 +72,7 @@ mod snapshot;
 mod snapshot_configs;
 mod snapshot_diff;
 mod snapshot_git_untracked;
+mod snapshot_kept_lines;
 mod snapshot_narrow;
 mod snapshot_walk;
 mod start;

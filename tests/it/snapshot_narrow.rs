@@ -99,7 +99,7 @@ fn the_narrowed_diff_prints_what_the_whole_diff_prints() {
 }
 
 /// How many gits in `trace` diffed a part (or a piece of the first part) of the narrowed diff.
-fn part_gits(trace: &str) -> usize {
+pub(crate) fn part_gits(trace: &str) -> usize {
     let diffs = trace.lines().filter(|l| l.contains("built-in: git diff "));
     diffs.filter(|l| l.contains(" --numstat -z --stat=1000000,1000000 ")).count()
 }
@@ -374,18 +374,19 @@ fn snapshot_trace(repo: &Repo, base: &str, diff: &str) -> String {
     let out = cmd.env("GIT_TRACE", &trace).args(["snapshot", "--json", "--max-lines", "500"]);
     let snap: serde_json::Value = serde_json::from_str(&stdout_ok(out.output().unwrap())).unwrap();
     assert_matches_git(repo, &snap, base, 500);
-    std::fs::read_to_string(&trace).unwrap()
+    // No file where no git ran at all (every line kept, nothing untracked, HEAD at the base).
+    std::fs::read_to_string(&trace).unwrap_or_default()
 }
 
 /// [`snapshot_trace`], where the diff must have run narrowed (never git's whole diff).
-fn traced(repo: &Repo, base: &str, diff: &str, what: &str) -> String {
+pub(crate) fn traced(repo: &Repo, base: &str, diff: &str, what: &str) -> String {
     let trace = snapshot_trace(repo, base, diff);
     assert!(!trace.contains(&format!("built-in: git diff --stat {base}")), "{what}: narrowed");
     trace
 }
 
 /// Whether status's tracked half ran a git of its own (`git diff --name-status`).
-fn status_ran(trace: &str) -> bool {
+pub(crate) fn status_ran(trace: &str) -> bool {
     trace.contains("built-in: git diff --name-status")
 }
 
@@ -399,6 +400,16 @@ fn settle(repo: &Repo) {
     repo.git(["update-index", "--really-refresh"]);
 }
 
+/// An old tree (see [`old_tree`]) whose attempt `issue` started with a base at HEAD, so what HEAD
+/// changes since holds no addition; the base and the tree's names.
+pub(crate) fn started_at_head(env: &Env, issue: &str) -> (Repo, String, Vec<String>) {
+    let (repo, _, names) = old_tree(env, "r", "2");
+    let base = repo.head();
+    let started = repo.handoff().args(["start", "--issue", issue, "--base", &base]).output();
+    stdout_ok(started.unwrap());
+    (repo, base, names)
+}
+
 /// Status's tracked letters come from the narrowed diff's raw records, with no git of their own,
 /// whether the first part runs whole or in two pieces: edits, deletions, a mode change, a file
 /// become a link, a file rewritten with the same content. Where the walk doubts a path HEAD
@@ -406,11 +417,7 @@ fn settle(repo: &Repo) {
 #[test]
 fn status_letters_come_from_the_diff_in_one_piece_or_two() {
     let env = Env::new();
-    let (repo, _, names) = old_tree(&env, "r", "2");
-    // A base at HEAD: what HEAD changes since holds no addition.
-    let base = repo.head();
-    let started = repo.handoff().args(["start", "--issue", "6", "--base", &base]).output();
-    stdout_ok(started.unwrap());
+    let (repo, base, names) = started_at_head(&env, "6");
     for rel in &names[..4] {
         repo.write(rel, format!("{rel}, edited since the base\n"));
     }

@@ -37,7 +37,7 @@ use super::narrowed_parts::{
 };
 use super::narrowed_run::{FirstDiff, Narrowed, Part, Second};
 use super::tracked_walk::Index;
-use super::{stat_cache, stat_render};
+use super::{stat_cache, stat_render, worktree_cache};
 use crate::git::index_scan::Scan;
 use crate::git::pack_write;
 
@@ -225,58 +225,75 @@ pub(super) fn narrowed(
     };
     let Some(parts) = parts.take() else { return Ok(None) };
     let [first, second] = parts;
-    // The second part's lines where an earlier snapshot kept them under the same key.
     // git also reads a `.gitattributes` the index does not hold: with one among the untracked
-    // names the walk found (or the names unknown), nothing is kept.
+    // names the walk found (or the names unknown), no lines are kept.
     let attributes_outside = untracked.is_none_or(|names| names.iter().any(|n| is_attributes(n)));
-    let keep = (second.count > 0 && !attributes_outside).then(|| {
-        let mut key = stat_cache::Key::new(repo, &since.base);
-        for (path, (mode, id)) in second.base.iter().chain(&second.ids) {
-            key.feed_entry(path, *mode, id);
-        }
-        key.finish().map(|key| (repo.git_dir().to_path_buf(), key))
-    });
-    let keep = keep.flatten();
-    let kept = keep.as_ref().and_then(|(git_dir, key)| stat_cache::read(git_dir, key));
+    let (keep, kept) = stat_cache::for_part(repo, &since.base, &second, attributes_outside);
     let objects = tempfile::Builder::new()
         .prefix("git-handoff-objects-")
         .tempdir()
         .context("creating the snapshot's object directory")?;
-    // The first part always runs (it may hold only paths HEAD deleted).
+    let letters = (allowed.raw_letters && !first.doubted_since).then(|| {
+        let mut changed: Vec<Vec<u8>> = since.changed.iter().map(|(p, _)| p.clone()).collect();
+        changed.sort_unstable();
+        changed
+    });
+    // The lines of the first part's files kept by an earlier snapshot, where no path's line
+    // depends on another's and the letters come with them: git diffs only the others.
+    let cached = (second_from.is_some() && letters.is_some() && !attributes_outside)
+        .then_some(())
+        .filter(|_| lays_out(&first, allowed))
+        .and_then(|_| worktree_cache::split(repo, &since.base, &first));
+    // The first part's index whole, for status's git where the letters cannot be read.
     let first_index = write_index(index, &first, hash)?;
-    let Some(first_diff) = first_diff(repo, index, &first, second_from, allowed, objects.path())?
-    else {
-        return Ok(None);
+    let objects_dir = objects.path();
+    let first_diff = match &cached {
+        Some((_, run)) if !run.has_lines() => Some(FirstDiff::Nothing),
+        Some((_, run)) => first_diff(repo, index, run, second_from, allowed, objects_dir, true)?,
+        None => first_diff(repo, index, &first, second_from, allowed, objects_dir, false)?,
     };
+    let Some(first_diff) = first_diff else { return Ok(None) };
     let second = match (second.count, kept) {
         (0, _) => None,
         (_, Some(lines)) => Some(Second::Kept(lines)),
-        (_, None) => match write_part(repo, index, second, objects.path())? {
+        (_, None) => match write_part(repo, index, &second, objects.path())? {
             Some(part) => Some(Second::Run { part, keep }),
             None => return Ok(None),
         },
     };
     let columns = std::env::var_os("COLUMNS");
     let width = stat_render::columns(columns.as_deref().map(OsStrExt::as_bytes));
-    let base = since.base.clone();
-    let letters = (allowed.raw_letters && !first.doubted_since).then(|| {
-        let mut changed: Vec<Vec<u8>> = since.changed.iter().map(|(p, _)| p.clone()).collect();
-        changed.sort_unstable();
-        changed
-    });
     // Status's git, when it runs beside the first part's diff, reads a copy of its index: each
     // git may write back the index it refreshed while the other reads it.
     let status_index = match (&first_diff, &letters) {
         (FirstDiff::Whole(_), None) => Some(write_index(index, &first, hash)?),
         _ => None,
     };
-    let first = first_index;
-    Ok(Some(Narrowed { first, status_index, first_diff, second, objects, base, width, letters }))
+    let (first, base, cache) = (first_index, since.base.clone(), cached.map(|(plan, _)| plan));
+    Ok(Some(Narrowed {
+        first,
+        status_index,
+        first_diff,
+        second,
+        objects,
+        base,
+        width,
+        letters,
+        cache,
+    }))
+}
+
+/// Whether every name of a part has a stat line the layout can repeat (see
+/// [`stat_render::lays_out`]).
+fn lays_out(part: &Entries<'_>, allowed: &Allowed) -> bool {
+    let mut paths = part.ids.iter().chain(&part.base).map(|(path, _)| *path);
+    paths.all(|p| stat_render::lays_out(p, allowed.quote_path_fully))
 }
 
 /// How the first part is diffed: in two pieces where it may be (see [`PIECES_FROM`]), each written
 /// with its index and tree, else whole against the base's tree of its paths, written into
-/// `objects`; `None` where a tree cannot hold an entry.
+/// `objects` (with an index of its own where it is `own`, a selection of the first part's
+/// entries); `None` where a tree cannot hold an entry.
 fn first_diff(
     repo: &gix::Repository,
     index: &Index,
@@ -284,17 +301,20 @@ fn first_diff(
     second_from: Option<usize>,
     allowed: &Allowed,
     objects: &std::path::Path,
+    own: bool,
 ) -> Result<Option<FirstDiff>> {
     // In pieces only where their lines can be laid out as git's: else the whole diff would run.
-    let paths = first.ids.iter().chain(&first.base).map(|(path, _)| *path);
     let pieces = second_from
         .filter(|&from| first.count as usize >= pieces_from(from))
-        .filter(|_| paths.clone().all(|p| stat_render::lays_out(p, allowed.quote_path_fully)));
+        .filter(|_| lays_out(first, allowed));
     Ok(match pieces.and_then(|_| first.pieces()) {
         Some([a, b]) => {
-            let a = write_part(repo, index, a, objects)?;
-            let b = write_part(repo, index, b, objects)?;
+            let a = write_part(repo, index, &a, objects)?;
+            let b = write_part(repo, index, &b, objects)?;
             a.zip(b).map(|pieces| FirstDiff::Pieces(Box::new(pieces.into())))
+        }
+        None if own => {
+            write_part(repo, index, first, objects)?.map(|part| FirstDiff::Part(Box::new(part)))
         }
         None => write_tree(repo, first, objects)?.map(FirstDiff::Whole),
     })
@@ -305,11 +325,11 @@ fn first_diff(
 fn write_part(
     repo: &gix::Repository,
     index: &Index,
-    part: Entries<'_>,
+    part: &Entries<'_>,
     objects: &std::path::Path,
 ) -> Result<Option<Part>> {
-    let Some(tree) = write_tree(repo, &part, objects)? else { return Ok(None) };
-    Ok(Some(Part { index: write_index(index, &part, repo.object_hash())?, tree }))
+    let Some(tree) = write_tree(repo, part, objects)? else { return Ok(None) };
+    Ok(Some(Part { index: write_index(index, part, repo.object_hash())?, tree }))
 }
 
 /// Writes a part's private index, dated as the real one.

@@ -210,6 +210,42 @@ impl<'a> Entries<'a> {
         }
         Some(pieces)
     }
+
+    /// The entries at the paths `diffed` says git must diff, and the attributes files, so git
+    /// reads the same attributes; `None` where the part must be diffed whole (see
+    /// [`Entries::pieces`]).
+    pub fn select(&self, diffed: impl Fn(&[u8]) -> bool) -> Option<Entries<'a>> {
+        if self.whole {
+            return None;
+        }
+        let mut part = Entries::default();
+        let mut start = 0;
+        let (at_entries, deleted) = self.base.split_at_checked(self.ids.len())?;
+        for ((&id, &base), &end) in self.ids.iter().zip(at_entries).zip(&self.ends) {
+            let raw = &self.bytes[start..end];
+            start = end;
+            if is_attributes(id.0) || diffed(id.0) {
+                part.bytes.extend_from_slice(raw);
+                part.ends.push(part.bytes.len());
+                part.count += 1;
+                part.ids.push(id);
+                part.base.push(base);
+            }
+        }
+        part.base.extend(deleted.iter().filter(|(path, _)| diffed(path)));
+        Some(part)
+    }
+
+    /// Whether the part must be diffed by one git, all of it (see [`Entries::pieces`]).
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+
+    /// Whether git has anything to diff here: a path that is not an attributes file (those are
+    /// the same in the base, the index and the work tree where the part is not whole).
+    pub fn has_lines(&self) -> bool {
+        self.base.len() > self.ids.len() || self.ids.iter().any(|(path, _)| !is_attributes(path))
+    }
 }
 
 /// Whether an entry of `mode` the walk found clean goes to the second part, whose lines are kept

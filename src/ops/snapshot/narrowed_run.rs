@@ -9,7 +9,7 @@ use anyhow::Result;
 use tempfile::{NamedTempFile, TempDir};
 
 use super::git_read::{join, run_git};
-use super::{narrowed_status, stat_cache, stat_render};
+use super::{narrowed_status, stat_cache, stat_render, worktree_cache};
 use crate::git::{Git, pack_write};
 
 /// One part of the narrowed diff: a private index and the base's tree at the same paths.
@@ -34,6 +34,9 @@ pub(super) struct Narrowed {
     /// Where status's tracked letters come from the first part's raw records: the paths HEAD
     /// changed since the base, sorted (see [`narrowed_status::from_raw`]).
     pub letters: Option<Vec<Vec<u8>>>,
+    /// The first part's lines kept by an earlier snapshot, where git diffs only the other paths
+    /// (see [`worktree_cache`]).
+    pub cache: Option<worktree_cache::Plan>,
 }
 
 /// What one git of the narrowed diff printed.
@@ -44,10 +47,13 @@ pub(super) type Letters = Vec<(u8, Vec<u8>)>;
 
 /// How the first part of the narrowed diff runs: one git, on the first part's index against this
 /// tree of the base's, or two side by side, each on a piece of it (from `PIECES_FROM` entries, see
-/// [`narrowed_diff`](super::narrowed_diff)).
+/// [`narrowed_diff`](super::narrowed_diff)); where some of its lines are kept, one git on the rest
+/// (`Part`), or none.
 pub(super) enum FirstDiff {
     Whole(String),
     Pieces(Box<[Part; 2]>),
+    Part(Box<Part>),
+    Nothing,
 }
 
 /// The narrowed diff's second part: to run (its lines then kept in the git dir under the key), or
@@ -95,6 +101,8 @@ impl Narrowed {
                 second.map(|second| s.spawn(move || part(&second.index, &second.tree, false)));
             let first = match &self.first_diff {
                 FirstDiff::Whole(tree) => vec![part(&self.first, tree, raw)],
+                FirstDiff::Part(own) => vec![part(&own.index, &own.tree, raw)],
+                FirstDiff::Nothing => Vec::new(),
                 FirstDiff::Pieces(pieces) => {
                     let [a, b] = &**pieces;
                     let a = s.spawn(move || part(&a.index, &a.tree, raw));
@@ -170,11 +178,24 @@ impl Narrowed {
             (None, Some(Second::Kept(lines))) => stat_render::parse(lines),
             (None, _) => Some(Vec::new()),
         };
+        let first = first.into_iter().collect::<Result<Vec<_>>>()?;
         let mut merged = second;
-        for out in first {
-            let out = out?;
-            let parsed = self.take_raw(&out, &mut letters).and_then(stat_render::parse);
+        for out in &first {
+            let parsed = self.take_raw(out, &mut letters).and_then(stat_render::parse);
             merged = merged.zip(parsed).and_then(|(a, b)| stat_render::merge(a, b));
+        }
+        if let Some(cache) = &self.cache {
+            merged = merged.and_then(|files| stat_render::merge(files, cache.stats()));
+            let changed = self.letters.as_deref().unwrap_or_default();
+            match (narrowed_status::from_raw(&cache.raw(), changed), letters.as_mut()) {
+                (Some(got), Some(letters)) => {
+                    letters.extend(got.into_iter().map(|(letter, path)| (letter, path.to_vec())));
+                }
+                _ => letters = None,
+            }
+            if merged.is_some() {
+                cache.write(&first.iter().map(Vec::as_slice).collect::<Vec<_>>());
+            }
         }
         Ok((merged.map(|files| stat_render::render(&files, self.width)), letters))
     }

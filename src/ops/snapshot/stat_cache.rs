@@ -41,15 +41,10 @@ impl Key {
         let mut key = Key { hasher: gix::hash::hasher(repo.object_hash()) };
         key.feed(MAGIC);
         key.feed(base.as_bytes());
-        let config = repo.config_snapshot();
         // Every `diff`, `core` and `attr` section as written (drivers, algorithm, quoting, the
         // attributes file, `attr.tree`, ...).
-        for section in config.plumbing().sections() {
-            let name = section.header().name();
-            if [&b"diff"[..], b"core", b"attr"].iter().any(|n| name.eq_ignore_ascii_case(n)) {
-                key.feed(section.to_bstring().as_ref());
-            }
-        }
+        key.feed_sections(repo, &[b"diff", b"core", b"attr"]);
+        let config = repo.config_snapshot();
         for var in ["GIT_ATTR_SOURCE", "GIT_ATTR_NOSYSTEM"] {
             key.feed(std::env::var_os(var).unwrap_or_default().as_encoded_bytes());
         }
@@ -70,6 +65,17 @@ impl Key {
             key.feed_file(path);
         }
         key
+    }
+
+    /// Feeds every config section of one of these names, as written.
+    pub(super) fn feed_sections(&mut self, repo: &gix::Repository, names: &[&[u8]]) {
+        let config = repo.config_snapshot();
+        for section in config.plumbing().sections() {
+            let name = section.header().name();
+            if names.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+                self.feed(section.to_bstring().as_ref());
+            }
+        }
     }
 
     /// Feeds `bytes`, with its length so that no two feeds run together.
@@ -103,6 +109,26 @@ impl Key {
     }
 }
 
+/// Where the second part's (`second`'s) lines are kept (the git dir and their key), and the lines an earlier
+/// snapshot kept there under the same key; neither with `attributes_outside`.
+pub(super) fn for_part(
+    repo: &gix::Repository,
+    base: &str,
+    second: &super::narrowed_parts::Entries<'_>,
+    attributes_outside: bool,
+) -> (Option<(PathBuf, String)>, Option<Vec<u8>>) {
+    let keep = (second.count > 0 && !attributes_outside).then(|| {
+        let mut key = Key::new(repo, base);
+        for (path, (mode, id)) in second.base.iter().chain(&second.ids) {
+            key.feed_entry(path, *mode, id);
+        }
+        key.finish().map(|key| (repo.git_dir().to_path_buf(), key))
+    });
+    let keep = keep.flatten();
+    let kept = keep.as_ref().and_then(|(git_dir, key)| read(git_dir, key));
+    (keep, kept)
+}
+
 /// The lines kept under `key` in `git_dir`, if those are the ones kept.
 pub(super) fn read(git_dir: &Path, key: &str) -> Option<Vec<u8>> {
     let path = git_dir.join(FILE);
@@ -132,7 +158,7 @@ pub(super) fn write(git_dir: &Path, key: &str, lines: &[u8]) {
 }
 
 /// The bytes before the checksum at the end of `data`, if it is theirs.
-fn verified(data: &[u8]) -> Option<&[u8]> {
+pub(super) fn verified(data: &[u8]) -> Option<&[u8]> {
     let at = data.len().checked_sub(CHECKSUM_LEN)?;
     let (body, sum) = data.split_at(at);
     (checksum(body).as_bytes() == sum).then_some(body)
@@ -141,7 +167,7 @@ fn verified(data: &[u8]) -> Option<&[u8]> {
 const CHECKSUM_LEN: usize = 40;
 
 /// The SHA-1 of `data`, in hex (whatever the repository's hash: it only tells a torn file).
-fn checksum(data: &[u8]) -> String {
+pub(super) fn checksum(data: &[u8]) -> String {
     let mut hasher = gix::hash::hasher(gix::hash::Kind::Sha1);
     hasher.update(data);
     hasher.try_finalize().map(|id| id.to_string()).unwrap_or_default()

@@ -1,0 +1,96 @@
+//! The narrowed diff's first part, path by path, kept between snapshots
+//! (`src/ops/snapshot/worktree_cache.rs`): once the files the agent changed have settled, the next
+//! snapshot diffs only those whose stat data changed since, and prints what git prints.
+
+use std::fs::File;
+use std::time::Duration;
+
+use crate::common::{Env, Repo};
+use crate::snapshot_narrow::{part_gits, started_at_head, status_ran, traced};
+
+/// How long a file must have been left alone for its line to be kept (`SETTLED`), and a little.
+const SETTLE: Duration = Duration::from_millis(2200);
+
+/// The snapshot in parts (the first part in pieces from two paths), checked against git; how many
+/// gits diffed the first part, and whether status ran a git of its own.
+fn first_part_gits(repo: &Repo, base: &str, what: &str) -> (usize, bool) {
+    let trace = traced(repo, base, "halves", what);
+    (part_gits(&trace), status_ran(&trace))
+}
+
+#[test]
+fn lines_are_kept_for_the_files_that_did_not_change_since_the_last_snapshot() {
+    let env = Env::new();
+    // A base at HEAD: no addition, so each path's line is its own.
+    let (repo, base, names) = started_at_head(&env, "7");
+    for rel in &names[..20] {
+        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
+    }
+    std::fs::remove_file(repo.path.join(&names[20])).unwrap();
+    repo.chmod(&names[21], 0o755);
+    repo.write(&names[22], b"\0binary\xff\n");
+    let same = std::fs::read(repo.path.join(&names[23])).unwrap();
+    repo.write(&names[23], same);
+
+    // Changed just now: diffed, and not kept.
+    assert_eq!(first_part_gits(&repo, &base, "fresh"), (2, false), "two pieces");
+    assert_eq!(first_part_gits(&repo, &base, "fresh again"), (2, false), "not kept yet");
+    std::thread::sleep(SETTLE);
+    assert_eq!(first_part_gits(&repo, &base, "settled"), (2, false), "diffed, then kept");
+    assert!(repo.path.join(".git/handoff-snapshot-worktree").is_file());
+    assert_eq!(first_part_gits(&repo, &base, "kept"), (0, false), "every line kept");
+
+    // The same size and the same modification time: only the change time tells.
+    let file = repo.path.join(&names[3]);
+    let modified = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let mut after = before.clone();
+    after[0] ^= 0x20;
+    std::fs::write(&file, &after).unwrap();
+    File::options().write(true).open(&file).unwrap().set_modified(modified).unwrap();
+    assert_eq!(first_part_gits(&repo, &base, "same stat but ctime"), (1, false), "one rediffed");
+    // A file deleted, one restored as it was, one edited again.
+    std::fs::remove_file(repo.path.join(&names[5])).unwrap();
+    repo.git(["checkout", "--", &names[20]]);
+    repo.write(&names[6], "edited again\n");
+    assert_eq!(first_part_gits(&repo, &base, "more work"), (2, false), "rediffed");
+    std::thread::sleep(SETTLE);
+    assert_eq!(first_part_gits(&repo, &base, "more work, settled"), (2, false), "then kept");
+    assert_eq!(first_part_gits(&repo, &base, "more work, kept"), (0, false), "kept");
+}
+
+/// What git's diff reads besides the file changes what it prints: attributes, the `filter` and
+/// `diff` config, a `.gitattributes` among the untracked files. The kept lines are not used then.
+#[test]
+fn kept_lines_are_not_used_where_what_git_reads_besides_the_file_changed() {
+    let env = Env::new();
+    let (repo, base, names) = started_at_head(&env, "8");
+    for rel in &names[..6] {
+        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
+    }
+    repo.write(".git/info/attributes", "*.txt filter=up\n");
+    std::thread::sleep(SETTLE);
+    assert_eq!(first_part_gits(&repo, &base, "settled"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "kept"), (0, false));
+    // The clean filter git runs each file through before it diffs it.
+    repo.git(["config", "filter.up.clean", "tr a-z A-Z"]);
+    assert_eq!(first_part_gits(&repo, &base, "a clean filter"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "a clean filter, kept"), (0, false));
+    repo.git(["config", "--unset", "filter.up.clean"]);
+    assert_eq!(first_part_gits(&repo, &base, "no clean filter"), (2, false));
+    repo.write(".git/info/attributes", "*.txt binary\n");
+    assert_eq!(first_part_gits(&repo, &base, "binary by attribute"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "binary, kept"), (0, false));
+    repo.git(["config", "diff.suppressBlankEmpty", "true"]);
+    assert_eq!(first_part_gits(&repo, &base, "diff config"), (2, false));
+    repo.write("d0/.gitattributes", "*.txt -binary\n");
+    assert_eq!(first_part_gits(&repo, &base, "untracked attributes"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "untracked, again"), (2, false));
+    std::fs::remove_file(repo.path.join("d0/.gitattributes")).unwrap();
+    // A kept file cut short is ignored.
+    let kept = repo.path.join(".git/handoff-snapshot-worktree");
+    let bytes = std::fs::read(&kept).unwrap();
+    std::fs::write(&kept, &bytes[..bytes.len() / 2]).unwrap();
+    assert_eq!(first_part_gits(&repo, &base, "cut short"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "written again"), (0, false));
+}
