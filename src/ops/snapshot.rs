@@ -14,6 +14,7 @@ mod diff_split;
 mod dir_cache;
 mod git_read;
 mod git_untracked;
+mod kept_lines;
 mod monitor;
 mod narrowed_diff;
 mod narrowed_parts;

@@ -5,8 +5,9 @@
 use std::fs::File;
 use std::time::Duration;
 
-use crate::common::{Env, Repo};
-use crate::snapshot_narrow::{part_gits, started_at_head, status_ran, traced};
+use crate::common::{Env, Repo, stdout_ok};
+use crate::snapshot_narrow::{part_gits, settle, started_at_head, status_ran, traced};
+use crate::snapshot_walk::{age, old_tree};
 
 /// How long a file must have been left alone for its line to be kept (`SETTLED`), and a little.
 const SETTLE: Duration = Duration::from_millis(2200);
@@ -93,4 +94,68 @@ fn kept_lines_are_not_used_where_what_git_reads_besides_the_file_changed() {
     std::fs::write(&kept, &bytes[..bytes.len() / 2]).unwrap();
     assert_eq!(first_part_gits(&repo, &base, "cut short"), (2, false));
     assert_eq!(first_part_gits(&repo, &base, "written again"), (0, false));
+}
+
+/// Where HEAD added files since the base, rename detection may pair any addition with any
+/// deletion: only the lines of files modified alike in the base, the index and the work tree are
+/// kept, the additions and deletions go to git every time, and the renames it finds among them
+/// are git's.
+#[test]
+fn among_renames_only_the_modified_files_lines_are_kept() {
+    let env = Env::new();
+    // HEAD added `work.txt` since the base.
+    let (repo, base, names) = old_tree(&env, "r", "2");
+    let started = repo.handoff().args(["start", "--issue", "9", "--base", &base]).output();
+    stdout_ok(started.unwrap());
+    // A rename since the base, and a copy of a file the work tree then deletes: from the base,
+    // another rename.
+    let moved = std::fs::read(repo.path.join(&names[40])).unwrap();
+    repo.write("d2/moved.txt", moved);
+    std::fs::remove_file(repo.path.join(&names[40])).unwrap();
+    let copied = std::fs::read(repo.path.join(&names[12])).unwrap();
+    repo.write("d1/copy.txt", copied);
+    repo.commit_all("a rename and a copy");
+    settle(&repo);
+    for rel in &names[..10] {
+        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
+    }
+    std::fs::remove_file(repo.path.join(&names[12])).unwrap();
+    std::thread::sleep(SETTLE);
+    assert_eq!(first_part_gits(&repo, &base, "settled"), (1, false), "one git: renames");
+    let kept = std::fs::read(repo.path.join(".git/handoff-snapshot-worktree")).unwrap();
+    let holds =
+        |rel: &str| kept.windows(rel.len() + 2).any(|w| w == format!("\0{rel}\0").as_bytes());
+    assert!(names[..10].iter().all(|rel| holds(rel)), "the modified files' lines kept");
+    for rel in [&names[12], &names[40], "d1/copy.txt", "d2/moved.txt", "work.txt"] {
+        assert!(!holds(rel), "{rel}: an end of a rename, or an addition, is not kept");
+    }
+    assert_eq!(first_part_gits(&repo, &base, "kept"), (1, false), "the renames still run");
+    repo.git(["checkout", "--", &names[12]]);
+    repo.write(&names[3], "edited again\n");
+    assert_eq!(first_part_gits(&repo, &base, "restored"), (1, false));
+}
+
+/// A deletion kept while nothing could be renamed is diffed again once HEAD adds a file it may
+/// pair with.
+#[test]
+fn a_kept_deletion_is_diffed_again_once_an_addition_may_pair_with_it() {
+    let env = Env::new();
+    let (repo, base, names) = started_at_head(&env, "10");
+    for rel in &names[..4] {
+        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
+    }
+    let content = std::fs::read(repo.path.join(&names[20])).unwrap();
+    std::fs::remove_file(repo.path.join(&names[20])).unwrap();
+    std::thread::sleep(SETTLE);
+    assert_eq!(first_part_gits(&repo, &base, "settled"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "kept"), (0, false));
+    // The deleted file's content committed under another name (the deletion left unstaged).
+    repo.write("d0/copy.txt", content);
+    repo.git(["add", "d0/copy.txt"]);
+    repo.git(["commit", "-q", "-m", "a copy"]);
+    // Not racily clean (the walk doubting a path HEAD changed makes status ask git).
+    age(&repo, "d0/copy.txt");
+    std::thread::sleep(Duration::from_millis(1100));
+    repo.git(["status", "--porcelain"]);
+    assert_eq!(first_part_gits(&repo, &base, "an addition"), (1, false), "a rename, from git");
 }

@@ -42,8 +42,11 @@ pub(super) struct Entries<'a> {
     pub ids: Vec<(&'a [u8], Held)>,
     /// Where each entry's bytes end in `bytes`.
     ends: Vec<usize>,
-    /// Whether the part must be diffed by one git (see [`Entries::pieces`]).
+    /// Whether the part must be diffed by one git (see [`Entries::pieces`]): it holds an
+    /// addition, or an attributes file that changed.
     whole: bool,
+    /// Whether an attributes file that changed makes it whole.
+    pub attributes_changed: bool,
     /// Whether the walk doubted a path HEAD changed since the base, where the diff's letter is
     /// not status's (see [`narrowed_status`](super::narrowed_status)).
     pub doubted_since: bool,
@@ -104,6 +107,7 @@ pub(super) fn entries_in_parts<'a>(
                 return Ok(None);
             }
             parts[0].whole = true;
+            parts[0].attributes_changed = true;
         }
         parts[0].doubted_since |= doubted && head_changed.is_some();
         let id = scan.id(entry, hash).ok_or_else(|| anyhow!("an index entry cut short"))?;
@@ -212,16 +216,12 @@ impl<'a> Entries<'a> {
     }
 
     /// The entries at the paths `diffed` says git must diff, and the attributes files, so git
-    /// reads the same attributes; `None` where the part must be diffed whole (see
-    /// [`Entries::pieces`]).
-    pub fn select(&self, diffed: impl Fn(&[u8]) -> bool) -> Option<Entries<'a>> {
-        if self.whole {
-            return None;
-        }
-        let mut part = Entries::default();
+    /// reads the same attributes; whole where this part is (see [`Entries::pieces`]).
+    pub fn select(&self, diffed: impl Fn(&[u8]) -> bool) -> Entries<'a> {
+        let mut part = Entries { whole: self.whole, ..Entries::default() };
+        part.attributes_changed = self.attributes_changed;
         let mut start = 0;
-        let (at_entries, deleted) = self.base.split_at_checked(self.ids.len())?;
-        for ((&id, &base), &end) in self.ids.iter().zip(at_entries).zip(&self.ends) {
+        for (&id, &end) in self.ids.iter().zip(&self.ends) {
             let raw = &self.bytes[start..end];
             start = end;
             if is_attributes(id.0) || diffed(id.0) {
@@ -229,11 +229,11 @@ impl<'a> Entries<'a> {
                 part.ends.push(part.bytes.len());
                 part.count += 1;
                 part.ids.push(id);
-                part.base.push(base);
             }
         }
-        part.base.extend(deleted.iter().filter(|(path, _)| diffed(path)));
-        Some(part)
+        let base = self.base.iter().filter(|(path, _)| is_attributes(path) || diffed(path));
+        part.base.extend(base);
+        part
     }
 
     /// Whether the part must be diffed by one git, all of it (see [`Entries::pieces`]).

@@ -4,22 +4,25 @@
 //!
 //! The first part (see [`narrowed_diff`](super::narrowed_diff)) holds the files the walk doubted,
 //! mostly the ones the agent edited: git reads each from the work tree and diffs it against the
-//! base's blob. Where no path's line can depend on another's (no addition, which rename detection
-//! may pair with a deletion; no attributes file that changed), a path's raw letter and stat line
-//! are known from the path, the base's and the index's entries there, the file's content, and
+//! base's blob. Where no attributes file changed, a path's raw letter and stat line are known
+//! from the path, the base's and the index's entries there, the file's content, and
 //! what the second part's key already holds (the `diff`, `core` and `attr` config, the attributes
 //! files, git itself), with the `filter` config besides, which turns the file into what is diffed.
 //! The content is told by the file's stat data: device, inode, mode, owner, size, and the
 //! modification and change times to the nanosecond; the change time is the kernel's, which no
 //! program can set back. So a snapshot diffs only the files whose stat data changed since the
 //! last one (none, when the agent did nothing in between) and takes the other lines from here.
+//! One path's line depends on another's only through rename detection, which pairs an addition
+//! with a deletion: where the part holds an addition (HEAD added a file since the base), only the
+//! lines of files modified alike in the base, the index and the work tree are kept, and every
+//! addition and deletion goes to git each time.
 //!
 //! A line is kept only for a file changed at least [`SETTLED`] before git read it: a file changed
 //! again within the same tick of the clock could keep the stat data the line was read under (as
 //! git's own racily clean entries). A path gone from the work tree is kept only with the deletion
 //! git gave it. The file is replaced whole and ends in a checksum, as the second part's is.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -27,33 +30,24 @@ use std::time::{Duration, SystemTime};
 
 use gix::ObjectId;
 
+use super::kept_lines::{self, Line};
 use super::narrowed_parts::{Entries, Held, is_attributes};
 use super::narrowed_status::{Raw, split_raw};
 use super::stat_cache;
 use super::stat_render::{self, FileStat};
 
-const MAGIC: &[u8] = b"git-handoff snapshot-worktree 1\n";
 /// The name of the kept lines in the git directory.
 pub(super) const FILE: &str = "handoff-snapshot-worktree";
-/// The most bytes kept (a first part of that many changed files is rare).
-const MAX_BYTES: usize = 16 << 20;
 /// How long before git reads a file it must have last changed for its line to be kept.
 const SETTLED: Duration = Duration::from_secs(2);
-
-/// What the cache holds for one path: the raw record's letter (none where git printed no record)
-/// and the stat line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Line {
-    pub path: Vec<u8>,
-    pub letter: Option<u8>,
-    pub stat: Option<FileStat>,
-}
 
 /// The first part's paths, split into those whose lines are kept and those git diffs; made before
 /// git runs, written after it with what git said.
 pub(super) struct Plan {
     file: PathBuf,
     context: String,
+    /// Whether the part holds an addition, so renames may be found among its paths.
+    renames: bool,
     /// The lines kept for paths of this first part, by path.
     pub kept: Vec<Line>,
     /// The key of each path git diffs whose line may be kept, with whether its file was gone.
@@ -65,54 +59,57 @@ pub(super) struct Plan {
 }
 
 /// The plan for the first part `first` of a diff against `base`, and the entries git must still
-/// diff; `None` where its lines cannot be kept (an addition, a changed attributes file, a bare
+/// diff; `None` where its lines cannot be kept (an attributes file that changed, a bare
 /// repository, no key).
 pub(super) fn split<'a>(
     repo: &gix::Repository,
     base: &str,
     first: &Entries<'a>,
 ) -> Option<(Plan, Entries<'a>)> {
-    if first.is_whole() {
+    if first.attributes_changed {
         return None;
     }
     let plan = plan(repo, repo.workdir()?, base, first)?;
-    let run = first.select(|path| !plan.is_kept(path))?;
+    let run = first.select(|path| !plan.is_kept(path));
     Some((plan, run))
 }
 
-/// The plan for `first`, which holds no addition and no changed attributes file, in the
-/// repository whose work tree is `top`.
+/// The plan for `first`, which holds no attributes file that changed, in the repository whose
+/// work tree is `top`. Where it holds an addition, which rename detection may pair with any
+/// deletion, only the files in the base, the index and the work tree alike are kept (their lines
+/// are their own whatever is renamed): the additions and deletions always go to git.
 fn plan(repo: &gix::Repository, top: &Path, base: &str, first: &Entries<'_>) -> Option<Plan> {
     let context = context(repo, base, first)?;
     let file = repo.git_dir().join(FILE);
-    let stored = read(&file, &context).unwrap_or_default();
+    let stored = kept_lines::read(&file, &context).unwrap_or_default();
     let settled = SystemTime::now().checked_sub(SETTLED)?;
     let settled = settled.duration_since(SystemTime::UNIX_EPOCH).ok()?;
     let settled = (settled.as_secs() as i64, i64::from(settled.subsec_nanos()));
+    let renames = first.is_whole();
     let mut plan = Plan {
         file,
         context,
+        renames,
         kept: Vec::new(),
         fresh: HashMap::new(),
         kept_keys: Vec::new(),
         stale: false,
     };
-    let (at_entries, deleted) = first.base.split_at_checked(first.ids.len())?;
-    let in_index = first
-        .ids
-        .iter()
-        .zip(at_entries)
-        .map(|(&(path, id), &(_, base))| (path, Some(base), Some(id)));
-    let only_base = deleted.iter().map(|&(path, base)| (path, Some(base), None));
+    let bases: HashMap<&[u8], Held> = first.base.iter().copied().collect();
+    let indexed: HashSet<&[u8]> = first.ids.iter().map(|(path, _)| *path).collect();
+    let in_index = first.ids.iter().map(|&(path, id)| (path, bases.get(path).copied(), Some(id)));
+    let only_base = first.base.iter().filter(|(path, _)| !indexed.contains(path));
+    let only_base = only_base.map(|&(path, base)| (path, Some(base), None));
     let mut used = 0;
     for (path, base, id) in in_index.chain(only_base) {
-        if is_attributes(path) {
+        if is_attributes(path) || (renames && (base.is_none() || id.is_none())) {
             continue;
         }
         let Some((key, gone, settled)) = entry_key(repo, top, path, base, id, settled) else {
             continue;
         };
         match stored.get(&key) {
+            _ if renames && gone => {}
             Some(line) if line.path == path => {
                 plan.kept.push(line.clone());
                 plan.kept_keys.push(key);
@@ -132,7 +129,7 @@ fn plan(repo: &gix::Repository, top: &Path, base: &str, first: &Entries<'_>) -> 
 /// What every line of the part depends on besides its own path's entries and file.
 fn context(repo: &gix::Repository, base: &str, first: &Entries<'_>) -> Option<String> {
     let mut key = stat_cache::Key::new(repo, base);
-    key.feed(MAGIC);
+    key.feed(kept_lines::MAGIC);
     key.feed_sections(repo, &[b"filter"]);
     for (path, (mode, id)) in first.ids.iter().filter(|(path, _)| is_attributes(path)) {
         key.feed_entry(path, *mode, id);
@@ -228,134 +225,47 @@ impl Plan {
     /// (`outputs`: raw records, then the numstat and the stat), with the lines kept before;
     /// failing, keeps nothing new.
     pub(super) fn write(&self, outputs: &[&[u8]]) {
-        let mut fresh = Vec::new();
+        let mut letters: HashMap<&[u8], Vec<u8>> = HashMap::new();
+        let mut stats: HashMap<Vec<u8>, Vec<FileStat>> = HashMap::new();
+        let mut parsed = Vec::new();
         for out in outputs {
-            let Some(lines) = lines_of(out) else { return };
-            fresh.extend(lines);
+            let Some((raw, rest)) = split_raw(out) else { return };
+            let Some(files) = stat_render::parse(rest) else { return };
+            parsed.push(raw);
+            for file in files {
+                stats.entry(file.key.clone()).or_default().push(file);
+            }
         }
-        let fresh: Vec<(ObjectId, Line)> = fresh
-            .into_iter()
-            .filter_map(|line| {
-                let &(key, gone) = self.fresh.get(&line.path)?;
-                // A file gone is kept only with the deletion git gave it.
-                (!gone || line.letter == Some(b'D')).then_some((key, line))
-            })
-            .collect();
-        let unchanged = self.fresh.iter().filter(|(path, (_, gone))| {
-            !gone && !fresh.iter().any(|(_, line)| &line.path == *path)
-        });
-        let unchanged: Vec<(ObjectId, Line)> = unchanged
-            .map(|(path, (key, _))| (*key, Line { path: path.clone(), letter: None, stat: None }))
-            .collect();
-        if fresh.is_empty() && unchanged.is_empty() && !self.stale {
+        for record in parsed.iter().flatten() {
+            // A rename's or a copy's ends: their letters are not their own.
+            for path in record.from.into_iter().chain([record.path]) {
+                letters.entry(path).or_default().push(record.letter);
+            }
+        }
+        let mut fresh = Vec::new();
+        for (path, &(key, gone)) in &self.fresh {
+            let letter = letters.get(path.as_slice()).map_or(&[][..], Vec::as_slice);
+            let stat = stats.get(path).map_or(&[][..], Vec::as_slice);
+            // One record at most (a type change may be split in two) and a stat line only with
+            // it; a file gone only with the deletion git gave it; among renames, a file only as
+            // modified, which nothing else can be paired with.
+            let (letter, stat) = match (letter, stat) {
+                ([], []) => (None, None),
+                ([letter], []) => (Some(*letter), None),
+                ([letter], [stat]) => (Some(*letter), Some(stat.clone())),
+                _ => continue,
+            };
+            let plain = matches!(letter, Some(b'M' | b'T' | b'D') | None);
+            let own = plain && (!self.renames || matches!(letter, Some(b'M') | None));
+            if own && (!gone || letter == Some(b'D')) {
+                fresh.push((key, Line { path: path.clone(), letter, stat }));
+            }
+        }
+        if fresh.is_empty() && !self.stale {
             return;
         }
         let kept = self.kept_keys.iter().copied().zip(self.kept.iter().cloned());
-        let all: Vec<(ObjectId, Line)> = kept.chain(fresh).chain(unchanged).collect();
-        write(&self.file, &self.context, &all);
+        let all: Vec<(ObjectId, Line)> = kept.chain(fresh).collect();
+        kept_lines::write(&self.file, &self.context, &all);
     }
-}
-
-/// Each path's letter and stat line in one first-part output; `None` where it is not in the
-/// shape expected.
-fn lines_of(out: &[u8]) -> Option<Vec<Line>> {
-    let (raw, rest) = split_raw(out)?;
-    let stats = stat_render::parse(rest)?;
-    let mut lines: Vec<Line> = Vec::new();
-    for record in &raw {
-        if record.from.is_some() {
-            return None;
-        }
-        lines.push(Line { path: record.path.to_vec(), letter: Some(record.letter), stat: None });
-    }
-    for stat in stats {
-        match lines.iter_mut().find(|line| line.path == stat.key) {
-            Some(line) => line.stat = Some(stat),
-            None => lines.push(Line { path: stat.key.clone(), letter: None, stat: Some(stat) }),
-        }
-    }
-    Some(lines)
-}
-
-/// The lines kept under `context` in `file`, by key; `None` if there are none.
-fn read(file: &Path, context: &str) -> Option<HashMap<ObjectId, Line>> {
-    let limit = MAX_BYTES as u64 + 4096;
-    let data = crate::util::fs::read_regular(file, limit, "the snapshot's kept lines").ok()?;
-    let body = stat_cache::verified(&data)?;
-    let rest = body.strip_prefix(MAGIC)?.strip_prefix(context.as_bytes())?;
-    let mut rest = rest.strip_prefix(b"\n")?;
-    let mut lines = HashMap::new();
-    while !rest.is_empty() {
-        let (key, line, after) = decode(rest)?;
-        lines.insert(key, line);
-        rest = after;
-    }
-    Some(lines)
-}
-
-/// Keeps `lines` under `context` in `file`, replacing what was kept; failing, keeps nothing.
-fn write(file: &Path, context: &str, lines: &[(ObjectId, Line)]) {
-    let mut data = Vec::new();
-    data.extend_from_slice(MAGIC);
-    data.extend_from_slice(context.as_bytes());
-    data.push(b'\n');
-    for (key, line) in lines {
-        encode(&mut data, key, line);
-        if data.len() > MAX_BYTES {
-            return;
-        }
-    }
-    let sum = stat_cache::checksum(&data);
-    data.extend_from_slice(sum.as_bytes());
-    let _ = crate::util::fs::replace_unsynced(file, &data);
-}
-
-/// One line as `<key> <letter or -> <n|s|b> <added> <deleted>\0<name>\0<path>\0`.
-fn encode(out: &mut Vec<u8>, key: &ObjectId, line: &Line) {
-    let letter = line.letter.unwrap_or(b'-');
-    let (kind, added, deleted, name) = match &line.stat {
-        None => (b'n', 0, 0, &[][..]),
-        Some(stat) => {
-            (if stat.binary { b'b' } else { b's' }, stat.added, stat.deleted, &stat.name[..])
-        }
-    };
-    out.extend_from_slice(format!("{key} ").as_bytes());
-    out.extend_from_slice(&[letter, b' ', kind]);
-    out.extend_from_slice(format!(" {added} {deleted}").as_bytes());
-    out.push(0);
-    out.extend_from_slice(name);
-    out.push(0);
-    out.extend_from_slice(&line.path);
-    out.push(0);
-}
-
-/// The line at the start of `data`, and what follows it.
-fn decode(data: &[u8]) -> Option<(ObjectId, Line, &[u8])> {
-    let mut fields = data.splitn(4, |&b| b == 0);
-    let head = std::str::from_utf8(fields.next()?).ok()?;
-    let name = fields.next()?;
-    let path = fields.next()?;
-    let rest = fields.next()?;
-    let mut words = head.split(' ');
-    let key = ObjectId::from_hex(words.next()?.as_bytes()).ok()?;
-    let letter = match words.next()?.as_bytes() {
-        b"-" => None,
-        &[letter] => Some(letter),
-        _ => return None,
-    };
-    let kind = words.next()?;
-    let added = words.next()?.parse().ok()?;
-    let deleted = words.next()?.parse().ok()?;
-    if words.next().is_some() || path.is_empty() {
-        return None;
-    }
-    let stat =
-        |binary| FileStat { key: path.to_vec(), name: name.to_vec(), added, deleted, binary };
-    let stat = match kind {
-        "n" => None,
-        "s" => Some(stat(false)),
-        "b" => Some(stat(true)),
-        _ => return None,
-    };
-    Some((key, Line { path: path.to_vec(), letter, stat }, rest))
 }
