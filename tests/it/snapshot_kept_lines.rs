@@ -73,12 +73,16 @@ fn kept_lines_are_not_used_where_what_git_reads_besides_the_file_changed() {
     std::thread::sleep(SETTLE);
     assert_eq!(first_part_gits(&repo, &base, "settled"), (2, false));
     assert_eq!(first_part_gits(&repo, &base, "kept"), (0, false));
-    // The clean filter git runs each file through before it diffs it.
+    // The clean filter git runs each file through before it diffs it: nothing is kept while
+    // one is configured (its program is not in the key).
     repo.git(["config", "filter.up.clean", "tr a-z A-Z"]);
     assert_eq!(first_part_gits(&repo, &base, "a clean filter"), (2, false));
-    assert_eq!(first_part_gits(&repo, &base, "a clean filter, kept"), (0, false));
+    assert_eq!(first_part_gits(&repo, &base, "a clean filter, again"), (2, false));
     repo.git(["config", "--unset", "filter.up.clean"]);
-    assert_eq!(first_part_gits(&repo, &base, "no clean filter"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "no clean filter"), (0, false));
+    // A `filter` section the key holds, that runs nothing.
+    repo.git(["config", "filter.up.required", "false"]);
+    assert_eq!(first_part_gits(&repo, &base, "filter config"), (2, false));
     repo.write(".git/info/attributes", "*.txt binary\n");
     assert_eq!(first_part_gits(&repo, &base, "binary by attribute"), (2, false));
     assert_eq!(first_part_gits(&repo, &base, "binary, kept"), (0, false));
@@ -158,4 +162,80 @@ fn a_kept_deletion_is_diffed_again_once_an_addition_may_pair_with_it() {
     std::thread::sleep(Duration::from_millis(1100));
     repo.git(["status", "--porcelain"]);
     assert_eq!(first_part_gits(&repo, &base, "an addition"), (1, false), "a rename, from git");
+}
+
+/// Lines of edited files, each kept at the last snapshot (so `gits` diff the first part: none
+/// where nothing else is in it).
+fn edited_and_kept(repo: &Repo, base: &str, names: &[&str], gits: usize) {
+    for rel in names {
+        repo.write(rel, format!("{rel}, edited\nwith a second line\n"));
+    }
+    std::thread::sleep(SETTLE);
+    first_part_gits(repo, base, "settled");
+    assert_eq!(first_part_gits(repo, base, "kept"), (gits, false));
+}
+
+/// What the stat data of a kept path cannot tell: its directory moved behind a link of the same
+/// name (git takes a path under a link as gone), an assume-unchanged entry (git then trusts the
+/// index), a repository made in a directory in place of a file (git looks inside it), a clean
+/// filter's program changed. Each snapshot prints what git prints.
+#[test]
+fn what_the_stat_data_cannot_tell_is_diffed_by_git() {
+    let env = Env::new();
+    let (repo, base, _) = started_at_head(&env, "21");
+    let nested = "d2/e0/f02.txt";
+    std::fs::remove_file(repo.path.join(nested)).unwrap();
+    std::fs::create_dir(repo.path.join(nested)).unwrap();
+    repo.git(["-C", nested, "init", "-q"]);
+    repo.write(format!("{nested}/x"), "x\n");
+    // The directory is always diffed.
+    edited_and_kept(&repo, &base, &["d0/e0/f00.txt", "d0/e0/f06.txt", "d1/e1/f01.txt"], 1);
+    repo.git(["-C", nested, "add", "x"]);
+    repo.git(["-C", nested, "commit", "-q", "-m", "inside"]);
+    first_part_gits(&repo, &base, "a repository with a commit in place of a file");
+    repo.git(["update-index", "--assume-unchanged", "d1/e1/f01.txt"]);
+    repo.git(["write-tree"]);
+    first_part_gits(&repo, &base, "assume-unchanged");
+    first_part_gits(&repo, &base, "assume-unchanged, again");
+    std::fs::rename(repo.path.join("d0"), repo.path.join("d0.real")).unwrap();
+    std::os::unix::fs::symlink("d0.real", repo.path.join("d0")).unwrap();
+    first_part_gits(&repo, &base, "a directory moved behind a link");
+    first_part_gits(&repo, &base, "behind a link, again");
+    std::fs::remove_file(repo.path.join("d0")).unwrap();
+    std::fs::rename(repo.path.join("d0.real"), repo.path.join("d0")).unwrap();
+    first_part_gits(&repo, &base, "the directory back");
+}
+
+#[test]
+fn a_clean_filters_program_is_not_trusted_to_stay_the_same() {
+    let env = Env::new();
+    let (repo, base, _) = started_at_head(&env, "24");
+    let script = repo.path.join("../clean.sh");
+    std::fs::write(&script, "#!/bin/sh\ncat\n").unwrap();
+    repo.chmod("../clean.sh", 0o755);
+    repo.git(["config", "filter.up.clean", script.to_str().unwrap()]);
+    repo.write(".git/info/attributes", "*.txt filter=up\n");
+    // The base's line kept: under `cat` one insertion, under `tr` a rewrite.
+    repo.write("d0/e0/f00.txt", "file 00\nmore\n");
+    repo.write("d1/e1/f01.txt", "file 01\nmore\n");
+    std::thread::sleep(SETTLE);
+    assert_eq!(first_part_gits(&repo, &base, "settled"), (2, false));
+    assert_eq!(first_part_gits(&repo, &base, "not kept"), (2, false));
+    std::fs::write(&script, "#!/bin/sh\ntr a-z A-Z\n").unwrap();
+    first_part_gits(&repo, &base, "the filter's program changed");
+}
+
+/// With a path HEAD deleted that sorts before a kept one, the kept lines are written back with
+/// their own keys: kept again at the next snapshot.
+#[test]
+fn kept_lines_are_written_back_under_their_own_keys() {
+    let env = Env::new();
+    let (repo, base, _) = started_at_head(&env, "25");
+    repo.git(["rm", "-q", "d0/e0/f00.txt"]);
+    repo.git(["commit", "-q", "-m", "HEAD deletes a path"]);
+    edited_and_kept(&repo, &base, &["d1/e1/f01.txt"], 0);
+    repo.write("d2/e0/f02.txt", "edited too\n");
+    std::thread::sleep(SETTLE);
+    first_part_gits(&repo, &base, "written with the kept lines");
+    assert_eq!(first_part_gits(&repo, &base, "kept again"), (0, false));
 }

@@ -156,7 +156,11 @@ fn weigh<'a>(
 
 /// Whether every directory leading to `path` is a real one, not a symlink (answers kept by
 /// directory in `known`).
-fn through_real_dirs<'a>(top: &Path, path: &'a [u8], known: &mut HashMap<&'a [u8], bool>) -> bool {
+pub(super) fn through_real_dirs<'a>(
+    top: &Path,
+    path: &'a [u8],
+    known: &mut HashMap<&'a [u8], bool>,
+) -> bool {
     let slashes = path.iter().enumerate().filter(|(_, b)| **b == b'/').map(|(at, _)| at);
     for at in slashes {
         let dir = &path[..at];

@@ -28,7 +28,8 @@ pub(super) struct Line {
 /// The lines kept under `context` in `file`, by key; `None` if there are none.
 pub(super) fn read(file: &Path, context: &str) -> Option<HashMap<ObjectId, Line>> {
     let limit = MAX_BYTES as u64 + 4096;
-    let data = crate::util::fs::read_regular(file, limit, "the snapshot's kept lines").ok()?;
+    let data =
+        crate::util::fs::read_regular_if_any(file, limit, "the snapshot's kept lines").ok()??;
     let body = stat_cache::verified(&data)?;
     let rest = body.strip_prefix(MAGIC)?.strip_prefix(context.as_bytes())?;
     let mut rest = rest.strip_prefix(b"\n")?;

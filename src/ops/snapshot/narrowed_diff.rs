@@ -238,12 +238,11 @@ pub(super) fn narrowed(
         changed.sort_unstable();
         changed
     });
-    // The lines of the first part's files kept by an earlier snapshot, where no path's line
-    // depends on another's and the letters come with them: git diffs only the others.
-    let cached = (second_from.is_some() && letters.is_some() && !attributes_outside)
-        .then_some(())
-        .filter(|_| lays_out(&first, allowed))
-        .and_then(|_| worktree_cache::split(repo, &since.base, &first));
+    // The lines of the first part's files kept by an earlier snapshot, where the letters come
+    // with them (they are read from the raw records): git diffs only the others.
+    let keeps = second_from.is_some() && letters.is_some() && !attributes_outside;
+    let keeps = keeps && lays_out(&first, allowed);
+    let cached = keeps.then(|| worktree_cache::split(repo, &since.base, &first)).flatten();
     // The first part's index whole, for status's git where the letters cannot be read.
     let first_index = write_index(index, &first, hash)?;
     let objects_dir = objects.path();

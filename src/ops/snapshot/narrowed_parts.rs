@@ -236,6 +236,16 @@ impl<'a> Entries<'a> {
         part
     }
 
+    /// The flags of each index entry, in the order of `ids` (`hash_len`: the length of an id):
+    /// where git keeps assume-unchanged.
+    pub fn flags(&self, hash_len: usize) -> impl Iterator<Item = u16> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(move |(start, _)| {
+            let at = start + 40 + hash_len;
+            u16::from_be_bytes([self.bytes[at], self.bytes[at + 1]])
+        })
+    }
+
     /// Whether the part must be diffed by one git, all of it (see [`Entries::pieces`]).
     pub fn is_whole(&self) -> bool {
         self.whole

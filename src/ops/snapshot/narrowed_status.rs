@@ -56,6 +56,9 @@ pub(super) struct Raw<'a> {
     pub letter: u8,
     pub path: &'a [u8],
     pub from: Option<&'a [u8]>,
+    /// The work tree holds a repository there (mode 160000): a type change to the diff, where
+    /// status says modified.
+    pub to_gitlink: bool,
 }
 
 /// The records `git diff --raw -z` prints before the other formats asked for, and the rest of the
@@ -67,6 +70,7 @@ pub(super) fn split_raw(out: &[u8]) -> Option<(Vec<Raw<'_>>, &[u8])> {
         let (meta, after) = split_at_nul(record)?;
         // `:100644 100644 <id> <id> M`, a score after a rename's or a copy's letter.
         let letter = *meta.rsplit(|&b| b == b' ').next()?.first()?;
+        let to_gitlink = meta.split(|&b| b == b' ').nth(1) == Some(b"160000");
         let (first, after) = split_at_nul(after)?;
         let (from, path, after) = match letter {
             b'R' | b'C' => {
@@ -75,7 +79,7 @@ pub(super) fn split_raw(out: &[u8]) -> Option<(Vec<Raw<'_>>, &[u8])> {
             }
             _ => (None, first, after),
         };
-        records.push(Raw { letter, path, from });
+        records.push(Raw { letter, path, from, to_gitlink });
         rest = after;
     }
     Some((records, rest))
@@ -95,6 +99,9 @@ pub(super) fn from_raw<'a>(raw: &[Raw<'a>], changed: &[Vec<u8>]) -> Option<Vec<(
     let mut letters = Vec::new();
     for record in raw {
         match (record.letter, record.from) {
+            (b'T', None) if record.to_gitlink && !is_changed(record.path) => {
+                letters.push((b'M', record.path));
+            }
             (b'M' | b'D' | b'T', None) if !is_changed(record.path) => {
                 letters.push((record.letter, record.path));
             }
