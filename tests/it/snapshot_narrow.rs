@@ -30,10 +30,10 @@ fn diff_bases(repo: &Repo) -> Vec<String> {
 }
 
 /// The diffs git ran against a base, from git's trace: not the tracked half of status, which the
-/// narrowed index gives as `git diff --name-status` (`src/ops/snapshot/narrowed_status.rs`).
+/// narrowed index gives as `git diff --raw -z --no-renames` (`src/ops/snapshot/narrowed_status.rs`).
 fn base_diffs(repo: &Repo) -> Vec<String> {
     let calls = listing_calls(repo, "diff");
-    calls.into_iter().filter(|c| !c.contains("built-in: git diff --name-status ")).collect()
+    calls.into_iter().filter(|c| !c.contains(STATUS_DIFF)).collect()
 }
 
 /// The one tree-ish the split snapshot's `git diff --stat` was given.
@@ -226,7 +226,7 @@ fn changed_since_the_base(repo: &Repo, count: usize, changed: usize) -> String {
 fn diff_calls(repo: &Repo, base: &str, diff: &str) -> Vec<String> {
     let trace = snapshot_trace(repo, base, diff);
     let diffs = trace.lines().filter(|l| l.contains("built-in: git diff"));
-    diffs.filter(|l| !l.contains("git diff --name-status")).map(str::to_string).collect()
+    diffs.filter(|l| !l.contains(STATUS_DIFF)).map(str::to_string).collect()
 }
 
 /// More paths changed since the base than a quarter of the index (at least 1,024). In one part,
@@ -393,9 +393,12 @@ pub(crate) fn traced(repo: &Repo, base: &str, diff: &str, what: &str) -> String 
     trace
 }
 
-/// Whether status's tracked half ran a git of its own (`git diff --name-status`).
+/// The git that gives status's tracked half from the narrowed index, in git's trace.
+const STATUS_DIFF: &str = "built-in: git diff --raw -z --no-renames ";
+
+/// Whether status's tracked half ran a git of its own (see [`STATUS_DIFF`]).
 pub(crate) fn status_ran(trace: &str) -> bool {
-    trace.contains("built-in: git diff --name-status")
+    trace.contains(STATUS_DIFF)
 }
 
 /// Every file made old and the index refreshed a second later, so the walk trusts them all.
@@ -421,7 +424,7 @@ pub(crate) fn started_at_head(env: &Env, issue: &str) -> (Repo, String, Vec<Stri
 /// Status's tracked letters come from the narrowed diff's raw records, with no git of their own,
 /// whether the first part runs whole or in two pieces: edits, deletions, a mode change, a file
 /// become a link, a file rewritten with the same content. Where the walk doubts a path HEAD
-/// changed since the base, the diff's letter is not status's, and `git diff --name-status` runs.
+/// changed since the base, the diff's letter is not status's, and `git diff --raw` runs.
 #[test]
 fn status_letters_come_from_the_diff_in_one_piece_or_two() {
     let env = Env::new();
@@ -527,4 +530,30 @@ fn a_name_the_layout_cannot_repeat_keeps_one_piece() {
     assert!(!trace.contains("built-in: git diff --raw --numstat -z"), "not in pieces");
     assert!(trace.contains("built-in: git diff --raw -z --stat "), "one piece: {trace}");
     assert!(!status_ran(&trace), "no status of its own");
+}
+
+/// A tracked file replaced by a repository with a commit: a type change to the diff, modified to
+/// status, whether status's letters come from the narrowed diff's raw records or, where the walk
+/// doubted a path HEAD changed, from a git of their own.
+#[test]
+fn a_repository_in_a_files_place_is_modified_to_status() {
+    let env = Env::new();
+    let (repo, base, names) = started_at_head(&env, "11");
+    repo.write(&names[0], "edited since the base\n");
+    repo.commit_all("an edit since the base");
+    settle(&repo);
+    for (rel, runs) in [(&names[3], false), (&names[0], true)] {
+        std::fs::remove_file(repo.path.join(rel)).unwrap();
+        std::fs::create_dir(repo.path.join(rel)).unwrap();
+        repo.write(format!("{rel}/x"), "x\n");
+        repo.git(["-C", rel, "init", "-q"]);
+        repo.git(["-C", rel, "add", "x"]);
+        repo.git(["-C", rel, "commit", "-q", "-m", "inside"]);
+        for diff in ["narrowed", "halves"] {
+            let trace = traced(&repo, &base, diff, "a repository in a file's place");
+            assert_eq!(status_ran(&trace), runs, "{diff}: {rel}");
+        }
+    }
+    let status = repo.git_text(["status", "--short"]);
+    assert!(status.contains(&format!(" M {}", names[0])), "{status}");
 }

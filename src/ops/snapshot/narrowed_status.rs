@@ -7,7 +7,7 @@
 //! `run_diff_files`). An entry can differ from the work tree only where the walk doubted it, and
 //! every entry the walk doubted is in the narrowed diff's first part, with the real index's stat
 //! data, dated as the real index (so git doubts the same racily clean entries). So
-//! `git diff --name-status` on that part gives status's tracked lines; git reads a few hundred
+//! `git diff --raw` on that part gives status's tracked lines; git reads a few hundred
 //! entries instead of the whole index. On tc39/test262 (57k entries, 8 MB of index) the status it
 //! replaces read the private index for 25-30 ms, most of what the snapshot waited for after the
 //! walk.
@@ -19,7 +19,8 @@
 //! Mostly no git runs for them at all: the narrowed diff's first part is asked for `--raw` too
 //! ([`from_raw`]), and where HEAD did not change a path since the base, the base's entry there is
 //! the index's, so the letter the diff gives the path is the one status would. Only where the walk
-//! doubted a path HEAD changed does `git diff --name-status` run as above.
+//! doubted a path HEAD changed does `git diff --raw` run as above. Either way, a type change to a
+//! repository (a tracked file replaced by one with commits) is status's `M`.
 //!
 //! Status refreshes the index before it compares; `git diff` drops a file whose content is the
 //! index's only while `diff.autoRefreshIndex` is true (git's default), so that is what it runs
@@ -44,7 +45,8 @@ pub(super) fn raw_allowed(config: &gix::config::Snapshot<'_>) -> bool {
 /// Status's tracked lines (` M path`, quoted as status quotes), from `git`, which reads the
 /// narrowed diff's first part as its index.
 pub(super) fn tracked_lines(git: &Git, quote_path_fully: bool) -> Result<Vec<u8>> {
-    let args = ["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--"];
+    // Raw records rather than `--name-status`: their modes tell a repository in a file's place.
+    let args = ["diff", "--raw", "-z", "--no-renames", "--no-ext-diff", "--"];
     let git = git.clone().with_config("diff.autoRefreshIndex=true");
     let out = run_git(&git, &args.map(String::from))?;
     lines(&out, quote_path_fully)
@@ -119,15 +121,20 @@ pub(super) fn from_raw<'a>(raw: &[Raw<'a>], changed: &[Vec<u8>]) -> Option<Vec<(
     Some(letters)
 }
 
-/// The lines of `git diff --name-status -z --no-renames` output, sorted by path.
+/// The lines of `git diff --raw -z --no-renames` output, sorted by path: each record's letter,
+/// but `M` for a type change to a repository (status's word for it).
 fn lines(out: &[u8], quote_path_fully: bool) -> Result<Vec<u8>> {
-    let mut fields = out.split(|&b| b == 0);
+    let Some((raw, b"")) = split_raw(out) else {
+        bail!("an unexpected line from git diff --raw");
+    };
     let mut changed: Vec<(u8, &[u8])> = Vec::new();
-    while let Some(letter) = fields.next().filter(|f| !f.is_empty()) {
-        let (&[letter @ (b'M' | b'D' | b'T')], Some(path)) = (letter, fields.next()) else {
-            bail!("an unexpected line from git diff --name-status");
+    for record in raw {
+        let letter = match (record.letter, record.to_gitlink) {
+            (b'T', true) => b'M',
+            (letter @ (b'M' | b'D' | b'T'), _) => letter,
+            _ => bail!("an unexpected line from git diff --raw"),
         };
-        changed.push((letter, path));
+        changed.push((letter, record.path));
     }
     Ok(status_lines(changed, quote_path_fully))
 }
@@ -152,12 +159,16 @@ mod tests {
     use super::{from_raw, lines, split_raw, status_lines};
 
     #[test]
-    fn name_status_becomes_status_lines_sorted_and_quoted() {
-        let out = b"M\0b.txt\0D\0a b.txt\0T\0c\0";
+    fn raw_records_become_status_lines_sorted_and_quoted() {
+        let out = b":100644 100644 1111111 0000000 M\0b.txt\0\
+:100644 000000 2222222 0000000 D\0a b.txt\0\
+:100644 120000 3333333 0000000 T\0c\0\
+:100644 160000 4444444 0000000 T\0repo\0";
         let got = lines(out, true).unwrap();
-        assert_eq!(got, b" D \"a b.txt\"\n M b.txt\n T c\n");
+        assert_eq!(got, b" D \"a b.txt\"\n M b.txt\n T c\n M repo\n");
         assert_eq!(lines(b"", true).unwrap(), b"");
-        assert!(lines(b"A\0x\0", true).is_err());
+        assert!(lines(b":000000 100644 0000000 1111111 A\0x\0", true).is_err());
+        assert!(lines(b"M\0x\0", true).is_err());
     }
 
     #[test]
