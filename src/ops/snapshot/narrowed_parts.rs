@@ -201,10 +201,7 @@ impl<'a> Entries<'a> {
                 }
             };
             for piece in to {
-                piece.bytes.extend_from_slice(raw);
-                piece.ends.push(piece.bytes.len());
-                piece.count += 1;
-                piece.ids.push(id);
+                piece.copy(raw, id);
                 piece.base.push(base);
             }
         }
@@ -225,10 +222,7 @@ impl<'a> Entries<'a> {
             let raw = &self.bytes[start..end];
             start = end;
             if is_attributes(id.0) || diffed(id.0) {
-                part.bytes.extend_from_slice(raw);
-                part.ends.push(part.bytes.len());
-                part.count += 1;
-                part.ids.push(id);
+                part.copy(raw, id);
             }
         }
         let base = self.base.iter().filter(|(path, _)| is_attributes(path) || diffed(path));
@@ -244,6 +238,14 @@ impl<'a> Entries<'a> {
             let at = start + 40 + hash_len;
             u16::from_be_bytes([self.bytes[at], self.bytes[at + 1]])
         })
+    }
+
+    /// Adds an entry another part already wrote (`raw`, its bytes there) at the index's `id`.
+    fn copy(&mut self, raw: &[u8], id: (&'a [u8], Held)) {
+        self.bytes.extend_from_slice(raw);
+        self.ends.push(self.bytes.len());
+        self.count += 1;
+        self.ids.push(id);
     }
 
     /// Whether the part must be diffed by one git, all of it (see [`Entries::pieces`]).
