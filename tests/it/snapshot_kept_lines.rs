@@ -19,14 +19,20 @@ fn first_part_gits(repo: &Repo, base: &str, what: &str) -> (usize, bool) {
     (part_gits(&trace), status_ran(&trace))
 }
 
+/// Each of `names` edited in the work tree, two lines in place of the base's.
+fn edit(repo: &Repo, names: &[impl AsRef<str>]) {
+    for rel in names {
+        let rel = rel.as_ref();
+        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
+    }
+}
+
 #[test]
 fn lines_are_kept_for_the_files_that_did_not_change_since_the_last_snapshot() {
     let env = Env::new();
     // A base at HEAD: no addition, so each path's line is its own.
     let (repo, base, names) = started_at_head(&env, "7");
-    for rel in &names[..20] {
-        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
-    }
+    edit(&repo, &names[..20]);
     std::fs::remove_file(repo.path.join(&names[20])).unwrap();
     repo.chmod(&names[21], 0o755);
     repo.write(&names[22], b"\0binary\xff\n");
@@ -66,9 +72,7 @@ fn lines_are_kept_for_the_files_that_did_not_change_since_the_last_snapshot() {
 fn kept_lines_are_not_used_where_what_git_reads_besides_the_file_changed() {
     let env = Env::new();
     let (repo, base, names) = started_at_head(&env, "8");
-    for rel in &names[..6] {
-        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
-    }
+    edit(&repo, &names[..6]);
     repo.write(".git/info/attributes", "*.txt filter=up\n");
     std::thread::sleep(SETTLE);
     assert_eq!(first_part_gits(&repo, &base, "settled"), (2, false));
@@ -120,9 +124,7 @@ fn among_renames_only_the_modified_files_lines_are_kept() {
     repo.write("d1/copy.txt", copied);
     repo.commit_all("a rename and a copy");
     settle(&repo);
-    for rel in &names[..10] {
-        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
-    }
+    edit(&repo, &names[..10]);
     std::fs::remove_file(repo.path.join(&names[12])).unwrap();
     std::thread::sleep(SETTLE);
     assert_eq!(first_part_gits(&repo, &base, "settled"), (1, false), "one git: renames");
@@ -145,9 +147,7 @@ fn among_renames_only_the_modified_files_lines_are_kept() {
 fn a_kept_deletion_is_diffed_again_once_an_addition_may_pair_with_it() {
     let env = Env::new();
     let (repo, base, names) = started_at_head(&env, "10");
-    for rel in &names[..4] {
-        repo.write(rel, format!("{rel}, edited in the work tree\nwith a second line\n"));
-    }
+    edit(&repo, &names[..4]);
     let content = std::fs::read(repo.path.join(&names[20])).unwrap();
     std::fs::remove_file(repo.path.join(&names[20])).unwrap();
     std::thread::sleep(SETTLE);
@@ -167,9 +167,7 @@ fn a_kept_deletion_is_diffed_again_once_an_addition_may_pair_with_it() {
 /// Lines of edited files, each kept at the last snapshot (so `gits` diff the first part: none
 /// where nothing else is in it).
 fn edited_and_kept(repo: &Repo, base: &str, names: &[&str], gits: usize) {
-    for rel in names {
-        repo.write(rel, format!("{rel}, edited\nwith a second line\n"));
-    }
+    edit(repo, names);
     std::thread::sleep(SETTLE);
     first_part_gits(repo, base, "settled");
     assert_eq!(first_part_gits(repo, base, "kept"), (gits, false));
