@@ -87,6 +87,17 @@ pub(super) fn split_raw(out: &[u8]) -> Option<(Vec<Raw<'_>>, &[u8])> {
     Some((records, rest))
 }
 
+impl Raw<'_> {
+    /// The letter status gives the path: the record's, but `M` for a type change to a
+    /// repository (a tracked file replaced by one with commits).
+    fn status_letter(&self) -> u8 {
+        match (self.letter, self.to_gitlink) {
+            (b'T', true) => b'M',
+            (letter, _) => letter,
+        }
+    }
+}
+
 fn split_at_nul(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
     let at = bytes.iter().position(|&b| b == 0)?;
     Some((&bytes[..at], &bytes[at + 1..]))
@@ -101,11 +112,8 @@ pub(super) fn from_raw<'a>(raw: &[Raw<'a>], changed: &[Vec<u8>]) -> Option<Vec<(
     let mut letters = Vec::new();
     for record in raw {
         match (record.letter, record.from) {
-            (b'T', None) if record.to_gitlink && !is_changed(record.path) => {
-                letters.push((b'M', record.path));
-            }
             (b'M' | b'D' | b'T', None) if !is_changed(record.path) => {
-                letters.push((record.letter, record.path));
+                letters.push((record.status_letter(), record.path));
             }
             // An addition, and the new end of a rename or a copy, are paths HEAD added.
             (b'M' | b'D' | b'T' | b'A', None) | (b'C', Some(_)) if is_changed(record.path) => {}
@@ -129,12 +137,10 @@ fn lines(out: &[u8], quote_path_fully: bool) -> Result<Vec<u8>> {
     };
     let mut changed: Vec<(u8, &[u8])> = Vec::new();
     for record in raw {
-        let letter = match (record.letter, record.to_gitlink) {
-            (b'T', true) => b'M',
-            (letter @ (b'M' | b'D' | b'T'), _) => letter,
-            _ => bail!("an unexpected line from git diff --raw"),
-        };
-        changed.push((letter, record.path));
+        if !matches!(record.letter, b'M' | b'D' | b'T') {
+            bail!("an unexpected line from git diff --raw");
+        }
+        changed.push((record.status_letter(), record.path));
     }
     Ok(status_lines(changed, quote_path_fully))
 }
