@@ -1,4 +1,4 @@
-//! Build script: two changes to how Linux (glibc) builds link, both for start-up time.
+//! Build script: three changes to how Linux (glibc) builds link, all for start-up time.
 //!
 //! `record` runs on every agent tool call and `recall` at every session start, so start-up is
 //! most of what they cost.
@@ -11,24 +11,37 @@
 //!   its constructor, which asks the CPU (`cpuid`, a trap to the hypervisor in a VM) for its
 //!   features, never runs. 0.16 ms of each start on a 2-core VM. Skipped when the C toolchain
 //!   has no `libgcc_eh.a`, which then leaves the link as it was.
+//! - The functions the start-up commands run (`link/hot-text.txt`, written by
+//!   `bench/hot-text.sh`) are put first in the code, side by side. Where the linker leaves them,
+//!   scattered over 7 MB, recall touched 75 of its 114 stretches of 64 KB, a page fault each;
+//!   side by side they fill about seventeen (recall 111 page faults against 155, 1.47-1.73 ms
+//!   against 1.82-2.03, static builds). It is a linker script that only adds an output section
+//!   before `.text` (`INSERT BEFORE`), which lld and GNU ld take and gold and mold refuse: so it
+//!   is passed only where rustc links with its own lld (x86_64 Linux, rustc 1.90 on) and
+//!   nothing names another linker. `HANDOFF_HOT_TEXT=off` leaves it out.
 //!
-//! A static build is left to rustc: `-no-pie` at the end of its link line made that binary crash
-//! at start. Alone, `-C target-feature=+crt-static` links a static PIE, which relocates itself
-//! at every start as the loader relocates a PIE; with `-C relocation-model=static` too (what
-//! `packaging/build.sh` passes), rustc links it at a fixed address. It needs no dynamic loader
-//! at all and starts faster still: as a static PIE, `--version` took 0.64 ms against this
-//! build's 0.73 (medians of 201 alternated runs on a 2-core VM); at a fixed address, recall took
-//! 1.56-1.73 ms against the static PIE's 1.78-2.04, with 155 page faults against 231 (`perf stat
-//! -r 400`, three rounds).
+//! A static build is left to rustc (but for the hot text): `-no-pie` at the end of its link line
+//! made that binary crash at start. Alone, `-C target-feature=+crt-static` links a static PIE,
+//! which relocates itself at every start as the loader relocates a PIE; with `-C
+//! relocation-model=static` too (what `packaging/build.sh` passes), rustc links it at a fixed
+//! address. It needs no dynamic loader at all and starts faster still: as a static PIE,
+//! `--version` took 0.64 ms against this build's 0.73 (medians of 201 alternated runs on a 2-core
+//! VM); at a fixed address, recall took 1.56-1.73 ms against the static PIE's 1.78-2.04, with
+//! 155 page faults against 231 (`perf stat -r 400`, three rounds).
 
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CC");
+    println!("cargo:rerun-if-env-changed=HANDOFF_HOT_TEXT");
+    println!("cargo:rerun-if-changed=link/hot-text.txt");
     let target = std::env::var("TARGET").unwrap_or_default();
     if !target.contains("-linux-gnu") {
         return;
+    }
+    if target == "x86_64-unknown-linux-gnu" && links_with_rust_lld() {
+        hot_text_first();
     }
     let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     if features.split(',').any(|f| f == "crt-static") {
@@ -57,4 +70,43 @@ fn has_static_unwinder() -> bool {
             let path = std::path::Path::new(path.trim());
             path.is_absolute() && path.exists()
         })
+}
+
+/// Whether rustc links with its own lld, which takes the hot-text script: rustc 1.90 and later
+/// do on x86_64 Linux, unless a linker is named (`target.<triple>.linker`, which cargo passes on
+/// as `RUSTC_LINKER`, or `-C linker=`, `-fuse-ld=`, `-C link-self-contained` in the flags).
+fn links_with_rust_lld() -> bool {
+    if std::env::var_os("HANDOFF_HOT_TEXT").is_some_and(|v| v == "off")
+        || std::env::var_os("RUSTC_LINKER").is_some()
+    {
+        return false;
+    }
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    if ["linker", "fuse-ld", "link-self-contained"].iter().any(|named| flags.contains(named)) {
+        return false;
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let version = Command::new(rustc).arg("--version").output().ok();
+    let version = version.and_then(|out| String::from_utf8(out.stdout).ok()).unwrap_or_default();
+    // `rustc 1.95.0 (59807616e 2026-04-14)`
+    let minor = version.split_whitespace().nth(1).and_then(|v| v.split('.').nth(1));
+    minor.and_then(|m| m.parse::<u32>().ok()).is_some_and(|m| m >= 90)
+}
+
+/// Passes the linker a script that puts the functions of `link/hot-text.txt` (mangled names
+/// without their hash, `*` for the rest) first: their sections, `.text.<name>`, or
+/// `.text.unlikely.<name>` for what LLVM took as cold.
+fn hot_text_first() {
+    let Ok(list) = std::fs::read_to_string("link/hot-text.txt") else { return };
+    let plain = |p: &str| p.bytes().all(|b| b.is_ascii_alphanumeric() || b"_$.*".contains(&b));
+    let mut script = String::from("SECTIONS {\n  .text.hot : {\n");
+    for name in list.lines().filter(|l| !l.is_empty() && !l.starts_with('#') && plain(l)) {
+        script.push_str(&format!("    *(.text.{name} .text.unlikely.{name})\n"));
+    }
+    script.push_str("  }\n} INSERT BEFORE .text;\n");
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let path = out.join("hot-text.ld");
+    if std::fs::write(&path, script).is_ok() {
+        println!("cargo:rustc-link-arg-bins=-Wl,-T,{}", path.display());
+    }
 }
