@@ -24,6 +24,7 @@ CARGO_PROFILE_DIST_STRIP=false \
   RUSTFLAGS="-C target-feature=+crt-static -C relocation-model=static" \
   cargo build --locked --quiet --profile dist --target x86_64-unknown-linux-gnu \
   --target-dir "$targets"
+export PATH="$targets/release:$PATH"
 recall_repo
 cd "$repo"
 git handoff start --issue 1 >/dev/null 2>&1 || true
