@@ -152,7 +152,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> u8 {
 /// Logs a failed hook command in the repository's git dir, if one is found from here.
 fn log_hook_failure(args: &[OsString], message: &str) {
     let Ok(cwd) = std::env::current_dir() else { return };
-    let git_dir = match git::repo::Location::find(&cwd) {
+    let git_dir = match git::location::Location::find(&cwd) {
         Some(found) => found.git_dir,
         None => match git::repo::Repo::discover() {
             Ok(repo) => repo.git_dir,

@@ -2,7 +2,8 @@
 //! with gix, the note commit's plumbing, and git's history walk.
 //!
 //! - [`process`]: running `git` (re-exported here as `Git`); [`version`]: its version, asked once.
-//! - [`repo`]: the repository opened in-process; [`identity`]: who commits.
+//! - [`repo`]: the repository opened in-process; [`location`]: where it is, found without
+//!   opening it; [`identity`]: who commits.
 //! - [`plumbing`], [`note_commit`]: commit-tree, update-ref, and the note commit; [`notes_read`]:
 //!   one object's note looked up on its fanout path.
 //! - [`index_scan`]: one pass over the index file for the snapshot; [`split_index`]: a split
@@ -14,6 +15,7 @@
 
 pub mod identity;
 pub mod index_scan;
+pub mod location;
 pub mod note_commit;
 pub mod notes_read;
 pub mod pack_read;
