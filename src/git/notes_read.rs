@@ -29,6 +29,8 @@ pub struct NotesCache(Mutex<Shared>);
 struct Shared {
     objects: Option<Objects>,
     roots: Vec<(ObjectId, Arc<Vec<u8>>)>,
+    /// The tree each notes commit read so far names (a commit's tree never changes either).
+    trees: Vec<(ObjectId, ObjectId)>,
 }
 
 impl NotesCache {
@@ -43,25 +45,41 @@ impl NotesCache {
         read: impl FnOnce(&mut Objects, &mut Roots<'_>) -> T,
     ) -> T {
         let mut guard = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let Shared { objects: kept, roots } = &mut *guard;
+        let Shared { objects: kept, roots, trees } = &mut *guard;
         let objects = kept.get_or_insert_with(objects);
-        read(objects, &mut Roots(roots))
+        read(objects, &mut Roots { roots, trees })
     }
 }
 
 /// The roots kept by [`NotesCache`], lent to one lookup.
-pub struct Roots<'a>(&'a mut Vec<(ObjectId, Arc<Vec<u8>>)>);
+pub struct Roots<'a> {
+    roots: &'a mut Vec<(ObjectId, Arc<Vec<u8>>)>,
+    trees: &'a mut Vec<(ObjectId, ObjectId)>,
+}
 
 impl Roots<'_> {
     fn get(&self, id: ObjectId) -> Option<Arc<Vec<u8>>> {
-        self.0.iter().find(|(at, _)| *at == id).map(|(_, data)| data.clone())
+        self.roots.iter().find(|(at, _)| *at == id).map(|(_, data)| data.clone())
     }
 
     fn put(&mut self, id: ObjectId, data: Arc<Vec<u8>>) {
-        if self.0.len() == NotesCache::KEPT {
-            self.0.remove(0);
+        if self.roots.len() == NotesCache::KEPT {
+            self.roots.remove(0);
         }
-        self.0.push((id, data));
+        self.roots.push((id, data));
+    }
+
+    /// [`root_of`] `tip`, read once per process: recall looks in the same notes ref twice.
+    pub fn root_of(&mut self, objects: &mut Objects, tip: ObjectId) -> Result<ObjectId> {
+        if let Some((_, root)) = self.trees.iter().find(|(at, _)| *at == tip) {
+            return Ok(*root);
+        }
+        let root = root_of(objects, tip)?;
+        if self.trees.len() == NotesCache::KEPT {
+            self.trees.remove(0);
+        }
+        self.trees.push((tip, root));
+        Ok(root)
     }
 }
 

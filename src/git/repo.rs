@@ -31,6 +31,8 @@ pub struct Repo {
     sources: std::sync::OnceLock<Sources>,
     /// The tops of notes trees read so far, for the next lookup (see [`notes_read`]).
     pub notes_cache: notes_read::NotesCache,
+    /// HEAD, once a command that never moves it asked to read it once ([`Repo::hold_head`]).
+    held_head: std::sync::OnceLock<Head>,
 }
 
 /// What HEAD points at.
@@ -63,7 +65,8 @@ impl Repo {
         let common_dir = absolute(repo.common_dir(), &cwd);
         let sources = std::sync::OnceLock::new();
         let notes_cache = notes_read::NotesCache::default();
-        Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources, notes_cache })
+        let held_head = std::sync::OnceLock::new();
+        Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources, notes_cache, held_head })
     }
 
     /// The top of the work tree, or an error for a bare repository.
@@ -121,8 +124,19 @@ impl Repo {
         self.git_dir.join("handoff")
     }
 
-    /// Reads HEAD: branch (if any) and commit (if born).
+    /// Reads HEAD once for the rest of the command, for one that never moves it: recall asks
+    /// for HEAD in four places, each a read of HEAD and of its branch's ref (14 system calls).
+    pub fn hold_head(&self) -> Result<Head> {
+        let head = self.head()?;
+        Ok(self.held_head.get_or_init(|| head).clone())
+    }
+
+    /// Reads HEAD: branch (if any) and commit (if born); as first read, once it is held
+    /// ([`Repo::hold_head`]).
     pub fn head(&self) -> Result<Head> {
+        if let Some(held) = self.held_head.get() {
+            return Ok(held.clone());
+        }
         let head = self.gix.head().context("reading HEAD")?;
         let ref_name = head.referent_name().map(|n| n.as_bstr().to_string());
         let branch = head.referent_name().map(|n| n.shorten().to_string());

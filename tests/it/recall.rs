@@ -238,3 +238,30 @@ fn a_note_free_line_is_remembered_and_new_notes_are_still_found() {
     repo.commit_all("work on side");
     assert!(recall(&repo).contains("issue #8"), "a note on a fork below it is found");
 }
+
+/// The notes ref's objects are read loose first (they were most likely written lately); a loose
+/// copy that cannot be read is looked for in the packs after all, as git finds it there.
+#[test]
+fn a_damaged_loose_copy_of_a_packed_notes_object_is_read_from_the_pack() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    let before =
+        stdout_ok(repo.handoff().args(["recall", "--source", "compact"]).output().unwrap());
+    // Packed, the loose copies kept (no `-d`): every object is in both places.
+    repo.git(["repack", "-a", "-q"]);
+    let damaged: Vec<String> = ["refs/notes/handoff", "refs/notes/handoff^{tree}"]
+        .iter()
+        .map(|rev| repo.git_text(["rev-parse", rev]).trim().to_string())
+        .collect();
+    for id in &damaged {
+        let path = repo.path.join(".git/objects").join(&id[..2]).join(&id[2..]);
+        assert!(path.is_file(), "{id} is loose");
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perms.set_readonly(false);
+        std::fs::set_permissions(&path, perms).unwrap();
+        std::fs::write(&path, b"x\x01 not zlib").unwrap();
+    }
+    let after = stdout_ok(repo.handoff().args(["recall", "--source", "compact"]).output().unwrap());
+    assert_eq!(after, before);
+}

@@ -24,6 +24,8 @@ pub struct Objects {
     inflate: Option<gix::zlib::Inflate>,
     pub(super) file: Vec<u8>,
     pub(super) prefix: Vec<u8>,
+    /// Loose objects are looked for before the packs ([`Objects::loose_first`]).
+    loose_first: bool,
 }
 
 /// Where gix reads what the plain reads do not: a repository of the caller's (the walk's, with
@@ -102,7 +104,17 @@ impl Objects {
         let (inflate, file, prefix) = Default::default();
         let packs = sources.packs.clone().map(PackReader::new);
         let loose = sources.loose.clone();
-        Objects { gix, packs, loose, inflate, file, prefix }
+        Objects { gix, packs, loose, inflate, file, prefix, loose_first: false }
+    }
+
+    /// This reader with loose objects looked for first, for what was most likely written
+    /// lately (the notes ref's objects: a note commit's, a record's), as git would find them
+    /// in the end: a loose object is the same object as its packed copy. The packs' indexes are
+    /// then never opened (mapped and searched) where every object asked for is loose. A loose
+    /// object that cannot be read is looked for in the packs after all.
+    pub fn loose_first(mut self) -> Objects {
+        self.loose_first = true;
+        self
     }
 
     /// How many deltas the pack reader applied.
@@ -112,10 +124,19 @@ impl Objects {
 
     /// Reads the object `id` into `out` and returns its kind.
     pub fn read(&mut self, id: ObjectId, out: &mut Vec<u8>) -> Result<gix::object::Kind> {
+        // Looked for already: not loose (an unreadable one is tried again after the packs).
+        let mut not_loose = false;
+        if self.loose_first {
+            match self.read_loose(id, out) {
+                Ok(Some(kind)) => return Ok(kind),
+                Ok(None) => not_loose = true,
+                Err(_) => {}
+            }
+        }
         if let Some(kind) = self.read_packed(id, out) {
             return Ok(kind);
         }
-        if let Some(kind) = self.read_loose(id, out)? {
+        if !not_loose && let Some(kind) = self.read_loose(id, out)? {
             return Ok(kind);
         }
         self.read_gix(id, out)

@@ -28,7 +28,10 @@ pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<At
     for name in refs {
         let Some(blob) = repo
             .notes_cache
-            .with(|| repo.objects(), |objects, roots| note_of(repo, objects, roots, name, object))
+            .with(
+                || repo.objects().loose_first(),
+                |objects, roots| note_of(repo, objects, roots, name, object),
+            )
             .with_context(|| format!("reading {name}"))?
         else {
             continue;
@@ -52,7 +55,7 @@ fn note_of(
 ) -> Result<Option<Vec<u8>>> {
     let Some(mut tip) = repo.gix.try_find_reference(name)? else { return Ok(None) };
     let tip = tip.follow_to_object()?.detach();
-    let root = notes_read::root_of(objects, tip)?;
+    let root = roots.root_of(objects, tip)?;
     let Some(blob) = notes_read::note_in_tree(objects, roots, root, &object)? else {
         return Ok(None);
     };
