@@ -73,8 +73,9 @@ fn has_static_unwinder() -> bool {
 }
 
 /// Whether rustc links with its own lld, which takes the hot-text script: rustc 1.90 and later
-/// do on x86_64 Linux, unless a linker is named (`target.<triple>.linker`, which cargo passes on
-/// as `RUSTC_LINKER`, or `-C linker=`, `-fuse-ld=`, `-C link-self-contained` in the flags).
+/// do on x86_64 Linux where they ship it, unless a linker is named (`target.<triple>.linker`,
+/// which cargo passes on as `RUSTC_LINKER`, or `-C linker=`, `-fuse-ld=`, `-C
+/// link-self-contained` in the flags).
 fn links_with_rust_lld() -> bool {
     if std::env::var_os("HANDOFF_HOT_TEXT").is_some_and(|v| v == "off")
         || std::env::var_os("RUSTC_LINKER").is_some()
@@ -86,11 +87,20 @@ fn links_with_rust_lld() -> bool {
         return false;
     }
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let version = Command::new(rustc).arg("--version").output().ok();
-    let version = version.and_then(|out| String::from_utf8(out.stdout).ok()).unwrap_or_default();
+    let ask = |what: &str| {
+        let out = Command::new(&rustc).arg(what).output().ok();
+        out.and_then(|out| String::from_utf8(out.stdout).ok()).unwrap_or_default()
+    };
     // `rustc 1.95.0 (59807616e 2026-04-14)`
+    let version = ask("--version");
     let minor = version.split_whitespace().nth(1).and_then(|v| v.split('.').nth(1));
-    minor.and_then(|m| m.parse::<u32>().ok()).is_some_and(|m| m >= 90)
+    if minor.and_then(|m| m.parse::<u32>().ok()).is_none_or(|m| m < 90) {
+        return false;
+    }
+    // A distribution's rustc may come without its lld, and then links with the system's linker.
+    let sysroot = ask("--print=sysroot");
+    let lld = "lib/rustlib/x86_64-unknown-linux-gnu/bin/gcc-ld/ld.lld";
+    std::path::Path::new(sysroot.trim()).join(lld).exists()
 }
 
 /// Passes the linker a script that puts the functions of `link/hot-text.txt` (mangled names
