@@ -126,9 +126,11 @@ impl Repo {
 
     /// Reads HEAD once for the rest of the command, for one that never moves it: recall asks
     /// for HEAD in four places, each a read of HEAD and of its branch's ref (14 system calls).
-    pub fn hold_head(&self) -> Result<Head> {
-        let head = self.head()?;
-        Ok(self.held_head.get_or_init(|| head).clone())
+    /// A HEAD that cannot be read is not held: each place then reads it, and fails, as before.
+    pub fn hold_head(&self) {
+        if let Ok(head) = self.head() {
+            let _ = self.held_head.set(head);
+        }
     }
 
     /// Reads HEAD: branch (if any) and commit (if born); as first read, once it is held

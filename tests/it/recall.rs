@@ -265,3 +265,23 @@ fn a_damaged_loose_copy_of_a_packed_notes_object_is_read_from_the_pack() {
     let after = stdout_ok(repo.handoff().args(["recall", "--source", "compact"]).output().unwrap());
     assert_eq!(after, before);
 }
+
+/// Recall reads HEAD once for all its steps; a HEAD it cannot read fails only the steps that
+/// need it, as before: switched off, recall still gives the rules.
+#[test]
+fn recall_switched_off_gives_the_rules_when_heads_branch_cannot_be_read() {
+    let env = Env::new();
+    let repo = env.repo("r");
+    repo.write("a.txt", "a\n");
+    repo.commit_all("init");
+    repo.write(".agent/rules.md", "Rule: be careful\n");
+    repo.write(".handoff.toml", "[recall]\nenabled = false\n");
+    let branch = repo.git_text(["symbolic-ref", "HEAD"]);
+    std::fs::write(repo.path.join(".git").join(branch.trim()), "not an object id\n").unwrap();
+    let text = stdout_ok(repo.handoff().args(["recall"]).output().unwrap());
+    assert!(text.starts_with("Rules:\nRule: be careful"), "{text}");
+    // Switched on, the same HEAD is an error, as it was before HEAD was read once.
+    repo.write(".handoff.toml", "[recall]\nenabled = true\n");
+    let out = repo.handoff().args(["recall"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

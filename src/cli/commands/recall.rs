@@ -98,7 +98,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     // Recall reads; at a session start it must never fail on the repository's configuration.
     let (mut repo, config, _) = ctx.open_saving()?;
     // Recall never moves HEAD (a session it begins starts from it): read once, for every step.
-    repo.hold_head()?;
+    repo.hold_head();
     let copilot_hooks =
         || repo.top().is_ok_and(|t| t.join(crate::agent::payload::copilot::HOOKS_PATH).is_file());
     if args.hook == Some(Hook::Claude) && payload.from_copilot && copilot_hooks() {
