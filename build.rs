@@ -14,11 +14,13 @@
 //! - The functions the start-up commands run (`link/hot-text.txt`, written by
 //!   `bench/hot-text.sh`) are put first in the code, side by side. Where the linker leaves them,
 //!   scattered over 7 MB, recall touched 75 of its 114 stretches of 64 KB, a page fault each;
-//!   side by side they fill about seventeen (recall 111 page faults against 155, 1.47-1.73 ms
-//!   against 1.82-2.03, static builds). It is a linker script that only adds an output section
-//!   before `.text` (`INSERT BEFORE`), which lld and GNU ld take and gold and mold refuse: so it
-//!   is passed only where rustc links with its own lld (x86_64 Linux, rustc 1.90 on) and
-//!   nothing names another linker. `HANDOFF_HOT_TEXT=off` leaves it out.
+//!   side by side they fill about thirty (the patterns take in every instance of a listed
+//!   generic function): recall 123 page faults against 155 as packaged. It is a linker script
+//!   that only adds an output section before `.text` (`INSERT BEFORE`), which lld and GNU ld take
+//!   and gold and mold refuse: so it is passed only where rustc links with its own lld (x86_64
+//!   Linux, rustc 1.90 on, where it ships it) and nothing names or preloads another linker
+//!   (`mold -run`). `HANDOFF_HOT_TEXT=off` leaves it out, for a linker chosen where this script
+//!   cannot see it (`cargo rustc -- -C link-arg=-fuse-ld=gold`).
 //!
 //! A static build is left to rustc (but for the hot text): `-no-pie` at the end of its link line
 //! made that binary crash at start. Alone, `-C target-feature=+crt-static` links a static PIE,
@@ -34,7 +36,9 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CC");
-    println!("cargo:rerun-if-env-changed=HANDOFF_HOT_TEXT");
+    for key in ["HANDOFF_HOT_TEXT", "MOLD_PATH", "LD_PRELOAD"] {
+        println!("cargo:rerun-if-env-changed={key}");
+    }
     println!("cargo:rerun-if-changed=link/hot-text.txt");
     let target = std::env::var("TARGET").unwrap_or_default();
     if !target.contains("-linux-gnu") {
@@ -77,8 +81,12 @@ fn has_static_unwinder() -> bool {
 /// which cargo passes on as `RUSTC_LINKER`, or `-C linker=`, `-fuse-ld=`, `-C
 /// link-self-contained` in the flags).
 fn links_with_rust_lld() -> bool {
-    if std::env::var_os("HANDOFF_HOT_TEXT").is_some_and(|v| v == "off")
+    let off = ["off", "0", "false", "no"];
+    if std::env::var("HANDOFF_HOT_TEXT").is_ok_and(|v| off.contains(&v.as_str()))
         || std::env::var_os("RUSTC_LINKER").is_some()
+        // `mold -run cargo build`: mold's preloaded wrapper runs mold in place of lld.
+        || std::env::var_os("MOLD_PATH").is_some()
+        || std::env::var_os("LD_PRELOAD").is_some_and(|v| !v.is_empty())
     {
         return false;
     }
@@ -117,6 +125,8 @@ fn hot_text_first() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let path = out.join("hot-text.ld");
     if std::fs::write(&path, script).is_ok() {
-        println!("cargo:rustc-link-arg-bins=-Wl,-T,{}", path.display());
+        // The driver's own `-T`, the path a word of its own: `-Wl,` would cut it at a comma.
+        println!("cargo:rustc-link-arg-bins=-T");
+        println!("cargo:rustc-link-arg-bins={}", path.display());
     }
 }

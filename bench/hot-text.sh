@@ -11,7 +11,7 @@
 # mangled name without the hash that changes from build to build. A runtime-dispatched CPU
 # variant that valgrind's CPU does not offer (AVX-512, SHA-NI) is listed by its module.
 # Run it after a change to what these commands do; a stale list costs speed, never
-# correctness (build.rs leaves out what no longer matches).
+# correctness (the linker passes over a pattern that matches nothing).
 source "$(dirname "$0")/lib.sh"
 source "$BENCH_DIR/recall_repo.sh"
 command -v valgrind >/dev/null || { echo "bench/hot-text.sh: needs valgrind" >&2; exit 2; }
