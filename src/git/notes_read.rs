@@ -63,10 +63,7 @@ impl Roots<'_> {
     }
 
     fn put(&mut self, id: ObjectId, data: Arc<Vec<u8>>) {
-        if self.roots.len() == NotesCache::KEPT {
-            self.roots.remove(0);
-        }
-        self.roots.push((id, data));
+        keep(self.roots, (id, data));
     }
 
     /// [`root_of`] `tip`, read once per process: recall looks in the same notes ref twice.
@@ -75,12 +72,17 @@ impl Roots<'_> {
             return Ok(*root);
         }
         let root = root_of(objects, tip)?;
-        if self.trees.len() == NotesCache::KEPT {
-            self.trees.remove(0);
-        }
-        self.trees.push((tip, root));
+        keep(self.trees, (tip, root));
         Ok(root)
     }
+}
+
+/// Adds `entry` to what is kept, the oldest dropped once [`NotesCache::KEPT`] are.
+fn keep<T>(kept: &mut Vec<T>, entry: T) {
+    if kept.len() == NotesCache::KEPT {
+        kept.remove(0);
+    }
+    kept.push(entry);
 }
 
 /// The id of the note blob on `object` in the notes tree `root`, if there is one.
@@ -155,7 +157,7 @@ fn note_or_fanout(data: &[u8], rest: &[u8], fanout: Option<&[u8]>, id_len: usize
 
 /// The tree a notes ref's tip names: the tree of its commit (the tip itself when it is a tree,
 /// a tag peeled first).
-pub fn root_of(objects: &mut Objects, tip: ObjectId) -> Result<ObjectId> {
+fn root_of(objects: &mut Objects, tip: ObjectId) -> Result<ObjectId> {
     let mut buf = Vec::new();
     let mut at = tip;
     for _ in 0..16 {
