@@ -28,9 +28,7 @@ export PATH="$targets/release:$PATH"
 recall_repo
 cd "$repo"
 git handoff start --issue 1 >/dev/null 2>&1 || true
-cat >"$WORK/hot-payload.json" <<JSON
-{"session_id":"s","transcript_path":"/t.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"cargo test 2>&1"},"tool_response":{"stdout":"test result: ok","stderr":"","interrupted":false}}
-JSON
+record_payload "$WORK/hot-payload.json"
 head=$(git rev-parse HEAD)
 profiles=$(mktemp -d)
 n=0

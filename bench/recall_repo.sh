@@ -45,3 +45,11 @@ PY
     git notes --ref=handoff add -f -F ../latest-record.toml "$key"
   fi
 }
+
+# record_payload FILE: one PostToolUse payload of a passing `cargo test` in $repo, as `record`
+# reads it on stdin.
+record_payload() {
+  cat >"$1" <<JSON
+{"session_id":"s","transcript_path":"/t.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"cargo test 2>&1"},"tool_response":{"stdout":"test result: ok","stderr":"","interrupted":false}}
+JSON
+}

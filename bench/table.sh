@@ -264,9 +264,7 @@ startup_rows() {
   local RUNS=$((RUNS * 5)) line ours
   cd "$repo"
   git handoff start --issue 1 >/dev/null 2>&1 || true
-  cat >"$WORK/payload.json" <<JSON
-{"session_id":"s","transcript_path":"/t.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"cargo test 2>&1"},"tool_response":{"stdout":"test result: ok","stderr":"","interrupted":false}}
-JSON
+  record_payload "$WORK/payload.json"
   header "recall and record ($COMMITS commits, $RECORDS records)"
   for ours in "git handoff recall --source resume" "$HANDOFF recall --source resume"; do
     line=$(side_by_side "${ours##*/} vs git notes show" "$ours" "git notes --ref=handoff show HEAD")
