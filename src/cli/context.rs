@@ -50,7 +50,7 @@ impl Ctx {
     /// The repository, as [`Ctx::open`] finds it ([`open::repo`]), without its configuration.
     pub fn repo() -> Result<Repo> {
         let repo = open::repo()?;
-        output::settle_color_from(&repo.gix.config_snapshot());
+        output::settle_color_from(&repo.gix().config_snapshot());
         Ok(repo)
     }
 }

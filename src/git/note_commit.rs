@@ -119,7 +119,7 @@ fn tree_with_file(
     ]
     .iter()
     .any(|key| std::env::var_os(key).is_some());
-    let config = repo.gix.config_snapshot();
+    let config = repo.gix().config_snapshot();
     // A case-insensitive work tree: git may match a directory's name to one of another case.
     let shared = config.string("core.sharedRepository").is_some()
         || config.boolean("core.ignoreCase") == Some(true);
@@ -132,12 +132,12 @@ fn tree_with_file(
         return Ok(None);
     }
     let base = match parent {
-        Some(commit) => repo.gix.find_commit(commit)?.tree_id()?.detach(),
+        Some(commit) => repo.gix().find_commit(commit)?.tree_id()?.detach(),
         None => repo.empty_tree(),
     };
     // The trees the edit rewrites, looked up in the parent's tree itself (an editor sees only
     // the trees it has loaded).
-    let mut tree = parent.map(|_| repo.gix.find_tree(base)).transpose()?;
+    let mut tree = parent.map(|_| repo.gix().find_tree(base)).transpose()?;
     for (depth, name) in components.iter().enumerate() {
         let Some(current) = tree.take() else { break };
         if !in_git_order(&current)? {
@@ -151,13 +151,13 @@ fn tree_with_file(
                     return Ok(None);
                 }
             }
-            Some((mode, id)) if mode.is_tree() => tree = Some(repo.gix.find_tree(id)?),
+            Some((mode, id)) if mode.is_tree() => tree = Some(repo.gix().find_tree(id)?),
             Some(_) => return Ok(None),
         }
     }
     let blob = ObjectId::from_hex(blob.as_bytes())
         .with_context(|| format!("git hash-object printed {blob:?}"))?;
-    let mut editor = repo.gix.edit_tree(base)?;
+    let mut editor = repo.gix().edit_tree(base)?;
     editor.upsert(rel, gix::object::tree::EntryKind::Blob, blob)?;
     Ok(Some(editor.write()?.detach()))
 }
@@ -199,7 +199,7 @@ fn tree_on_private_index(repo: &Repo, parent: Option<ObjectId>, cacheinfo: &str)
 /// blob's bytes. A file the user changed since is left as it is.
 pub fn complete(repo: &Repo, rel: &str, commit: ObjectId) -> Result<()> {
     let spec = format!("{commit}:{rel}");
-    let Ok(id) = repo.gix.rev_parse_single(spec.as_str()) else { return Ok(()) };
+    let Ok(id) = repo.gix().rev_parse_single(spec.as_str()) else { return Ok(()) };
     let blob = id.detach();
     let data = id.object().context("reading the committed note")?.data.clone();
     let path = repo.inside_work_tree(rel, "the note")?;

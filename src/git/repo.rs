@@ -20,7 +20,7 @@ pub fn config_on_command_line() -> bool {
 
 /// An open repository and the paths every command needs.
 pub struct Repo {
-    pub gix: gix::Repository,
+    gix: gix::Repository,
     /// This worktree's own git dir (`git rev-parse --git-dir`), absolute.
     pub git_dir: PathBuf,
     /// The git dir shared by all worktrees (`git rev-parse --git-common-dir`), absolute.
@@ -67,6 +67,16 @@ impl Repo {
         let notes_cache = notes_read::NotesCache::default();
         let held_head = std::sync::OnceLock::new();
         Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources, notes_cache, held_head })
+    }
+
+    /// The repository as gix opened it.
+    pub fn gix(&self) -> &gix::Repository {
+        &self.gix
+    }
+
+    /// The repository as gix opened it, to change its in-memory configuration.
+    pub fn gix_mut(&mut self) -> &mut gix::Repository {
+        &mut self.gix
     }
 
     /// The top of the work tree, or an error for a bare repository.
@@ -139,7 +149,7 @@ impl Repo {
         if let Some(held) = self.held_head.get() {
             return Ok(held.clone());
         }
-        let head = self.gix.head().context("reading HEAD")?;
+        let head = self.gix().head().context("reading HEAD")?;
         let ref_name = head.referent_name().map(|n| n.as_bstr().to_string());
         let branch = head.referent_name().map(|n| n.shorten().to_string());
         let id = head.id().map(|id| id.detach());
@@ -165,24 +175,24 @@ impl Repo {
                 _ => return None,
             }
         }
-        Some(self.gix.find_object(id).ok()?.peel_to_commit().ok()?.id)
+        Some(self.gix().find_object(id).ok()?.peel_to_commit().ok()?.id)
     }
 
     /// Where objects are read from besides gix (see [`Objects`]), shared by every reader.
     pub fn sources(&self) -> &Sources {
-        self.sources.get_or_init(|| Sources::of(&self.gix, Packs::open(&self.gix)))
+        self.sources.get_or_init(|| Sources::of(self.gix(), Packs::open(self.gix())))
     }
 
     /// An object reader: the packs and loose objects read plainly, gix for anything else.
     pub fn objects(&self) -> Objects {
-        Objects::lazy(&self.gix, self.sources())
+        Objects::lazy(self.gix(), self.sources())
     }
 
     /// Resolves `rev` to a commit id as git does (`git rev-parse --verify REV^{commit}`).
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
         // A full object id names that object whatever refs exist (git only warns when a ref has
         // the same name), so it is resolved here, without starting git.
-        if rev.len() == self.gix.object_hash().len_in_hex()
+        if rev.len() == self.gix().object_hash().len_in_hex()
             && let Ok(id) = ObjectId::from_hex(rev.as_bytes())
             && let Some(commit) = self.commit_of(id)
         {
@@ -237,7 +247,7 @@ impl Repo {
             || rev.contains("//")
             || rev.contains("/.");
         let from_command_line = config_on_command_line();
-        let config = self.gix.config_snapshot();
+        let config = self.gix().config_snapshot();
         let storage = config.string("extensions.refStorage");
         if from_command_line || storage.is_some_and(|s| s.as_slice() != b"files") {
             return None;
@@ -245,7 +255,7 @@ impl Repo {
         if rev == "HEAD" {
             // This worktree's HEAD, which git reads before any ref of that name; an unborn one
             // is left to git, to say so.
-            return self.gix.head_id().ok().map(|id| self.commit_of(id.detach()));
+            return self.gix().head_id().ok().map(|id| self.commit_of(id.detach()));
         }
         if risky {
             return None;
@@ -259,7 +269,7 @@ impl Repo {
             format!("refs/remotes/{rev}/HEAD"),
         ]);
         for name in candidates {
-            match self.gix.try_find_reference(name.as_str()) {
+            match self.gix().try_find_reference(name.as_str()) {
                 Ok(None) => continue,
                 Ok(Some(mut reference)) => {
                     // A symbolic ref that leads nowhere, or any other doubt: git decides.
@@ -288,10 +298,10 @@ impl Repo {
         if config_on_command_line() {
             return true;
         }
-        let Ok(head) = self.gix.head_name() else { return true };
+        let Ok(head) = self.gix().head_name() else { return true };
         let Some(name) = head else { return false };
         let Some(branch) = name.as_bstr().strip_prefix(b"refs/heads/") else { return true };
-        let config = self.gix.config_snapshot();
+        let config = self.gix().config_snapshot();
         config.string_by("branch", Some(branch.into()), "merge").is_some()
     }
 
@@ -312,7 +322,7 @@ impl Repo {
 
     /// The id of the empty tree in this repository's hash.
     pub fn empty_tree(&self) -> ObjectId {
-        ObjectId::empty_tree(self.gix.object_hash())
+        ObjectId::empty_tree(self.gix().object_hash())
     }
 }
 

@@ -53,6 +53,6 @@ pub fn configuration(repo: &Repo, how: Configuration) -> Result<(Config, Vec<Str
 /// commands left.
 pub fn repo() -> Result<Repo> {
     let repo = Repo::discover()?;
-    crate::util::leftovers::clear_repository(&repo.git_dir, repo.gix.objects.store_ref().path());
+    crate::util::leftovers::clear_repository(&repo.git_dir, repo.gix().objects.store_ref().path());
     Ok(repo)
 }

@@ -144,7 +144,7 @@ pub fn take(repo: &Repo, req: &Request) -> Result<Snapshot> {
         let status_and_diff = match plan::choose(repo, base) {
             plan::Strategy::Split(plan) => {
                 let narrow = base.map(|base| status_split::Narrow {
-                    repo: &repo.gix,
+                    repo: repo.gix(),
                     base,
                     arg: &diff_base,
                 });

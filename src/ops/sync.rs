@@ -54,7 +54,7 @@ pub fn default_remote(repo: &Repo) -> Result<String> {
     let head = repo.head()?;
     if let Some(branch) = &head.branch
         && let Some(name) =
-            repo.gix.branch_remote_name(branch.as_str(), gix::remote::Direction::Fetch)
+            repo.gix().branch_remote_name(branch.as_str(), gix::remote::Direction::Fetch)
     {
         let name = name.as_bstr().to_string();
         if name != "." && is_configured(repo, &name) {
@@ -76,7 +76,7 @@ pub fn default_remote(repo: &Repo) -> Result<String> {
 }
 
 fn is_configured(repo: &Repo, name: &str) -> bool {
-    repo.gix.remote_names().iter().any(|r| r.to_str_lossy() == name)
+    repo.gix().remote_names().iter().any(|r| r.to_str_lossy() == name)
 }
 
 /// Fetches `remote`'s records, merges them with the local ones and pushes what the remote lacked to

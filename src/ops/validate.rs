@@ -38,7 +38,7 @@ pub use report::{Problem, Range, Report};
 /// Checks every note commit in `range` (only those of `issue` when given) and their layout.
 pub fn validate(repo: &Repo, config: &Config, range: &Range, issue: Option<u64>) -> Result<Report> {
     // gix, for what the readers leave to it, with a delta-base cache.
-    let cached = walk::with_delta_cache(&repo.gix);
+    let cached = walk::with_delta_cache(repo.gix());
     let (mut history, objects) = History::load(repo, &cached, config, range)?;
     // The walk's reader of the newest trees, its cache warm with the note commit's.
     let objects = objects.unwrap_or_else(|| walk::Objects::new(&cached, repo.sources()));

@@ -74,7 +74,7 @@ pub fn validate_note(
     issue: u64,
 ) -> Result<Vec<String>> {
     let parent = repo
-        .gix
+        .gix()
         .find_commit(commit)
         .context("reading the note commit")?
         .parent_ids()

@@ -132,7 +132,7 @@ struct Work {
 fn work_since_base(repo: &Repo, attempt: &NoteAttempt, head: gix::ObjectId) -> Result<Work> {
     let git = repo.git();
     let head_message = repo
-        .gix
+        .gix()
         .find_commit(head)
         .ok()
         .and_then(|c| c.message_raw().ok().map(|m| m.to_string()))

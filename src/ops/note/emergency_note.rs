@@ -188,7 +188,7 @@ fn agents_draft(
 }
 
 fn first_parent(repo: &Repo, commit: gix::ObjectId) -> Option<gix::ObjectId> {
-    let commit = repo.gix.find_commit(commit).ok()?;
+    let commit = repo.gix().find_commit(commit).ok()?;
     commit.parent_ids().next().map(|id| id.detach())
 }
 
@@ -196,7 +196,8 @@ fn first_parent(repo: &Repo, commit: gix::ObjectId) -> Option<gix::ObjectId> {
 /// run was killed between the note commit and its record.
 fn lacks_its_record(repo: &Repo, config: &Config, commit: gix::ObjectId, rel: &str) -> bool {
     let spec = format!("{commit}:{rel}");
-    let Some(blob) = repo.gix.rev_parse_single(spec.as_str()).ok().and_then(|id| id.object().ok())
+    let Some(blob) =
+        repo.gix().rev_parse_single(spec.as_str()).ok().and_then(|id| id.object().ok())
     else {
         return false;
     };
@@ -209,7 +210,7 @@ fn lacks_its_record(repo: &Repo, config: &Config, commit: gix::ObjectId, rel: &s
 
 fn same_as_head(repo: &Repo, rel: &str, bytes: &[u8]) -> bool {
     let spec = format!("HEAD:{rel}");
-    repo.gix
+    repo.gix()
         .rev_parse_single(spec.as_str())
         .ok()
         .and_then(|id| id.object().ok())

@@ -37,7 +37,7 @@ pub fn preflight(repo: &Repo, req: &Request) -> Result<()> {
     // Taken and dropped at once: the same refusal, in the same words, as the seal's own.
     drop(IndexLock::acquire(&index)?);
     refuse_in_progress(&repo.git_dir)?;
-    refuse_conflicts(&repo.git(), repo.gix.object_hash(), &index)?;
+    refuse_conflicts(&repo.git(), repo.gix().object_hash(), &index)?;
     Ok(())
 }
 
@@ -52,7 +52,7 @@ pub fn seal(repo: &Repo, config: &Config, req: &Request) -> Result<Sealed> {
     refuse_in_progress(&repo.git_dir)?;
     let head = repo.head()?;
     // New objects go to a quarantine first.
-    let quarantine = Quarantine::new(repo.gix.objects.store_ref().path())?;
+    let quarantine = Quarantine::new(repo.gix().objects.store_ref().path())?;
     let fsync_as_default = fsync_as_default(repo);
     let git = private_git(repo, &quarantine, fsync_as_default);
     let stage = Stage::new(&git, &repo.git_dir, &index)?;
@@ -165,7 +165,7 @@ impl Sealing<'_> {
         message: String,
     ) -> Result<(Staged, Author)> {
         let (repo, req, git, index) = (self.repo, self.req, self.git, self.index);
-        let hash = repo.gix.object_hash();
+        let hash = repo.gix().object_hash();
         let base = self.head.unwrap_or_else(|| repo.empty_tree());
         let base_hex = base.to_string();
         let top = repo.top()?;
@@ -217,14 +217,14 @@ impl Sealing<'_> {
         // The tree from HEAD's and the list of changes; `git write-tree` where that fails.
         let tree = match guessed {
             Ok(Ok(tree)) if !scan_held => Ok(tree),
-            _ => tree::build(&self.repo.gix, self.objects_dir(), self.head, changes, &held),
+            _ => tree::build(self.repo.gix(), self.objects_dir(), self.head, changes, &held),
         };
         let tree = match tree {
             Ok(tree) => tree,
             Err(_) => self.stage.write_tree()?,
         };
         if !held_changes.is_empty() {
-            self.stage.restore_entries(&self.repo.gix, self.index, &held_changes)?;
+            self.stage.restore_entries(self.repo.gix(), self.index, &held_changes)?;
         }
         let selective = !held_changes.is_empty();
         skipped.extend(staged.outside);
@@ -239,10 +239,11 @@ impl Sealing<'_> {
     ) -> (std::thread::Result<Result<String>>, Result<Vec<Skipped>>) {
         let (repo, head, objects_dir) = (self.repo, self.head, self.objects_dir());
         std::thread::scope(|s| {
-            let (gix, changes) = (repo.gix.clone(), &staged.changes);
+            let (gix, changes) = (repo.gix().clone(), &staged.changes);
             let guessed =
                 s.spawn(move || tree::build(&gix, objects_dir, head, changes, caller_held));
-            let objects = Objects { quarantine: self.quarantine.path(), store: &repo.gix.objects };
+            let objects =
+                Objects { quarantine: self.quarantine.path(), store: &repo.gix().objects };
             let scanned = if self.req.allow_secrets {
                 Ok(Vec::new())
             } else {
@@ -261,7 +262,7 @@ impl Sealing<'_> {
     /// Nothing to commit, yet the index may differ from what `git add -A` stages (after `git rm
     /// --cached`, or a seal killed after it moved HEAD): leave it as git would.
     fn nothing_to_commit(&self, lock: &mut IndexLock, kept: Kept) -> Result<Sealed> {
-        if self.stage.differs_from(self.repo.gix.object_hash(), self.index)? {
+        if self.stage.differs_from(self.repo.gix().object_hash(), self.index)? {
             self.quarantine.migrate(self.git, &kept.tree, self.head, kept.selective)?;
             lock.install(&self.stage.file)?;
         }
@@ -271,7 +272,7 @@ impl Sealing<'_> {
     /// The seal commit of `tree`: written here as `commit-tree` would write it, where the same
     /// bytes are certain; else by git.
     fn commit(&self, tree: &str, author: &Author) -> Result<String> {
-        let (hash, head, message) = (self.repo.gix.object_hash(), self.head, &author.message);
+        let (hash, head, message) = (self.repo.gix().object_hash(), self.head, &author.message);
         let in_process = author
             .idents
             .as_ref()

@@ -17,7 +17,7 @@ use super::request::Skipped;
 
 /// The drivers with a `clean` or `process` command in the repository's config.
 fn drivers(repo: &Repo) -> HashSet<Vec<u8>> {
-    let config = repo.gix.config_snapshot();
+    let config = repo.gix().config_snapshot();
     let mut names = HashSet::new();
     for section in config.plumbing().sections() {
         let header = section.header();

@@ -64,7 +64,7 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>, forced: bool) -> Optio
         return None;
     }
     let top = repo.top().ok()?;
-    let hash = repo.gix.object_hash();
+    let hash = repo.gix().object_hash();
     let (scan, _) =
         crate::git::split_index::read_whole(&repo.index_path().ok()?, &repo.git_dir, hash)?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
@@ -112,7 +112,7 @@ fn weigh<'a>(
     scan: &'a index_scan::Scan,
     base: &Base,
 ) -> Option<Weighed<'a>> {
-    let id_len = repo.gix.object_hash().len_in_bytes();
+    let id_len = repo.gix().object_hash().len_in_bytes();
     let kind = |mode: u32| mode & 0o170000;
     let mut real_dirs: HashMap<&[u8], bool> = HashMap::new();
     let mut total = 0u64;
@@ -148,7 +148,7 @@ fn weigh<'a>(
     // Paths that left the index: their base blobs are diffed against nothing.
     for (path, (_, id)) in base {
         if !in_index.contains(path.as_slice()) {
-            total += repo.gix.find_header(*id).map_or(0, |h| h.size());
+            total += repo.gix().find_header(*id).map_or(0, |h| h.size());
         }
     }
     Some(Weighed { total, candidates })
@@ -176,7 +176,7 @@ pub(super) fn through_real_dirs<'a>(
 
 /// Whether the repository's config leaves the parts' lines what the whole's would be.
 pub(super) fn config_allows(repo: &Repo) -> bool {
-    let config = repo.gix.config_snapshot();
+    let config = repo.gix().config_snapshot();
     let colour = colour_possible(&config, &["color.diff", "diff.color", "color.ui"]);
     let copies = config.string("diff.renames").is_some_and(|v| {
         let v = v.to_ascii_lowercase();
@@ -191,11 +191,11 @@ pub(super) fn config_allows(repo: &Repo) -> bool {
 
 /// The base's blobs and links by path; `None` for a submodule in it or one too large to read here.
 fn read_base(repo: &Repo, commit: ObjectId) -> Option<Base> {
-    let tree = repo.gix.find_commit(commit).ok()?.tree_id().ok()?.detach();
+    let tree = repo.gix().find_commit(commit).ok()?.tree_id().ok()?.detach();
     let mut entries = HashMap::new();
     let mut pending = vec![(Vec::new(), tree)];
     while let Some((prefix, tree)) = pending.pop() {
-        let tree = repo.gix.find_tree(tree).ok()?;
+        let tree = repo.gix().find_tree(tree).ok()?;
         for entry in tree.decode().ok()?.entries {
             let mut path = prefix.clone();
             if !path.is_empty() {

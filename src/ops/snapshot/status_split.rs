@@ -99,7 +99,7 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
     if crate::git::repo::config_on_command_line() {
         return None;
     }
-    let config = repo.gix.config_snapshot();
+    let config = repo.gix().config_snapshot();
     if colour_possible(&config, &["color.status", "status.color", "color.ui"]) {
         return None;
     }
@@ -111,7 +111,7 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    let hash = repo.gix.object_hash();
+    let hash = repo.gix().object_hash();
     let (scan, meta) = crate::git::split_index::read_whole(&index, &repo.git_dir, hash)?;
     if scan.special {
         return None;
@@ -121,7 +121,7 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
         .iter()
         .any(|key| config.boolean(key).unwrap_or(false));
     let git_untracked = (walk && narrow_others && untracked != Untracked::No)
-        .then(|| GitUntracked::load(&repo.gix, &scan, meta.modified().ok()?, repo.top().ok()?))
+        .then(|| GitUntracked::load(repo.gix(), &scan, meta.modified().ok()?, repo.top().ok()?))
         .flatten()
         .map(Arc::new);
     let walk = walk.then(|| {

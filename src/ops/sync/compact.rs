@@ -44,14 +44,14 @@ pub fn fold(
     // The tracking refs show what the remote now holds; only copies, so failures change nothing
     // that matters (the next fetch prunes the writers' copies anyway).
     use gix::refs::transaction::PreviousValue;
-    let _ = repo.gix.reference(
+    let _ = repo.gix().reference(
         names.tracking.as_str(),
         local,
         PreviousValue::Any,
         "git-handoff: sync (compacted)",
     );
     for (tracking, _) in &folded {
-        if let Ok(Some(reference)) = repo.gix.try_find_reference(tracking.as_str()) {
+        if let Ok(Some(reference)) = repo.gix().try_find_reference(tracking.as_str()) {
             let _ = reference.delete();
         }
     }

@@ -77,7 +77,7 @@ impl Link {
             repo.git().text(["remote", "get-url", "--", remote]).unwrap_or_default()
         });
         let slots = repo
-            .gix
+            .gix()
             .config_snapshot()
             .integer(SLOTS_KEY)
             .map_or(DEFAULT_SLOTS, |n| usize::try_from(n).unwrap_or(0));
@@ -131,7 +131,7 @@ impl Link {
 /// The remote's fetch URL from git's config, `url.<base>.insteadOf` applied, read without starting
 /// a git process (as `git remote get-url` would give it); `None` when gix cannot tell.
 fn configured_url(repo: &Repo, remote: &str) -> Option<String> {
-    let remote = repo.gix.try_find_remote(remote)?.ok()?;
+    let remote = repo.gix().try_find_remote(remote)?.ok()?;
     let url = remote.url(gix::remote::Direction::Fetch)?;
     Some(url.to_bstring().to_string())
 }

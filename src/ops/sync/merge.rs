@@ -54,11 +54,11 @@ fn fold_into(repo: &Repo, ours: ObjectId, others: &[ObjectId]) -> Result<ObjectI
             walk_tree(repo, *other, Some(ours), "", "", &mut walk)?;
         }
     }
-    let mut state = State::new(ours, &repo.gix)
+    let mut state = State::new(ours, repo.gix())
         .map_err(|err| anyhow!("reading the notes tree {ours}: {err}"))?;
     for note in &walk.notes {
         let mine = state
-            .get(&note.object, &repo.gix)
+            .get(&note.object, repo.gix())
             .map_err(|err| anyhow!("reading the note on {} in {ours}: {err}", note.object))?;
         let blob = match mine {
             Some(mine) if mine == note.blob => continue,
@@ -67,11 +67,11 @@ fn fold_into(repo: &Repo, ours: ObjectId, others: &[ObjectId]) -> Result<ObjectI
         };
         if Some(blob) != mine {
             state
-                .edit(note.object, Some(blob), &repo.gix)
+                .edit(note.object, Some(blob), repo.gix())
                 .map_err(|err| anyhow!("merging the note on {}: {err}", note.object))?;
         }
     }
-    let tree = state.write(&repo.gix).map_err(|err| anyhow!("writing the merged notes: {err}"))?;
+    let tree = state.write(repo.gix()).map_err(|err| anyhow!("writing the merged notes: {err}"))?;
     keep_others(repo, tree, &walk.others)
 }
 
@@ -129,8 +129,8 @@ pub fn difference(repo: &Repo, base: Option<ObjectId>, tree: ObjectId) -> Result
     walk_tree(repo, tree, base, "", "", &mut walk)?;
     let mut base_state = state_of(repo, base)?;
     let empty =
-        repo.gix.write_object(gix::objs::Tree::empty()).context("writing the empty tree")?;
-    let mut state = State::new(empty.detach(), &repo.gix)
+        repo.gix().write_object(gix::objs::Tree::empty()).context("writing the empty tree")?;
+    let mut state = State::new(empty.detach(), repo.gix())
         .map_err(|err| anyhow!("reading the empty tree: {err}"))?;
     let mut any = !walk.others.is_empty();
     for note in &walk.notes {
@@ -138,21 +138,21 @@ pub fn difference(repo: &Repo, base: Option<ObjectId>, tree: ObjectId) -> Result
             continue;
         }
         state
-            .edit(note.object, Some(note.blob), &repo.gix)
+            .edit(note.object, Some(note.blob), repo.gix())
             .map_err(|err| anyhow!("adding the note on {}: {err}", note.object))?;
         any = true;
     }
     if !any {
         return Ok(None);
     }
-    let notes = state.write(&repo.gix).map_err(|err| anyhow!("writing the new notes: {err}"))?;
+    let notes = state.write(repo.gix()).map_err(|err| anyhow!("writing the new notes: {err}"))?;
     Ok(Some(keep_others(repo, notes, &walk.others)?))
 }
 
 /// The notes-tree state of `tree`, if there is one.
 fn state_of(repo: &Repo, tree: Option<ObjectId>) -> Result<Option<State>> {
     let Some(tree) = tree else { return Ok(None) };
-    let state = State::new(tree, &repo.gix)
+    let state = State::new(tree, repo.gix())
         .map_err(|err| anyhow!("reading the notes tree {tree}: {err}"))?;
     Ok(Some(state))
 }
@@ -164,7 +164,7 @@ fn known_note(
     object: ObjectId,
 ) -> Result<Option<ObjectId>> {
     let Some(state) = state else { return Ok(None) };
-    state.get(&object, &repo.gix).map_err(|err| anyhow!("reading the note on {object}: {err}"))
+    state.get(&object, repo.gix()).map_err(|err| anyhow!("reading the note on {object}: {err}"))
 }
 
 /// What makes a record the same record wherever it is stored.
@@ -269,7 +269,7 @@ fn entries(
     repo: &Repo,
     tree: ObjectId,
 ) -> Result<Vec<(BString, gix::objs::tree::EntryMode, ObjectId)>> {
-    let object = repo.gix.find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
+    let object = repo.gix().find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
     let decoded = object.decode().map_err(|err| anyhow!("decoding tree {tree}: {err}"))?;
     Ok(decoded.entries.iter().map(|e| (e.filename.to_owned(), e.mode, e.oid.to_owned())).collect())
 }
@@ -280,7 +280,8 @@ fn keep_others(repo: &Repo, tree: ObjectId, others: &[Other]) -> Result<ObjectId
     if others.is_empty() {
         return Ok(tree);
     }
-    let current = repo.gix.find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
+    let current =
+        repo.gix().find_tree(tree).map_err(|err| anyhow!("reading tree {tree}: {err}"))?;
     let mut edits: Vec<(String, gix::objs::tree::EntryMode, ObjectId)> = Vec::new();
     let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for other in others {
@@ -311,8 +312,10 @@ fn keep_others(repo: &Repo, tree: ObjectId, others: &[Other]) -> Result<ObjectId
         at.insert(path.clone(), edits.len());
         edits.push((path, other.mode, id));
     }
-    let mut editor =
-        repo.gix.edit_tree(tree).map_err(|err| anyhow!("editing the notes tree {tree}: {err}"))?;
+    let mut editor = repo
+        .gix()
+        .edit_tree(tree)
+        .map_err(|err| anyhow!("editing the notes tree {tree}: {err}"))?;
     for (path, mode, id) in &edits {
         editor
             .upsert(path.as_str(), mode.kind(), *id)
@@ -344,7 +347,7 @@ fn merge_blobs(repo: &Repo, ours: ObjectId, theirs: ObjectId) -> Result<ObjectId
             None => return Ok(ours),
         },
     };
-    let id = repo.gix.write_blob(&merged).context("writing a merged note")?;
+    let id = repo.gix().write_blob(&merged).context("writing a merged note")?;
     Ok(id.detach())
 }
 
@@ -363,7 +366,7 @@ fn concatenate(ours: &[u8], theirs: &[u8]) -> Option<Vec<u8>> {
 
 fn read_blob(repo: &Repo, id: ObjectId) -> Result<Vec<u8>> {
     let object =
-        repo.gix.find_object(id).map_err(|err| anyhow!("reading note blob {id}: {err}"))?;
+        repo.gix().find_object(id).map_err(|err| anyhow!("reading note blob {id}: {err}"))?;
     Ok(object.data.clone())
 }
 

@@ -201,7 +201,7 @@ fn remote_said(stderr: &str) -> String {
 
 /// The commit a ref points at, if the ref exists.
 pub fn ref_id(repo: &Repo, name: &str) -> Result<Option<ObjectId>> {
-    let found = repo.gix.try_find_reference(name).with_context(|| format!("reading {name}"))?;
+    let found = repo.gix().try_find_reference(name).with_context(|| format!("reading {name}"))?;
     let Some(mut reference) = found else { return Ok(None) };
     let id = reference.peel_to_id().map_err(|err| anyhow!("reading {name}: {err}"))?;
     Ok(Some(id.detach()))
@@ -209,7 +209,7 @@ pub fn ref_id(repo: &Repo, name: &str) -> Result<Option<ObjectId>> {
 
 /// Every ref under `prefix` (ending in `/`) and the commit it points at, by full name.
 pub fn refs_under(repo: &Repo, prefix: &str) -> Result<Vec<(String, ObjectId)>> {
-    let platform = repo.gix.references().with_context(|| format!("listing {prefix}*"))?;
+    let platform = repo.gix().references().with_context(|| format!("listing {prefix}*"))?;
     let mut out = Vec::new();
     for reference in platform.prefixed(prefix).with_context(|| format!("listing {prefix}*"))? {
         // A broken ref is git's to report; the sync reads the others.

@@ -242,7 +242,7 @@ fn own_commit(
     }
     let message = format!("git-handoff: new records for {}\n", names.writer_ref);
     let commit = repo
-        .gix
+        .gix()
         .new_commit(message, tree, own_old)
         .map_err(|err| anyhow!("writing the commit of {}: {err}", names.writer_ref))?;
     Ok(Some(commit.id))
@@ -263,7 +263,7 @@ fn publish(
         return Ok(Err(lost));
     }
     // Only a copy, so a failure here (another sync fetching) changes nothing that matters.
-    let _ = repo.gix.reference(
+    let _ = repo.gix().reference(
         names.writer_tracking.as_str(),
         new,
         gix::refs::transaction::PreviousValue::Any,
@@ -289,7 +289,7 @@ fn new_local(
     let parents: Vec<ObjectId> = local.into_iter().chain(inputs.iter().copied()).collect();
     let message = format!("git-handoff: merge {} from {}\n", names.notes_ref, names.remote);
     let commit = repo
-        .gix
+        .gix()
         .new_commit(message, tree, parents.clone())
         .map_err(|err| anyhow!("writing the merge commit of {}: {err}", names.notes_ref))?;
     Ok((Some(commit.id), (parents.len() > 1).then_some(commit.id)))
@@ -305,7 +305,7 @@ fn heads(repo: &Repo, inputs: Vec<ObjectId>) -> Vec<ObjectId> {
     let mut reached = std::collections::HashSet::new();
     let mut queue: std::collections::VecDeque<ObjectId> = std::collections::VecDeque::new();
     let parents = |id: ObjectId| -> Vec<ObjectId> {
-        repo.gix
+        repo.gix()
             .find_commit(id)
             .map(|c| c.parent_ids().map(|p| p.detach()).collect())
             .unwrap_or_default()
@@ -339,7 +339,7 @@ pub fn move_ref(
         Some(old) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(old)),
         None => PreviousValue::MustNotExist,
     };
-    repo.gix
+    repo.gix()
         .reference(notes_ref, new, expected, "git-handoff: sync")
         .map(|_| ())
         .map_err(|err| format!("{notes_ref} moved locally: {err}"))
@@ -348,7 +348,7 @@ pub fn move_ref(
 /// The tree of a notes commit.
 pub fn tree_of(repo: &Repo, commit: ObjectId) -> Result<ObjectId> {
     let tree = repo
-        .gix
+        .gix()
         .find_commit(commit)
         .map_err(|err| anyhow!("reading the notes commit {commit}: {err}"))?
         .tree_id()

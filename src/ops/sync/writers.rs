@@ -41,7 +41,7 @@ fn folder(notes_ref: &str) -> String {
 
 /// This clone's writer name: `handoff.writer`, or a new random one saved there.
 pub fn writer(repo: &Repo) -> Result<String> {
-    let configured = repo.gix.config_snapshot().string(WRITER_KEY).map(|v| v.to_string());
+    let configured = repo.gix().config_snapshot().string(WRITER_KEY).map(|v| v.to_string());
     if let Some(name) = configured {
         if !is_valid(&name) {
             bail!(
@@ -110,7 +110,7 @@ pub fn merged(repo: &Repo, remote: &str) -> Merged {
         let Some((id, name)) = line.split_once(' ') else { continue };
         let Ok(id) = ObjectId::from_hex(id.as_bytes()) else { continue };
         if name == "view" {
-            merged.remote_view = Some(id).filter(|id| repo.gix.has_object(id));
+            merged.remote_view = Some(id).filter(|id| repo.gix().has_object(id));
         } else {
             merged.refs.insert(name.to_owned(), id);
         }

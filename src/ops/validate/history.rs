@@ -155,7 +155,7 @@ impl History {
 /// under `refs/remotes/<remote>/`, tags peeled, anything that is not a commit skipped).
 pub fn remote_tracking_commits(repo: &Repo, remote: &str) -> Result<Vec<ObjectId>> {
     let what = || format!("listing the remote-tracking refs of {remote}");
-    let platform = repo.gix.references().with_context(what)?;
+    let platform = repo.gix().references().with_context(what)?;
     let mut ids = Vec::new();
     for reference in
         platform.prefixed(format!("refs/remotes/{remote}/").as_str()).with_context(what)?

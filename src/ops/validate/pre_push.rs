@@ -87,7 +87,7 @@ fn exclude_remote(repo: &Repo, remote: Option<&str>, range: &mut Range) {
     // A push to a URL or a remote never fetched adds what that remote lacks, which may be all
     // history: that is what the push sends, so that is what is checked.
     if let Some(name) = remote
-        && repo.gix.remote_names().iter().any(|r| r.to_str_lossy() == name)
+        && repo.gix().remote_names().iter().any(|r| r.to_str_lossy() == name)
     {
         range.exclude_remotes.push(name.to_string());
     }

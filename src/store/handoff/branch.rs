@@ -64,7 +64,7 @@ pub fn notes(
         if Some(id) == walk.stop || depth >= walk.limit {
             break;
         }
-        let commit = match repo.gix.find_commit(id) {
+        let commit = match repo.gix().find_commit(id) {
             Ok(commit) => commit,
             // Past the first commit, a missing one is the edge of a shallow clone.
             Err(_) if depth > 0 => break,
@@ -99,7 +99,7 @@ pub fn notes(
 
 /// The `started_at` a seal commit's `Handoff-Seal:` trailer names, if `id` is a seal.
 pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
-    let commit = repo.gix.find_commit(id).ok()?;
+    let commit = repo.gix().find_commit(id).ok()?;
     let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
     if note::issue_of_commit_message(&message).is_some() {
         return None;
@@ -109,7 +109,7 @@ pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
 
 /// The bytes of the file `path` in `commit`, if it has one there.
 pub fn file_at(repo: &Repo, commit: ObjectId, path: &str) -> Option<Vec<u8>> {
-    let tree = repo.gix.find_commit(commit).ok()?.tree().ok()?;
+    let tree = repo.gix().find_commit(commit).ok()?.tree().ok()?;
     let entry = tree.lookup_entry_by_path(path).ok()??;
     Some(entry.object().ok()?.data.clone())
 }

@@ -107,7 +107,7 @@ fn commits_down_to(
         if line.len() >= WALK_LIMIT {
             break;
         }
-        let Ok(commit) = repo.gix.find_commit(id) else { break };
+        let Ok(commit) = repo.gix().find_commit(id) else { break };
         let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
         let subject = message.lines().next().unwrap_or("").trim().to_string();
         line.push((id, subject));

@@ -27,12 +27,16 @@ impl Key<'_> {
     /// The id of the key object (a blob) in this repository's hash, without writing it.
     pub fn id(&self, repo: &Repo) -> Result<ObjectId> {
         let content = self.content();
-        gix::objs::compute_hash(repo.gix.object_hash(), gix::objs::Kind::Blob, content.as_bytes())
+        gix::objs::compute_hash(repo.gix().object_hash(), gix::objs::Kind::Blob, content.as_bytes())
             .context("hashing a record key")
     }
 
     pub(super) fn write(&self, repo: &Repo) -> Result<ObjectId> {
-        Ok(repo.gix.write_blob(self.content().as_bytes()).context("writing a record key")?.detach())
+        Ok(repo
+            .gix()
+            .write_blob(self.content().as_bytes())
+            .context("writing a record key")?
+            .detach())
     }
 }
 
@@ -49,7 +53,7 @@ const FLAT_KEY_PREFIX: &str = "handoff-key-";
 /// `tree` with every key of `keys` kept under [`KEYS_DIR`], and the top-level key entries of
 /// earlier versions moved there too. Returns `tree` itself when nothing was missing.
 pub(super) fn keep_entries(repo: &Repo, tree: ObjectId, keys: &[ObjectId]) -> Result<ObjectId> {
-    let gix = &repo.gix;
+    let gix = repo.gix();
     let top = gix.find_tree(tree).context("reading the notes tree")?;
     let mut flat = Vec::new();
     for entry in top.iter() {

@@ -53,7 +53,7 @@ fn note_of(
     name: &str,
     object: ObjectId,
 ) -> Result<Option<Vec<u8>>> {
-    let Some(mut tip) = repo.gix.try_find_reference(name)? else { return Ok(None) };
+    let Some(mut tip) = repo.gix().try_find_reference(name)? else { return Ok(None) };
     let tip = tip.follow_to_object()?.detach();
     let root = roots.root_of(objects, tip)?;
     let Some(blob) = notes_read::note_in_tree(objects, roots, root, &object)? else {
@@ -88,7 +88,7 @@ pub fn readable_refs(repo: &Repo, notes_ref: &str) -> Result<Vec<String>> {
     let mut refs = vec![notes_ref.to_string()];
     let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
     let suffix = format!("/{name}");
-    let platform = repo.gix.references().context("listing the remote-tracking notes refs")?;
+    let platform = repo.gix().references().context("listing the remote-tracking notes refs")?;
     let tracking =
         platform.prefixed(TRACKING_PREFIX).context("listing the remote-tracking notes refs")?;
     for reference in tracking {

@@ -115,7 +115,7 @@ pub(super) fn write_with_retry(repo: &Repo, notes_ref: &str, edits: &[Edit<'_>])
         // A writer killed while it held the ref's lock never lets go of it: a lock nobody holds
         // open, unchanged for a while, is cleared (a live writer holds it for microseconds).
         if tries.is_multiple_of(8) {
-            let lock = repo.gix.common_dir().join(format!("{notes_ref}.lock"));
+            let lock = repo.gix().common_dir().join(format!("{notes_ref}.lock"));
             crate::util::leftovers::clear_lock_older_than(&lock, STALE_REF_LOCK);
         }
         if let Some(waited) = patience.exhausted(Instant::now()) {
@@ -204,7 +204,7 @@ fn jitter() -> u64 {
 /// error is one that retrying cannot mend.
 fn replace_notes(repo: &Repo, notes_ref: &str, edits: &[Edit<'_>]) -> Result<Option<Raced>> {
     use gix::refs::transaction::PreviousValue;
-    let gix = &repo.gix;
+    let gix = repo.gix();
     let (parent, tree, ref_name) = match gix.try_find_reference(notes_ref)? {
         Some(mut reference) => {
             // A symbolic notes ref is followed; the ref it ends at is the one that moves.
@@ -256,7 +256,7 @@ fn apply(
     state: &mut gix::note::plumbing::State,
     edit: &Edit<'_>,
 ) -> Result<bool> {
-    let gix = &repo.gix;
+    let gix = repo.gix();
     let object = edit.object;
     let found =
         state.get(&object, gix).map_err(|err| anyhow!("reading the note on {object}: {err}"))?;
@@ -301,18 +301,18 @@ pub fn ensure_identity(repo: &mut Repo) {
     use gix::config::tree::gitoxide;
     let mut config = gix::config::File::new(gix::config::file::Metadata::api());
     let mut any = false;
-    if repo.gix.committer().is_none() {
+    if repo.gix().committer().is_none() {
         let _ = config.set_raw_value(gitoxide::Committer::NAME_FALLBACK, FALLBACK_NAME);
         let _ = config.set_raw_value(gitoxide::Committer::EMAIL_FALLBACK, FALLBACK_EMAIL);
         any = true;
     }
-    if repo.gix.author().is_none() {
+    if repo.gix().author().is_none() {
         let _ = config.set_raw_value(gitoxide::Author::NAME_FALLBACK, FALLBACK_NAME);
         let _ = config.set_raw_value(gitoxide::Author::EMAIL_FALLBACK, FALLBACK_EMAIL);
         any = true;
     }
     if any {
-        let mut snapshot = repo.gix.config_snapshot_mut();
+        let mut snapshot = repo.gix_mut().config_snapshot_mut();
         let _ = snapshot.append(config);
     }
 }
