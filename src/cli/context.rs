@@ -39,7 +39,19 @@ impl Ctx {
     /// use falls back to the defaults ([`Configuration::Saving`]), is warned of, and is returned
     /// for the emergency note.
     pub fn open_saving(&self) -> Result<(Repo, Config, Vec<String>)> {
-        let repo = Self::repo()?;
+        self.saving(Self::repo()?)
+    }
+
+    /// [`Ctx::open_saving`] for recall at every session start: the repository is found by a
+    /// quick look where it is laid out the ordinary way, gix opened only when needed
+    /// ([`open::repo_quick`]).
+    pub fn open_saving_quick(&self) -> Result<(Repo, Config, Vec<String>)> {
+        let repo = open::repo_quick()?;
+        output::settle_color_from(&repo);
+        self.saving(repo)
+    }
+
+    fn saving(&self, repo: Repo) -> Result<(Repo, Config, Vec<String>)> {
         let (config, problems) = open::configuration(&repo, Configuration::Saving)?;
         for problem in &problems {
             self.warn(problem);
@@ -50,7 +62,7 @@ impl Ctx {
     /// The repository, as [`Ctx::open`] finds it ([`open::repo`]), without its configuration.
     pub fn repo() -> Result<Repo> {
         let repo = open::repo()?;
-        output::settle_color_from(&repo.gix().config_snapshot());
+        output::settle_color_from(&repo);
         Ok(repo)
     }
 }

@@ -90,7 +90,7 @@ pub fn settle_color() {
 /// Settles git's colour setting from `config`, the opened repository's, when the command asked
 /// for that ([`AskGit::FromRepo`]). Config given on git's command line (`git -c color.ui=...
 /// handoff`), which gix does not read, is left to the `git config` child at the first styled text.
-pub fn settle_color_from(config: &gix::config::Snapshot<'_>) {
+pub fn settle_color_from(repo: &crate::git::repo::Repo) {
     let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
     if !matches!(*pending, Pending::FromRepo) {
         return;
@@ -101,6 +101,7 @@ pub fn settle_color_from(config: &gix::config::Snapshot<'_>) {
     }
     *pending = Pending::Settled;
     drop(pending);
+    let config = repo.gix().config_snapshot();
     // A bare key (`[color] ui`) has no string value and is true, as git reads it.
     let value = |key: &str| match config.string(key) {
         Some(value) => Some(value.to_string()),

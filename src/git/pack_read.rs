@@ -58,7 +58,12 @@ impl Packs {
         if store.replacements().next().is_some() {
             return None;
         }
-        let objects = store.path();
+        Self::at(store.path(), repo.object_hash())
+    }
+
+    /// [`Packs::open`] for the object directory `objects` of a repository without replace refs,
+    /// whose objects are named by `hash`.
+    pub fn at(objects: &Path, hash: gix::hash::Kind) -> Option<Arc<Packs>> {
         if objects.join("info/alternates").exists() {
             return None;
         }
@@ -67,7 +72,7 @@ impl Packs {
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                return Some(Arc::new(Packs { hash: repo.object_hash(), packs: Vec::new() }));
+                return Some(Arc::new(Packs { hash, packs: Vec::new() }));
             }
             Err(_) => return None,
         };
@@ -82,7 +87,7 @@ impl Packs {
         }
         packs.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         let packs = packs.into_iter().map(|(_, stem)| Pack { stem, mapped: OnceLock::new() });
-        Some(Arc::new(Packs { hash: repo.object_hash(), packs: packs.collect() }))
+        Some(Arc::new(Packs { hash, packs: packs.collect() }))
     }
 
     fn mapped(&self, pack: usize) -> Option<&Mapped> {

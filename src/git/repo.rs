@@ -10,6 +10,8 @@ use gix::ObjectId;
 use crate::git::Git;
 use crate::git::notes_read;
 use crate::git::pack_read::Packs;
+use crate::git::plain_refs::PlainRefs;
+use crate::git::quick_open::Quick;
 use crate::git::walk::{Objects, Sources};
 
 mod refs;
@@ -22,7 +24,12 @@ pub fn config_on_command_line() -> bool {
 
 /// An open repository and the paths every command needs.
 pub struct Repo {
-    gix: gix::Repository,
+    /// Opened at once by [`Repo::discover`], on first use after [`Repo::discover_quick`].
+    gix: std::cell::OnceCell<gix::Repository>,
+    /// Where discovery began, for gix's own discovery when it is opened later.
+    cwd: PathBuf,
+    /// The refs read as files, when the quick look found the repository.
+    plain: Option<PlainRefs>,
     /// This worktree's own git dir (`git rev-parse --git-dir`), absolute.
     pub git_dir: PathBuf,
     /// The git dir shared by all worktrees (`git rev-parse --git-common-dir`), absolute.
@@ -65,20 +72,105 @@ impl Repo {
         let git_dir = absolute(repo.git_dir(), &cwd);
         let work_tree = repo.workdir().map(|p| absolute(p, &cwd));
         let common_dir = absolute(repo.common_dir(), &cwd);
-        let sources = std::sync::OnceLock::new();
-        let notes_cache = notes_read::NotesCache::default();
-        let held_head = std::sync::OnceLock::new();
-        Ok(Repo { gix: repo, git_dir, common_dir, work_tree, sources, notes_cache, held_head })
+        Ok(Repo {
+            gix: std::cell::OnceCell::from(repo),
+            cwd,
+            plain: None,
+            git_dir,
+            common_dir,
+            work_tree,
+            sources: Default::default(),
+            notes_cache: Default::default(),
+            held_head: Default::default(),
+        })
+    }
+
+    /// [`Repo::discover`] for recall at every session start: a repository laid out the ordinary
+    /// way is found by a quick look ([`Quick`]) and its refs read as files ([`PlainRefs`]); gix
+    /// opens it, by its own discovery, only when something needs it. Anything unusual is found
+    /// by [`Repo::discover`] itself.
+    pub fn discover_quick() -> Result<Repo> {
+        let cwd = std::env::current_dir().context("reading the current directory")?;
+        let Some(found) = Quick::find(&cwd) else { return Repo::discover() };
+        let Quick { git_dir, common_dir, work_tree } = found;
+        Ok(Repo {
+            gix: std::cell::OnceCell::new(),
+            cwd,
+            plain: Some(PlainRefs::new(git_dir.clone(), common_dir.clone())),
+            git_dir,
+            common_dir,
+            work_tree: Some(work_tree),
+            sources: Default::default(),
+            notes_cache: Default::default(),
+            held_head: Default::default(),
+        })
     }
 
     /// The repository as gix opened it.
     pub fn gix(&self) -> &gix::Repository {
-        &self.gix
+        self.gix.get_or_init(|| self.open_gix())
     }
 
     /// The repository as gix opened it, to change its in-memory configuration.
     pub fn gix_mut(&mut self) -> &mut gix::Repository {
-        &mut self.gix
+        if self.gix.get().is_none() {
+            let repo = self.open_gix();
+            self.gix = std::cell::OnceCell::from(repo);
+        }
+        self.gix.get_mut().expect("opened just above")
+    }
+
+    /// Opens, after a quick look found the repository, what gix's discovery finds from the same
+    /// place: the same repository, as the quick look only answers where discovery is plain. When
+    /// gix cannot load the user's or system's config there (a broken `~/.gitconfig`, which recall
+    /// need not read), the repository is opened with its own config alone; when even that fails,
+    /// the repository went away under us: the command ends as it would have at discovery.
+    fn open_gix(&self) -> gix::Repository {
+        let found = gix::ThreadSafeRepository::discover_with_environment_overrides(&self.cwd)
+            .map_err(|err| err.to_string())
+            .or_else(|first| {
+                let isolated = gix::open::Options::isolated();
+                gix::ThreadSafeRepository::open_opts(&self.git_dir, isolated).map_err(|_| first)
+            });
+        match found {
+            Ok(repo) => {
+                let repo = repo.to_thread_local();
+                debug_assert_eq!(absolute(repo.git_dir(), &self.cwd), self.git_dir);
+                repo
+            }
+            Err(err) => {
+                let text = format!(
+                    "error: not a git repository (or any parent up to /): {}: {err}; run this \
+                     inside a work tree or pass -C <path>",
+                    self.cwd.display()
+                );
+                eprintln!("{}", crate::util::text::escape_controls(&text, true));
+                std::process::exit(i32::from(crate::util::error::Kind::Repository.exit_code()));
+            }
+        }
+    }
+
+    /// The hash the repository's objects are named by.
+    pub fn object_hash(&self) -> gix::hash::Kind {
+        match &self.plain {
+            // The quick look found no `extensions.objectFormat`.
+            Some(_) => gix::hash::Kind::Sha1,
+            None => self.gix().object_hash(),
+        }
+    }
+
+    /// The directory of the repository's objects.
+    pub fn objects_dir(&self) -> PathBuf {
+        match &self.plain {
+            Some(_) => self.common_dir.join("objects"),
+            None => self.gix().objects.store_ref().path().to_path_buf(),
+        }
+    }
+
+    /// Whether objects are read plainly without gix at hand: the quick look found the repository
+    /// and no replace refs apply (gix honours them).
+    fn plain_objects(&self) -> bool {
+        self.plain.as_ref().is_some_and(PlainRefs::no_replace_refs)
     }
 
     /// The top of the work tree, or an error for a bare repository.
@@ -160,11 +252,20 @@ impl Repo {
 
     /// Where objects are read from besides gix (see [`Objects`]), shared by every reader.
     pub fn sources(&self) -> &Sources {
-        self.sources.get_or_init(|| Sources::of(self.gix(), Packs::open(self.gix())))
+        self.sources.get_or_init(|| {
+            if self.plain_objects() {
+                let dir = self.objects_dir();
+                return Sources::at(&dir, Packs::at(&dir, self.object_hash()));
+            }
+            Sources::of(self.gix(), Packs::open(self.gix()))
+        })
     }
 
     /// An object reader: the packs and loose objects read plainly, gix for anything else.
     pub fn objects(&self) -> Objects {
+        if self.gix.get().is_none() && self.plain_objects() {
+            return Objects::deferred(self.objects_dir(), self.object_hash(), self.sources());
+        }
         Objects::lazy(self.gix(), self.sources())
     }
 
@@ -185,7 +286,7 @@ impl Repo {
 
     /// The id of the empty tree in this repository's hash.
     pub fn empty_tree(&self) -> ObjectId {
-        ObjectId::empty_tree(self.gix().object_hash())
+        ObjectId::empty_tree(self.object_hash())
     }
 }
 

@@ -52,7 +52,16 @@ pub fn configuration(repo: &Repo, how: Configuration) -> Result<(Config, Vec<Str
 /// The repository of the current directory, without its configuration, swept of what killed
 /// commands left.
 pub fn repo() -> Result<Repo> {
-    let repo = Repo::discover()?;
-    crate::util::leftovers::clear_repository(&repo.git_dir, repo.gix().objects.store_ref().path());
+    swept(Repo::discover()?)
+}
+
+/// [`repo`] for recall at every session start, found by a quick look where it is laid out the
+/// ordinary way ([`Repo::discover_quick`]: gix opened only when needed).
+pub fn repo_quick() -> Result<Repo> {
+    swept(Repo::discover_quick()?)
+}
+
+fn swept(repo: Repo) -> Result<Repo> {
+    crate::util::leftovers::clear_repository(&repo.git_dir, &repo.objects_dir());
     Ok(repo)
 }

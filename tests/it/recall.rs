@@ -285,3 +285,38 @@ fn recall_switched_off_gives_the_rules_when_heads_branch_cannot_be_read() {
     let out = repo.handoff().args(["recall"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// Recall finds an ordinary repository by a quick look and reads its refs as files, and finds any
+/// other by gix's discovery (here made to by `GIT_DIR`): both give the same recall, from a
+/// subdirectory, with every ref packed beside a remote's copy of the notes, and in a linked
+/// worktree.
+#[test]
+fn recall_by_the_quick_look_is_recall_by_gix() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    repo.write("sub dir/x.txt", "x\n");
+    let both = |dir: &std::path::Path, git_dir: &std::path::Path, top: &std::path::Path| {
+        let args = ["recall", "--json", "--source", "compact", "--issue", "179"];
+        let quick = stdout_ok(repo.handoff().current_dir(dir).args(args).output().unwrap());
+        let mut by_gix = repo.handoff();
+        by_gix.current_dir(dir).env("GIT_DIR", git_dir).env("GIT_WORK_TREE", top).args(args);
+        assert_eq!(quick, stdout_ok(by_gix.output().unwrap()), "from {}", dir.display());
+        let recall: Value = serde_json::from_str(&quick).unwrap();
+        assert_eq!(recall["record"]["issue"], 179, "{quick}");
+    };
+    let git_dir = repo.path.join(".git");
+    both(&repo.path, &git_dir, &repo.path);
+    both(&repo.path.join("sub dir"), &git_dir, &repo.path);
+    repo.git(["update-ref", "refs/notes/remotes/origin/handoff", "refs/notes/handoff"]);
+    repo.git(["pack-refs", "--all"]);
+    assert!(!git_dir.join("refs/notes/handoff").exists(), "packed");
+    both(&repo.path, &git_dir, &repo.path);
+    let linked = env.root.path().join("linked wt");
+    let add: [&std::ffi::OsStr; 5] =
+        ["worktree".as_ref(), "add".as_ref(), "-b".as_ref(), "side".as_ref(), linked.as_os_str()];
+    repo.git(add);
+    let dot_git = std::fs::read_to_string(linked.join(".git")).unwrap();
+    let linked_git_dir = std::path::PathBuf::from(dot_git.trim().strip_prefix("gitdir: ").unwrap());
+    assert!(linked_git_dir.join("commondir").is_file());
+    both(&linked, &linked_git_dir, &linked);
+}

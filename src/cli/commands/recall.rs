@@ -96,7 +96,7 @@ pub fn run(ctx: &Ctx, args: Args, out: &mut impl Write) -> Result<()> {
     };
     let source = args.source.or(payload.source).unwrap_or(SourceArg::Resume);
     // Recall reads; at a session start it must never fail on the repository's configuration.
-    let (mut repo, config, _) = ctx.open_saving()?;
+    let (mut repo, config, _) = ctx.open_saving_quick()?;
     // Recall never moves HEAD (a session it begins starts from it): read once, for every step.
     repo.hold_head();
     let copilot_hooks =

@@ -5,8 +5,30 @@ use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
 use super::{Head, Repo, config_on_command_line};
+use crate::git::plain_refs::{PlainHead, PlainRefs};
 
 impl Repo {
+    /// The object the ref `name` (a full name: `refs/notes/handoff`) leads to, symbolic refs
+    /// followed; `None` when there is no such ref.
+    pub fn ref_id(&self, name: &str) -> Result<Option<ObjectId>> {
+        if let Some(found) = self.plain.as_ref().and_then(|refs| refs.id(name)) {
+            return Ok(found);
+        }
+        let Some(mut reference) = self.gix().try_find_reference(name)? else { return Ok(None) };
+        Ok(Some(reference.follow_to_object()?.detach()))
+    }
+
+    /// The full names of the refs under `prefix` (ending in `/`), sorted; one that cannot be
+    /// read is left out, for git to report.
+    pub fn ref_names_under(&self, prefix: &str) -> Result<Vec<String>> {
+        if let Some(names) = self.plain.as_ref().and_then(|refs| refs.names_under(prefix)) {
+            return Ok(names);
+        }
+        let platform = self.gix().references()?;
+        let names = platform.prefixed(prefix)?.flatten();
+        Ok(names.map(|reference| reference.name().as_bstr().to_string()).collect())
+    }
+
     /// Reads HEAD once for the rest of the command, for one that never moves it: recall asks
     /// for HEAD in four places, each a read of HEAD and of its branch's ref (14 system calls).
     /// A HEAD that cannot be read is not held: each place then reads it, and fails, as before.
@@ -22,6 +44,15 @@ impl Repo {
         if let Some(held) = self.held_head.get() {
             return Ok(held.clone());
         }
+        if let Some(head) = self.plain.as_ref().and_then(PlainRefs::head) {
+            return Ok(match head {
+                PlainHead::Branch(name, id) => {
+                    let branch = name.strip_prefix("refs/heads/").map(str::to_string);
+                    Head { branch, ref_name: Some(name), id }
+                }
+                PlainHead::Detached(id) => Head { branch: None, ref_name: None, id: Some(id) },
+            });
+        }
         let head = self.gix().head().context("reading HEAD")?;
         let ref_name = head.referent_name().map(|n| n.as_bstr().to_string());
         let branch = head.referent_name().map(|n| n.shorten().to_string());
@@ -33,7 +64,7 @@ impl Repo {
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
         // A full object id names that object whatever refs exist (git only warns when a ref has
         // the same name), so it is resolved here, without starting git.
-        if rev.len() == self.gix().object_hash().len_in_hex()
+        if rev.len() == self.object_hash().len_in_hex()
             && let Ok(id) = ObjectId::from_hex(rev.as_bytes())
             && let Some(commit) = self.commit_of(id)
         {

@@ -35,6 +35,9 @@ pub struct Objects {
 enum Gix {
     Repo(Box<gix::Repository>),
     Store(Arc<gix::odb::Store>, Option<Box<gix::OdbHandle>>),
+    /// The object directory of a repository gix has not opened (no replace refs apply there),
+    /// its store opened on first use.
+    At(std::path::PathBuf, gix::hash::Kind, Option<Box<gix::OdbHandle>>),
 }
 
 /// The objects directory, and which of its fan-out directories exist; `None` when there are no
@@ -54,6 +57,11 @@ impl Sources {
     pub fn of(repo: &gix::Repository, packs: Option<Arc<Packs>>) -> Sources {
         Sources { packs, loose: loose_objects(repo) }
     }
+
+    /// [`Sources::of`] for the object directory `dir` of a repository without replace refs.
+    pub fn at(dir: &std::path::Path, packs: Option<Arc<Packs>>) -> Sources {
+        Sources { packs, loose: loose_at(dir) }
+    }
 }
 
 pub(super) fn loose_objects(repo: &gix::Repository) -> Loose {
@@ -61,7 +69,11 @@ pub(super) fn loose_objects(repo: &gix::Repository) -> Loose {
     if store.replacements().next().is_some() {
         return None;
     }
-    let root = store.path().to_path_buf();
+    loose_at(store.path())
+}
+
+fn loose_at(dir: &std::path::Path) -> Loose {
+    let root = dir.to_path_buf();
     let mut fanout = [false; 256];
     for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
         let name = entry.file_name();
@@ -98,6 +110,12 @@ impl Objects {
     /// store is made when a read first needs it.
     pub fn lazy(repo: &gix::Repository, sources: &Sources) -> Objects {
         Self::with(Gix::Store(repo.objects.store(), None), sources)
+    }
+
+    /// [`Self::lazy`] for a repository gix has not opened: its object directory `dir`, where no
+    /// replace refs apply, is opened by gix when a read first needs it.
+    pub fn deferred(dir: std::path::PathBuf, hash: gix::hash::Kind, sources: &Sources) -> Objects {
+        Self::with(Gix::At(dir, hash, None), sources)
     }
 
     fn with(gix: Gix, sources: &Sources) -> Objects {
@@ -153,6 +171,15 @@ impl Objects {
                         .with_write_passthrough(),
                 )
             }),
+            Gix::At(dir, hash, handle) => match handle {
+                Some(handle) => handle,
+                None => {
+                    let store = gix::odb::at(dir.as_path(), *hash)
+                        .with_context(|| format!("opening the objects of {}", dir.display()))?;
+                    let proxy = gix::odb::memory::Proxy::from(store).with_write_passthrough();
+                    handle.insert(Box::new(proxy))
+                }
+            },
         };
         let data = odb
             .try_find(&id, out)

@@ -37,7 +37,7 @@ pub fn preflight(repo: &Repo, req: &Request) -> Result<()> {
     // Taken and dropped at once: the same refusal, in the same words, as the seal's own.
     drop(IndexLock::acquire(&index)?);
     refuse_in_progress(&repo.git_dir)?;
-    refuse_conflicts(&repo.git(), repo.gix().object_hash(), &index)?;
+    refuse_conflicts(&repo.git(), repo.object_hash(), &index)?;
     Ok(())
 }
 
@@ -165,7 +165,7 @@ impl Sealing<'_> {
         message: String,
     ) -> Result<(Staged, Author)> {
         let (repo, req, git, index) = (self.repo, self.req, self.git, self.index);
-        let hash = repo.gix().object_hash();
+        let hash = repo.object_hash();
         let base = self.head.unwrap_or_else(|| repo.empty_tree());
         let base_hex = base.to_string();
         let top = repo.top()?;
@@ -262,7 +262,7 @@ impl Sealing<'_> {
     /// Nothing to commit, yet the index may differ from what `git add -A` stages (after `git rm
     /// --cached`, or a seal killed after it moved HEAD): leave it as git would.
     fn nothing_to_commit(&self, lock: &mut IndexLock, kept: Kept) -> Result<Sealed> {
-        if self.stage.differs_from(self.repo.gix().object_hash(), self.index)? {
+        if self.stage.differs_from(self.repo.object_hash(), self.index)? {
             self.quarantine.migrate(self.git, &kept.tree, self.head, kept.selective)?;
             lock.install(&self.stage.file)?;
         }
@@ -272,7 +272,7 @@ impl Sealing<'_> {
     /// The seal commit of `tree`: written here as `commit-tree` would write it, where the same
     /// bytes are certain; else by git.
     fn commit(&self, tree: &str, author: &Author) -> Result<String> {
-        let (hash, head, message) = (self.repo.gix().object_hash(), self.head, &author.message);
+        let (hash, head, message) = (self.repo.object_hash(), self.head, &author.message);
         let in_process = author
             .idents
             .as_ref()

@@ -64,7 +64,7 @@ pub(super) fn chosen(repo: &Repo, base: Option<ObjectId>, forced: bool) -> Optio
         return None;
     }
     let top = repo.top().ok()?;
-    let hash = repo.gix().object_hash();
+    let hash = repo.object_hash();
     let (scan, _) =
         crate::git::split_index::read_whole(&repo.index_path().ok()?, &repo.git_dir, hash)?;
     if scan.special || scan.entries.len() > MAX_ENTRIES {
@@ -112,7 +112,7 @@ fn weigh<'a>(
     scan: &'a index_scan::Scan,
     base: &Base,
 ) -> Option<Weighed<'a>> {
-    let id_len = repo.gix().object_hash().len_in_bytes();
+    let id_len = repo.object_hash().len_in_bytes();
     let kind = |mode: u32| mode & 0o170000;
     let mut real_dirs: HashMap<&[u8], bool> = HashMap::new();
     let mut total = 0u64;

@@ -137,7 +137,7 @@ fn index_size(repo: &Repo) -> Option<u64> {
         return Some(len);
     }
     let (bytes, _) = index_scan::read(&path).ok()?;
-    let hash = repo.gix().object_hash();
+    let hash = repo.object_hash();
     let scan = index_scan::scan_bytes(bytes, hash)?;
     let shared = split_index::shared_path(&scan, &repo.git_dir, hash);
     Some(len + shared.and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len()))

@@ -111,7 +111,7 @@ pub(super) fn chosen(repo: &Repo, asked: Asked) -> Option<Plan> {
         Some(b"all") => Untracked::All,
         Some(_) => return None,
     };
-    let hash = repo.gix().object_hash();
+    let hash = repo.object_hash();
     let (scan, meta) = crate::git::split_index::read_whole(&index, &repo.git_dir, hash)?;
     if scan.special {
         return None;

@@ -27,7 +27,7 @@ impl Key<'_> {
     /// The id of the key object (a blob) in this repository's hash, without writing it.
     pub fn id(&self, repo: &Repo) -> Result<ObjectId> {
         let content = self.content();
-        gix::objs::compute_hash(repo.gix().object_hash(), gix::objs::Kind::Blob, content.as_bytes())
+        gix::objs::compute_hash(repo.object_hash(), gix::objs::Kind::Blob, content.as_bytes())
             .context("hashing a record key")
     }
 

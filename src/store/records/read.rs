@@ -53,8 +53,7 @@ fn note_of(
     name: &str,
     object: ObjectId,
 ) -> Result<Option<Vec<u8>>> {
-    let Some(mut tip) = repo.gix().try_find_reference(name)? else { return Ok(None) };
-    let tip = tip.follow_to_object()?.detach();
+    let Some(tip) = repo.ref_id(name)? else { return Ok(None) };
     let root = roots.root_of(objects, tip)?;
     let Some(blob) = notes_read::note_in_tree(objects, roots, root, &object)? else {
         return Ok(None);
@@ -88,13 +87,10 @@ pub fn readable_refs(repo: &Repo, notes_ref: &str) -> Result<Vec<String>> {
     let mut refs = vec![notes_ref.to_string()];
     let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
     let suffix = format!("/{name}");
-    let platform = repo.gix().references().context("listing the remote-tracking notes refs")?;
+    // A broken ref is git's to report; recall still reads the others.
     let tracking =
-        platform.prefixed(TRACKING_PREFIX).context("listing the remote-tracking notes refs")?;
-    for reference in tracking {
-        // A broken ref is git's to report; recall still reads the others.
-        let Ok(reference) = reference else { continue };
-        let full = reference.name().as_bstr().to_string();
+        repo.ref_names_under(TRACKING_PREFIX).context("listing the remote-tracking notes refs")?;
+    for full in tracking {
         let remote = full.strip_prefix(TRACKING_PREFIX).and_then(|r| r.strip_suffix(&suffix));
         if remote.is_some_and(|r| !r.is_empty()) {
             refs.push(full);
