@@ -27,6 +27,8 @@ pub mod quick_open;
 pub mod quote;
 pub mod repo;
 pub mod split_index;
+#[cfg(test)]
+pub mod test_repo;
 pub mod untracked_cache;
 pub mod version;
 pub mod walk;

@@ -277,7 +277,7 @@ fn seal_of(repo: &Repo, found: &NoteOnBranch, started_at: Option<&str>) -> Resul
     if started_at.is_none() || !same_attempt(parent) {
         return Ok(None);
     }
-    let grandparent = repo.gix().find_commit(parent)?.parent_ids().next().map(|p| p.detach());
+    let grandparent = repo.objects().commit(parent)?.parents.first().copied();
     let files = branch::changed_files(repo, grandparent, parent)?;
     Ok(Some(Seal { commit: parent.to_string(), files, position: SealPosition::Below }))
 }
@@ -329,7 +329,7 @@ fn record_only(repo: &Repo, record: Record) -> Handoff {
     };
     let seal = record.seal_commit.as_deref().and_then(|hex| {
         let id = ObjectId::from_hex(hex.as_bytes()).ok()?;
-        let parent = repo.gix().find_commit(id).ok()?.parent_ids().next().map(|p| p.detach());
+        let parent = repo.objects().commit(id).ok()?.parents.first().copied();
         let files = branch::changed_files(repo, parent, id).ok()?;
         let position = if commit.is_some_and(|c| Some(c) == parent) {
             SealPosition::Above

@@ -2,10 +2,10 @@
 //! makes: wherever the quick look answers, its answer is gix's.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::{Quick, config_is_plain, gitdir_of};
 use crate::git::plain_refs::{PlainHead, PlainRefs};
+use crate::git::test_repo::git;
 
 #[test]
 fn the_config_git_init_writes_is_plain_and_what_changes_discovery_is_not() {
@@ -40,25 +40,6 @@ fn a_gitdir_file_names_its_path_on_the_first_line() {
     assert_eq!(gitdir_of(b"gitdir: /a b/c\r\n"), Some("/a b/c"));
     assert_eq!(gitdir_of(b"gitdir:x\n"), None);
     assert_eq!(gitdir_of(b"\n"), None);
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "A")
-        .env("GIT_AUTHOR_EMAIL", "a@x")
-        .env("GIT_COMMITTER_NAME", "A")
-        .env("GIT_COMMITTER_EMAIL", "a@x")
-        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-        .env("GIT_PROTOCOL_FROM_USER", "0")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8").trim().to_string()
 }
 
 fn canonical(path: &Path) -> PathBuf {

@@ -1,8 +1,12 @@
 //! Reading a commit as git's `parse_commit_buffer` does: the tree line, the parent lines, the
 //! committer date and where the message starts, and nothing else (signatures are never decoded).
 
+use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
 use smallvec::SmallVec;
+
+use super::objects::Objects;
+use super::tree_entry::find_entry;
 
 /// A commit's parents: one for almost every commit, two for a merge, kept inline.
 pub type Parents<T> = SmallVec<[T; 2]>;
@@ -78,4 +82,59 @@ pub(super) fn committer_date(line: &[u8]) -> i64 {
     let date = line[end + 1..].trim_ascii_start();
     let digits = date.iter().take_while(|b| b.is_ascii_digit()).count();
     std::str::from_utf8(&date[..digits]).ok().and_then(|d| d.parse().ok()).unwrap_or(0)
+}
+
+/// A commit as the readers beside the walk take it (the handoff found on the branch, what
+/// happened since): read with the walk's plain object reads, so recall needs no gix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commit {
+    pub tree: ObjectId,
+    pub parents: Parents<ObjectId>,
+    /// The committer date, seconds since the epoch.
+    pub time: i64,
+    /// What follows the header's empty line (empty when there is none).
+    pub message: Vec<u8>,
+}
+
+impl Objects {
+    /// The commit `id`; an error when it is missing, not a commit, or malformed.
+    pub fn commit(&mut self, id: ObjectId) -> Result<Commit> {
+        let mut data = Vec::new();
+        let kind = self.read(id, &mut data)?;
+        if kind != gix::object::Kind::Commit {
+            bail!("object {id} is a {kind}, not a commit");
+        }
+        let fields = CommitFields::parse(&data, id.kind())
+            .ok_or_else(|| anyhow!("commit {id} does not start with its tree"))?;
+        let parents =
+            fields.parents.ok_or_else(|| anyhow!("commit {id} has a malformed parent line"))?;
+        let (tree, time, message) = (fields.tree, fields.date, fields.message.to_vec());
+        Ok(Commit { tree, parents, time, message })
+    }
+
+    /// The blob at `path` (`/`-separated) in the tree `tree`; `None` when there is none there.
+    pub fn blob_at(&mut self, tree: ObjectId, path: &str) -> Result<Option<Vec<u8>>> {
+        let mut data = Vec::new();
+        let mut at = tree;
+        let mut parts = path.split('/').peekable();
+        while let Some(name) = parts.next() {
+            if self.read(at, &mut data)? != gix::object::Kind::Tree {
+                bail!("object {at} is not a tree");
+            }
+            let found = find_entry(&data, name.as_bytes(), at.kind(), true)
+                .ok_or_else(|| anyhow!("tree {at} is malformed"))?;
+            let Some((mode, id)) = found else { return Ok(None) };
+            match (parts.peek(), mode.is_tree()) {
+                (Some(_), true) => at = id,
+                (Some(_), false) | (None, true) => return Ok(None),
+                (None, false) => {
+                    return Ok(match self.read(id, &mut data)? {
+                        gix::object::Kind::Blob => Some(data),
+                        _ => None,
+                    });
+                }
+            }
+        }
+        Ok(None)
+    }
 }

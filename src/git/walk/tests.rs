@@ -109,3 +109,55 @@ fn an_entry_is_found_in_tree_order_and_the_search_stops_past_it() {
     assert_eq!(find_entry(&start, b"a0", SHA1, false), Some(None), "`b` is past `a0`");
     assert_eq!(find_entry(&start, b"b", SHA1, false).map(|e| e.is_some()), Some(true));
 }
+
+/// `Objects::commit` and `Objects::blob_at` against gix, on a repository git makes: a merge,
+/// loose and packed objects, files below directories, a symbolic link, paths that lead nowhere.
+#[test]
+fn commits_and_files_read_plainly_are_what_gix_reads() {
+    use crate::git::test_repo::git;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::create_dir_all(dir.join("a b/ü")).expect("dirs");
+    std::fs::write(dir.join("a b/ü/note.md"), "# Note\n").expect("file");
+    std::fs::write(dir.join("top.txt"), "top\n").expect("file");
+    std::os::unix::fs::symlink("top.txt", dir.join("link")).expect("link");
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "one\n\nbody"]);
+    git(dir, &["checkout", "-q", "-b", "side"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", "side"]);
+    git(dir, &["checkout", "-q", "main"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", "two"]);
+    git(dir, &["merge", "-q", "--no-ff", "-m", "merge", "side"]);
+    let repo = gix::open(dir).expect("gix opens it");
+    let sources = super::Sources::of(&repo, crate::git::pack_read::Packs::open(&repo));
+    let check = |objects: &mut super::Objects| {
+        for rev in ["HEAD", "HEAD^1", "HEAD^2", "HEAD~2"] {
+            let id = repo.rev_parse_single(rev).expect("rev").detach();
+            let want = repo.find_commit(id).expect("commit");
+            let got = objects.commit(id).expect("reads");
+            let parents: Vec<_> = want.parent_ids().map(|p| p.detach()).collect();
+            assert_eq!(got.parents.to_vec(), parents, "{rev}");
+            assert_eq!(got.tree, want.tree_id().expect("tree").detach());
+            assert_eq!(got.time, want.time().expect("time").seconds);
+            assert_eq!(got.message, want.message_raw_sloppy().to_vec(), "{rev}");
+        }
+        let tree = repo.head_commit().expect("head").tree_id().expect("tree").detach();
+        for path in
+            ["a b/ü/note.md", "top.txt", "link", "a b", "a b/ü", "top.txt/x", "none", "a b/none"]
+        {
+            let want =
+                repo.find_tree(tree).expect("tree").lookup_entry_by_path(path).expect("looks");
+            let want = want
+                .filter(|e| !e.mode().is_tree())
+                .map(|e| e.object().expect("object").data.clone());
+            assert_eq!(objects.blob_at(tree, path).expect("reads"), want, "{path}");
+        }
+        let blob = repo.rev_parse_single("HEAD:top.txt").expect("blob").detach();
+        assert!(objects.commit(blob).is_err(), "a blob is no commit");
+    };
+    check(&mut super::Objects::lazy(&repo, &sources));
+    git(dir, &["repack", "-a", "-d", "-q"]);
+    let sources = super::Sources::of(&repo, crate::git::pack_read::Packs::open(&repo));
+    check(&mut super::Objects::lazy(&repo, &sources));
+}

@@ -60,22 +60,23 @@ pub fn notes(
     // The commit read just before (the child of the next one), when it is a seal.
     let mut seal_child: Option<ObjectId> = None;
     let mut depth = 0;
+    let mut objects = repo.objects();
     while let Some(id) = next {
         if Some(id) == walk.stop || depth >= walk.limit {
             break;
         }
-        let commit = match repo.gix().find_commit(id) {
+        let commit = match objects.commit(id) {
             Ok(commit) => commit,
             // Past the first commit, a missing one is the edge of a shallow clone.
             Err(_) if depth > 0 => break,
             Err(err) => return Err(err).with_context(|| format!("reading commit {id}")),
         };
         line.push(id);
-        let parents: Vec<ObjectId> = commit.parent_ids().map(|p| p.detach()).collect();
-        let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+        let parents = commit.parents;
+        let message = commit.message.to_str_lossy().into_owned();
         let issue = if parents.len() <= 1 { note::issue_of_commit_message(&message) } else { None };
         if let Some(issue) = issue {
-            let time = commit.time().map(|t| t.seconds).unwrap_or_default();
+            let time = commit.time;
             let hit = NoteOnBranch {
                 commit: id,
                 parent: parents.first().copied(),
@@ -99,8 +100,8 @@ pub fn notes(
 
 /// The `started_at` a seal commit's `Handoff-Seal:` trailer names, if `id` is a seal.
 pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
-    let commit = repo.gix().find_commit(id).ok()?;
-    let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+    let commit = repo.objects().commit(id).ok()?;
+    let message = commit.message.to_str_lossy().into_owned();
     if note::issue_of_commit_message(&message).is_some() {
         return None;
     }
@@ -109,9 +110,9 @@ pub fn seal_started_at(repo: &Repo, id: ObjectId) -> Option<String> {
 
 /// The bytes of the file `path` in `commit`, if it has one there.
 pub fn file_at(repo: &Repo, commit: ObjectId, path: &str) -> Option<Vec<u8>> {
-    let tree = repo.gix().find_commit(commit).ok()?.tree().ok()?;
-    let entry = tree.lookup_entry_by_path(path).ok()??;
-    Some(entry.object().ok()?.data.clone())
+    let mut objects = repo.objects();
+    let tree = objects.commit(commit).ok()?.tree;
+    objects.blob_at(tree, path).ok()?
 }
 
 /// The paths `commit` changes against `parent` (all of its files for a root commit), in git's

@@ -100,6 +100,7 @@ fn commits_down_to(
 ) -> Result<Option<Vec<(ObjectId, String)>>> {
     let mut line = Vec::new();
     let mut next = Some(head);
+    let mut objects = repo.objects();
     while let Some(id) = next {
         if id == from {
             return Ok(Some(line));
@@ -107,11 +108,11 @@ fn commits_down_to(
         if line.len() >= WALK_LIMIT {
             break;
         }
-        let Ok(commit) = repo.gix().find_commit(id) else { break };
-        let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+        let Ok(commit) = objects.commit(id) else { break };
+        let message = commit.message.to_str_lossy();
         let subject = message.lines().next().unwrap_or("").trim().to_string();
         line.push((id, subject));
-        next = commit.parent_ids().next().map(|p| p.detach());
+        next = commit.parents.first().copied();
     }
     Ok(None)
 }
