@@ -107,6 +107,10 @@ impl PlainRefs {
             if line.is_empty() || line[0] == b'#' || line[0] == b'^' {
                 continue;
             }
+            // A line git would not have written (CRLF, say) is gix's to read.
+            if line.ends_with(b"\r") {
+                return None;
+            }
             let (hex, rest) = line.split_at_checked(40)?;
             let listed = rest.strip_prefix(b" ")?;
             if listed == name.as_bytes() {

@@ -126,12 +126,12 @@ fn read_small(path: &Path) -> Option<Vec<u8>> {
     std::fs::read(path).ok()
 }
 
-/// The path a `.git` file names (`gitdir: <path>`), as git reads it: its first line, trimmed.
+/// The path a `.git` file names (`gitdir: <path>`): a file of that one line (git reads the whole
+/// file as the line, so anything after it is left to gix).
 fn gitdir_of(bytes: &[u8]) -> Option<&str> {
-    let text = std::str::from_utf8(bytes).ok()?;
-    let line = text.lines().next()?;
-    let path = line.strip_prefix("gitdir: ")?.trim_end();
-    (!path.is_empty()).then_some(path)
+    let text = std::str::from_utf8(bytes).ok()?.trim_end_matches(['\n', '\r']);
+    let path = text.strip_prefix("gitdir: ")?;
+    (!path.is_empty() && !path.contains(['\n', '\r'])).then_some(path)
 }
 
 /// HEAD as git accepts it in a git directory: a regular file holding `ref: refs/...` or an
@@ -164,7 +164,7 @@ pub fn config_is_plain(bytes: &[u8]) -> bool {
         if let Some(header) = line.strip_prefix('[') {
             let Some(inside) = header.strip_suffix(']') else { return false };
             let name = match inside.split_once(' ') {
-                Some((name, sub)) if sub.starts_with('"') && sub.ends_with('"') => name,
+                Some((name, sub)) if plain_subsection(sub) => name,
                 Some(_) => return false,
                 None => inside,
             };
@@ -184,7 +184,12 @@ pub fn config_is_plain(bytes: &[u8]) -> bool {
             Some((key, value)) => (key.trim_end_matches([' ', '\t']), Some(value.trim())),
             None => (line, None),
         };
-        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        // A key starts with a letter; a value with a quote or a backslash in it (which git
+        // reads, or refuses, by rules of its own) is left to gix.
+        if !key.starts_with(|c: char| c.is_ascii_alphabetic())
+            || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            || value.is_some_and(|v| v.contains(['"', '\\']))
+        {
             return false;
         }
         if section != "core" {
@@ -202,6 +207,13 @@ pub fn config_is_plain(bytes: &[u8]) -> bool {
         }
     }
     true
+}
+
+/// A section header's subsection as the plainest spelling has it: `"name"`, no quote or
+/// backslash inside.
+fn plain_subsection(sub: &str) -> bool {
+    let inside = sub.strip_prefix('"').and_then(|s| s.strip_suffix('"'));
+    inside.is_some_and(|s| !s.contains(['"', '\\']))
 }
 
 #[cfg(test)]

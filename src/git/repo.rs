@@ -59,16 +59,7 @@ impl Repo {
     /// Finds the repository from the current directory, honouring git's environment variables.
     pub fn discover() -> Result<Repo> {
         let cwd = std::env::current_dir().context("reading the current directory")?;
-        let repo = gix::ThreadSafeRepository::discover_with_environment_overrides(&cwd)
-            .map_err(|err| {
-                let err = anyhow!(
-                    "not a git repository (or any parent up to /): {}: {err}; \
-                     run this inside a work tree or pass -C <path>",
-                    cwd.display()
-                );
-                crate::util::error::kinded(crate::util::error::Kind::Repository, err)
-            })?
-            .to_thread_local();
+        let repo = discover_from(&cwd)?;
         let git_dir = absolute(repo.git_dir(), &cwd);
         let work_tree = repo.workdir().map(|p| absolute(p, &cwd));
         let common_dir = absolute(repo.common_dir(), &cwd);
@@ -106,48 +97,46 @@ impl Repo {
         })
     }
 
-    /// The repository as gix opened it.
-    pub fn gix(&self) -> &gix::Repository {
-        self.gix.get_or_init(|| self.open_gix())
-    }
-
-    /// The repository as gix opened it, to change its in-memory configuration.
-    pub fn gix_mut(&mut self) -> &mut gix::Repository {
-        if self.gix.get().is_none() {
-            let repo = self.open_gix();
-            self.gix = std::cell::OnceCell::from(repo);
+    /// The repository as gix opened it: for a repository found by the quick look, opened now by
+    /// gix's own discovery from the same place, which finds the same repository (checked). An
+    /// error is what discovery would have said at the start (a broken `~/.gitconfig`, say, which
+    /// the quick look never reads); a command that writes asks this before its first write.
+    pub fn try_gix(&self) -> Result<&gix::Repository> {
+        if let Some(repo) = self.gix.get() {
+            return Ok(repo);
         }
-        self.gix.get_mut().expect("opened just above")
+        let repo = discover_from(&self.cwd)?;
+        let found = absolute(repo.git_dir(), &self.cwd);
+        if found != self.git_dir {
+            let err = anyhow!(
+                "gix found the repository at {} where git-handoff's quick look found {}; run \
+                 git-handoff with GIT_DIR set to the one git uses (`git rev-parse --git-dir`)",
+                found.display(),
+                self.git_dir.display()
+            );
+            return Err(crate::util::error::kinded(crate::util::error::Kind::Repository, err));
+        }
+        Ok(self.gix.get_or_init(|| repo))
     }
 
-    /// Opens, after a quick look found the repository, what gix's discovery finds from the same
-    /// place: the same repository, as the quick look only answers where discovery is plain. When
-    /// gix cannot load the user's or system's config there (a broken `~/.gitconfig`, which recall
-    /// need not read), the repository is opened with its own config alone; when even that fails,
-    /// the repository went away under us: the command ends as it would have at discovery.
-    fn open_gix(&self) -> gix::Repository {
-        let found = gix::ThreadSafeRepository::discover_with_environment_overrides(&self.cwd)
-            .map_err(|err| err.to_string())
-            .or_else(|first| {
-                let isolated = gix::open::Options::isolated();
-                gix::ThreadSafeRepository::open_opts(&self.git_dir, isolated).map_err(|_| first)
-            });
-        match found {
-            Ok(repo) => {
-                let repo = repo.to_thread_local();
-                debug_assert_eq!(absolute(repo.git_dir(), &self.cwd), self.git_dir);
-                repo
-            }
+    /// [`Repo::try_gix`], for the many readers that cannot fail: opened already unless the quick
+    /// look found the repository, and then only an unreadable config stops it, which ends the
+    /// command as discovery would have ended it. Commands that write ask [`Repo::try_gix`] first.
+    pub fn gix(&self) -> &gix::Repository {
+        match self.try_gix() {
+            Ok(repo) => repo,
             Err(err) => {
-                let text = format!(
-                    "error: not a git repository (or any parent up to /): {}: {err}; run this \
-                     inside a work tree or pass -C <path>",
-                    self.cwd.display()
-                );
+                let text = format!("error: {err:#}");
                 eprintln!("{}", crate::util::text::escape_controls(&text, true));
                 std::process::exit(i32::from(crate::util::error::Kind::Repository.exit_code()));
             }
         }
+    }
+
+    /// The repository as gix opened it, to change its in-memory configuration.
+    pub fn gix_mut(&mut self) -> &mut gix::Repository {
+        let _ = self.gix();
+        self.gix.get_mut().expect("opened just above")
     }
 
     /// The hash the repository's objects are named by.
@@ -288,6 +277,20 @@ impl Repo {
     pub fn empty_tree(&self) -> ObjectId {
         ObjectId::empty_tree(self.object_hash())
     }
+}
+
+/// The repository gix's discovery finds from `cwd`, git's environment honoured.
+fn discover_from(cwd: &Path) -> Result<gix::Repository> {
+    let found = gix::ThreadSafeRepository::discover_with_environment_overrides(cwd);
+    let repo = found.map_err(|err| {
+        let err = anyhow!(
+            "not a git repository (or any parent up to /): {}: {err}; run this inside a work \
+             tree or pass -C <path>",
+            cwd.display()
+        );
+        crate::util::error::kinded(crate::util::error::Kind::Repository, err)
+    })?;
+    Ok(repo.to_thread_local())
 }
 
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {

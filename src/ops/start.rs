@@ -144,6 +144,9 @@ pub fn begin(repo: &mut Repo, config: &Config, start: &SessionStart) -> Result<B
         started_at,
         branch: head.branch,
     };
+    // The record below is written through gix: opened before the first write, so a repository
+    // it cannot open changes nothing.
+    repo.try_gix()?;
     attempt.begin(repo)?;
     append_start(repo, start)?;
     mark_begun(repo, config, &attempt, Some(start))?;

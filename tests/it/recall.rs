@@ -320,3 +320,41 @@ fn recall_by_the_quick_look_is_recall_by_gix() {
     assert!(linked_git_dir.join("commondir").is_file());
     both(&linked, &linked_git_dir, &linked);
 }
+
+/// A repository config gix refuses (an unterminated quote, which git refuses too) is not read
+/// past by the quick look: recall says so, exit 2, as it did before, and writes nothing.
+#[test]
+fn a_config_git_refuses_stops_recall_before_it_writes() {
+    let env = Env::new();
+    let repo = handed_off(&env);
+    let mut config =
+        std::fs::OpenOptions::new().append(true).open(repo.path.join(".git/config")).unwrap();
+    config.write_all(b"[alias]\n\tx = \"unterminated\n").unwrap();
+    let listing = |dir: &str| {
+        let mut names: Vec<_> = std::fs::read_dir(repo.path.join(dir))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.file_name(), e.metadata().unwrap().len())
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing(".git/handoff");
+    for args in [&["recall"][..], &["recall", "--hook", "claude"]] {
+        let mut cmd = repo.handoff();
+        cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(br#"{"source":"startup","session_id":"s9"}"#)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        assert!(common::stderr(&out).contains("not a git repository"), "{out:?}");
+    }
+    assert_eq!(listing(".git/handoff"), before);
+}

@@ -28,6 +28,10 @@ fn the_config_git_init_writes_is_plain_and_what_changes_discovery_is_not() {
         "key = 1\n",
         "[core]\n\tbare = \"true\"\n",
         "[core]\n\tbare = false # really\n",
+        "[alias]\n\tx = \"unterminated\n",
+        "[alias]\n\tx = a\\qb\n",
+        "[remote \"a\\\"b\"]\n\turl = x\n",
+        "[user]\n\t1name = x\n",
     ] {
         assert!(!config_is_plain(unusual.as_bytes()), "{unusual:?}");
     }
@@ -39,6 +43,7 @@ fn a_gitdir_file_names_its_path_on_the_first_line() {
     assert_eq!(gitdir_of(b"gitdir: ../.git/worktrees/w\n"), Some("../.git/worktrees/w"));
     assert_eq!(gitdir_of(b"gitdir: /a b/c\r\n"), Some("/a b/c"));
     assert_eq!(gitdir_of(b"gitdir:x\n"), None);
+    assert_eq!(gitdir_of(b"gitdir: x\nmore\n"), None);
     assert_eq!(gitdir_of(b"\n"), None);
 }
 

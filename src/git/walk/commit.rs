@@ -116,7 +116,8 @@ impl Objects {
     pub fn blob_at(&mut self, tree: ObjectId, path: &str) -> Result<Option<Vec<u8>>> {
         let mut data = Vec::new();
         let mut at = tree;
-        let mut parts = path.split('/').peekable();
+        // As a path's components: no empty part, no `.`.
+        let mut parts = path.split('/').filter(|p| !p.is_empty() && *p != ".").peekable();
         while let Some(name) = parts.next() {
             if self.read(at, &mut data)? != gix::object::Kind::Tree {
                 bail!("object {at} is not a tree");

@@ -143,9 +143,17 @@ fn commits_and_files_read_plainly_are_what_gix_reads() {
             assert_eq!(got.message, want.message_raw_sloppy().to_vec(), "{rev}");
         }
         let tree = repo.head_commit().expect("head").tree_id().expect("tree").detach();
-        for path in
-            ["a b/ü/note.md", "top.txt", "link", "a b", "a b/ü", "top.txt/x", "none", "a b/none"]
-        {
+        for path in [
+            "a b/ü/note.md",
+            "a b//ü/./note.md",
+            "top.txt",
+            "link",
+            "a b",
+            "a b/ü",
+            "top.txt/x",
+            "none",
+            "a b/none",
+        ] {
             let want =
                 repo.find_tree(tree).expect("tree").lookup_entry_by_path(path).expect("looks");
             let want = want
