@@ -38,6 +38,7 @@ mod commit;
 mod delta_cache;
 mod limit;
 mod objects;
+mod tree_diff;
 mod tree_entry;
 mod trees;
 

@@ -169,3 +169,67 @@ fn commits_and_files_read_plainly_are_what_gix_reads() {
     let sources = super::Sources::of(&repo, crate::git::pack_read::Packs::open(&repo));
     check(&mut super::Objects::lazy(&repo, &sources));
 }
+
+/// `Objects::changed_paths` against `git diff-tree -r --no-renames --name-only -z` on commits
+/// git makes: additions, deletions, edits, an executable bit, a symbolic link, a file that
+/// becomes a directory and back, names with spaces, unicode and characters that sort around
+/// `/`, a submodule entry, and a root commit.
+#[test]
+fn changed_paths_are_what_git_diff_tree_lists() {
+    use crate::git::test_repo::git;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let write = |rel: &str, text: &str| {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+        std::fs::write(path, text).expect("write");
+    };
+    git(dir, &["init", "-q", "-b", "main"]);
+    for rel in ["a", "a-b", "a.b", "a0", "d/x", "d/y/z", "gone/1", "mode.sh", "ü name.txt"] {
+        write(rel, rel);
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "root"]);
+    write("a", "changed");
+    std::fs::remove_file(dir.join("a-b")).expect("rm");
+    std::fs::create_dir(dir.join("a-b")).expect("dir");
+    write("a-b/inside", "now a directory");
+    std::fs::remove_dir_all(dir.join("d/y")).expect("rm");
+    write("d/y", "now a file");
+    std::fs::remove_dir_all(dir.join("gone")).expect("rm");
+    write("new dir/deep/f", "new");
+    std::os::unix::fs::symlink("a", dir.join("link")).expect("link");
+    git(dir, &["add", "-A"]);
+    git(dir, &["update-index", "--chmod=+x", "mode.sh"]);
+    let sub = "160000,1111111111111111111111111111111111111111,sub";
+    git(dir, &["update-index", "--add", "--cacheinfo", sub]);
+    git(dir, &["commit", "-q", "-m", "second"]);
+    let repo = gix::open(dir).expect("gix opens it");
+    let sources = super::Sources::of(&repo, crate::git::pack_read::Packs::open(&repo));
+    let mut objects = super::Objects::lazy(&repo, &sources);
+    let tree = |rev: &str| Some(repo.rev_parse_single(rev).expect("rev").detach());
+    let listed = |args: &[&str]| -> Vec<Vec<u8>> {
+        let mut all =
+            vec!["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--no-commit-id"];
+        all.extend_from_slice(args);
+        let out = std::process::Command::new("git")
+            .args(&all)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .expect("git runs");
+        out.stdout.split(|&b| b == 0).filter(|p| !p.is_empty()).map(<[u8]>::to_vec).collect()
+    };
+    let pairs = [
+        (tree("HEAD~1^{tree}"), tree("HEAD^{tree}"), vec!["HEAD~1", "HEAD"]),
+        (tree("HEAD^{tree}"), tree("HEAD~1^{tree}"), vec!["HEAD", "HEAD~1"]),
+        (None, tree("HEAD~1^{tree}"), vec!["--root", "HEAD~1"]),
+        (tree("HEAD^{tree}"), tree("HEAD^{tree}"), vec!["HEAD", "HEAD"]),
+    ];
+    for (old, new, args) in pairs {
+        let want = listed(&args);
+        assert_eq!(objects.changed_paths(old, new).expect("diffs"), want, "{args:?}");
+    }
+    assert!(listed(&["HEAD~1", "HEAD"]).len() > 8, "the cases are there");
+}

@@ -116,24 +116,18 @@ pub fn file_at(repo: &Repo, commit: ObjectId, path: &str) -> Option<Vec<u8>> {
 }
 
 /// The paths `commit` changes against `parent` (all of its files for a root commit), in git's
-/// order, as `git diff-tree -r --no-renames --name-only` lists them.
+/// order, as `git diff-tree -r --no-renames --name-only` lists them (read in-process: no git).
 pub fn changed_files(
     repo: &Repo,
     parent: Option<ObjectId>,
     commit: ObjectId,
 ) -> Result<Vec<String>> {
-    let commit_hex = commit.to_string();
-    let parent_hex = parent.map(|p| p.to_string());
-    let mut args = vec!["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--no-commit-id"];
-    match &parent_hex {
-        Some(parent) => args.push(parent.as_str()),
-        None => args.push("--root"),
-    }
-    args.push(commit_hex.as_str());
-    let out = repo.git().output(args)?;
-    Ok(out
-        .split(|&b| b == 0)
-        .filter(|p| !p.is_empty())
-        .map(|p| p.to_str_lossy().into_owned())
-        .collect())
+    let mut objects = repo.objects();
+    let mut tree = |id: ObjectId| -> Result<ObjectId> {
+        Ok(objects.commit(id).with_context(|| format!("reading commit {id}"))?.tree)
+    };
+    let new = tree(commit)?;
+    let old = parent.map(&mut tree).transpose()?;
+    let paths = objects.changed_paths(old, Some(new))?;
+    Ok(paths.iter().map(|p| p.to_str_lossy().into_owned()).collect())
 }
