@@ -53,3 +53,23 @@ record_payload() {
 {"session_id":"s","transcript_path":"/t.jsonl","cwd":"$repo","hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_input":{"command":"cargo test 2>&1"},"tool_response":{"stdout":"test result: ok","stderr":"","interrupted":false}}
 JSON
 }
+
+# lifecycle_repo: a repository where an attempt ended as a runner ends one: an edit, a note
+# (`git handoff note`: the note commit on the branch, its record in refs/notes/handoff) and a
+# commit above it, so recall walks to the note commit and says what happened since. Sets $life to
+# it and $note to the note commit; made once under $WORK with the `git handoff` on PATH.
+lifecycle_repo() {
+  life=$WORK/recall-lifecycle
+  if [ ! -f "$life/.git/lifecycle-note" ]; then
+    rm -rf "$life" && mkdir -p "$life" && cd "$life" && git init -q -b main
+    printf 'x\n' >a.txt && git add a.txt && git commit -qm init
+    git handoff start --issue 7 >/dev/null
+    printf 'y\n' >>a.txt
+    printf 'goal = "Fix the parser"\ndone = ["Wrote the parser"]\nnext = ["Fix the test"]\n' \
+      >"$WORK/lifecycle-summary.toml"
+    git handoff note --summary "$WORK/lifecycle-summary.toml" --reason time_limit >/dev/null
+    git rev-parse HEAD >.git/lifecycle-note
+    printf 'z\n' >>a.txt && git commit -qam "after the note"
+  fi
+  note=$(cat "$life/.git/lifecycle-note")
+}

@@ -256,7 +256,8 @@ measure() { # DIR LABEL
 # startup_rows: recall (as `git handoff` and as the hooks run the binary) against `git notes show`
 # on the same note, beside git's own dispatch of a command that does nothing (the floor under
 # recall through git), and record (one tool call's payload) against `git rev-parse HEAD`, in the
-# repository of bench/recall.sh, with more pairs (each run takes milliseconds).
+# repository of bench/recall.sh, with more pairs (each run takes milliseconds); then recall again
+# where a runner left an attempt (lifecycle_repo: the note commit and a commit above it).
 startup=()
 startup_rows() {
   source "$BENCH_DIR/recall_repo.sh"
@@ -287,6 +288,16 @@ startup_rows() {
   echo "$line"
   read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
   startup+=("| recall-$COMMITS-$RECORDS | \`git-handoff record\` (a PostToolUse payload) vs \`git rev-parse HEAD\` | $(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms) |")
+  # As a runner leaves a repository: the note commit on the branch and a commit above it.
+  lifecycle_repo
+  cd "$life"
+  for ours in "git handoff recall --source resume" "$HANDOFF recall --source resume"; do
+    line=$(side_by_side "${ours##*/} vs git notes show (lifecycle)" "$ours" \
+      "git notes --ref=handoff show $note")
+    echo "$line"
+    read -r ms_a ms_b <<<"$(awk '{ print $(NF-4), $(NF-2) }' <<<"$line")"
+    startup+=("| lifecycle (a note commit, a commit above it) | \`${ours/#$HANDOFF/git-handoff}\` vs \`git notes --ref=handoff show <note commit>\` | $(ratio "$ms_a" "$ms_b") ($ms_a vs $ms_b ms) |")
+  done
   cd "$ROOT"
 }
 

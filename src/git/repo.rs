@@ -191,11 +191,12 @@ impl Repo {
             return Ok(path);
         }
         let resolved = existing.canonicalize().unwrap_or_else(|_| existing.to_path_buf());
-        let top = self.top()?.canonicalize().unwrap_or_else(|_| path.clone());
+        // The repository's own paths are canonical already (`absolute`, the quick look): not
+        // resolved again, link by link, at every recall.
+        let top = self.top()?;
         for dir in [&self.git_dir, &self.common_dir] {
-            let dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
             // A work tree kept inside its git directory: `..` is refused, so nothing gets out.
-            if resolved.starts_with(&dir) && !top.starts_with(&dir) {
+            if resolved.starts_with(dir) && !top.starts_with(dir) {
                 bail!(
                     "{what} {rel:?} is inside the git directory {}, where git keeps its config, \
                      index and hooks; git-handoff never writes there: choose a path in the work \
