@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates link/hot-text.txt: the functions the start-up commands run (recall, record,
-# validate --pre-push), which build.rs has the linker put first in the binary's code, side by
-# side. Scattered over 7 MB of code they cost a page fault each (recall touched 75 of the 114
+# Regenerates link/hot-text.txt: the functions the start-up commands run (recall, also where a
+# note commit and a commit above it are on the branch; record; validate --pre-push), which
+# build.rs has the linker put first in the binary's code, side by side. Scattered over 7 MB of code they cost a page fault each (recall touched 75 of the 114
 # 64 KB stretches of it); together they take about fifteen.
 #
 #   bash bench/hot-text.sh          (needs valgrind; about 6 minutes: two builds, then a few runs)
@@ -30,6 +30,8 @@ cd "$repo"
 git handoff start --issue 1 >/dev/null 2>&1 || true
 record_payload "$WORK/hot-payload.json"
 head=$(git rev-parse HEAD)
+lifecycle_repo
+cd "$repo"
 profiles=$(mktemp -d)
 n=0
 for bin in "$targets/release/git-handoff" "$targets/x86_64-unknown-linux-gnu/dist/git-handoff"; do
@@ -39,6 +41,10 @@ for bin in "$targets/release/git-handoff" "$targets/x86_64-unknown-linux-gnu/dis
     valgrind --tool=callgrind --demangle=no --callgrind-out-file="$profiles/$n.out" \
       "$bin" $run <"$WORK/hot-payload.json" >/dev/null 2>&1 || true
   done
+  # Recall where a runner left an attempt: the branch walk, what happened since, the tree diff.
+  n=$((n + 1))
+  (cd "$life" && valgrind --tool=callgrind --demangle=no --callgrind-out-file="$profiles/$n.out" \
+    "$bin" recall --source resume >/dev/null 2>&1) || true
   n=$((n + 1))
   echo "refs/heads/main $head refs/heads/main 0000000000000000000000000000000000000000" |
     valgrind --tool=callgrind --demangle=no --callgrind-out-file="$profiles/$n.out" \
