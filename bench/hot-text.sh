@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates link/hot-text.txt: the functions the start-up commands run (recall, also where a
 # note commit and a commit above it are on the branch; record; validate --pre-push), which
-# build.rs has the linker put first in the binary's code, side by side. Scattered over 7 MB of code they cost a page fault each (recall touched 75 of the 114
-# 64 KB stretches of it); together they take about fifteen.
+# build.rs has the linker put first in the binary's code, side by side. Scattered over 7 MB of
+# code they cost a page fault each (recall touched 75 of the 114 64 KB stretches of it); together
+# they take about fifteen.
 #
 #   bash bench/hot-text.sh          (needs valgrind; about 6 minutes: two builds, then a few runs)
 #
