@@ -44,7 +44,7 @@ pub fn notes(repo: &Repo, walk: Walk, enough: impl FnMut(&NoteOnBranch) -> bool)
 
 /// The remembered commit and how many commits from it were read, if the file holds them.
 fn recall(path: &std::path::Path) -> Option<(ObjectId, usize)> {
-    let bytes = crate::util::fs::read_regular(path, 4 << 10, "the walk's memo").ok()?;
+    let bytes = crate::util::fs::read_regular_if_any(path, 4 << 10, "the walk's memo").ok()??;
     let text = String::from_utf8(bytes).ok()?;
     let (id, read) = text.trim_end().split_once(' ')?;
     Some((ObjectId::from_hex(id.as_bytes()).ok()?, read.parse().ok()?))
