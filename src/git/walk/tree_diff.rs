@@ -7,6 +7,7 @@ use gix::ObjectId;
 use gix::objs::tree::EntryMode;
 
 use super::objects::Objects;
+use super::tree_entry::{entry_order, split_entry};
 
 /// One entry of a tree: its name, mode and object.
 struct TreeEntry {
@@ -86,23 +87,16 @@ impl Objects {
         let mut entries = Vec::new();
         let mut rest = &data[..];
         while !rest.is_empty() {
-            let malformed = || anyhow!("tree {id} is malformed");
-            let space = memchr::memchr(b' ', rest).ok_or_else(malformed)?;
-            let mode = EntryMode::from_bytes(&rest[..space]).ok_or_else(malformed)?;
-            let after = &rest[space + 1..];
-            let nul = memchr::memchr(0, after).ok_or_else(malformed)?;
-            let object = after.get(nul + 1..nul + 1 + id_len).ok_or_else(malformed)?;
-            let name = after[..nul].to_vec();
-            entries.push(TreeEntry { name, mode, id: ObjectId::from_bytes_or_panic(object) });
-            rest = &after[nul + 1 + id_len..];
+            let (mode, name, object, after) =
+                split_entry(rest, id_len).ok_or_else(|| anyhow!("tree {id} is malformed"))?;
+            entries.push(TreeEntry { name: name.to_vec(), mode, id: object });
+            rest = after;
         }
         Ok(entries)
     }
 }
 
-/// Git's order of tree entries across two trees (`base_name_compare`): by name, a directory's
-/// name read with a `/` after it; a file and a directory of the same name are two entries.
+/// Git's order of two entries of the trees compared ([`entry_order`]).
 fn compare(x: &TreeEntry, y: &TreeEntry) -> std::cmp::Ordering {
-    let slash = |e: &TreeEntry| if e.mode.is_tree() { &b"/"[..] } else { &b""[..] };
-    x.name.iter().chain(slash(x)).cmp(y.name.iter().chain(slash(y)))
+    entry_order(&x.name, x.mode.is_tree(), &y.name, y.mode.is_tree())
 }

@@ -22,15 +22,10 @@ pub(crate) fn find_entry(
     let id_len = hash.len_in_bytes();
     let mut rest = data;
     while !rest.is_empty() {
-        let space = rest.iter().position(|&b| b == b' ')?;
-        let mode = EntryMode::from_bytes(&rest[..=space])?;
-        let after = &rest[space + 1..];
-        let nul = after.iter().position(|&b| b == 0)?;
-        let entry = &after[..nul];
-        let id = after.get(nul + 1..nul + 1 + id_len)?;
-        rest = &after[nul + 1 + id_len..];
+        let (mode, entry, id, after) = split_entry(rest, id_len)?;
+        rest = after;
         if entry == name {
-            return Some(Some((mode, ObjectId::from_bytes_or_panic(id))));
+            return Some(Some((mode, id)));
         }
         // A directory sorts as its name and a `/`: once an entry sorts after `name/`, neither a
         // file nor a directory called `name` can follow.
@@ -41,9 +36,29 @@ pub(crate) fn find_entry(
     whole.then_some(None)
 }
 
+/// The first entry of the raw tree bytes `rest`: its mode, name and object, and the bytes after
+/// it; `None` when it is malformed or cut short.
+pub(super) fn split_entry(
+    rest: &[u8],
+    id_len: usize,
+) -> Option<(EntryMode, &[u8], ObjectId, &[u8])> {
+    let space = memchr::memchr(b' ', rest)?;
+    let mode = EntryMode::from_bytes(&rest[..=space])?;
+    let after = &rest[space + 1..];
+    let nul = memchr::memchr(0, after)?;
+    let id = after.get(nul + 1..nul + 1 + id_len)?;
+    Some((mode, &after[..nul], ObjectId::from_bytes_or_panic(id), &after[nul + 1 + id_len..]))
+}
+
+/// Git's order of tree entries (`base_name_compare`): by name, a directory's name read with a
+/// `/` after it, so a file and a directory of the same name are two entries.
+pub(super) fn entry_order(a: &[u8], a_tree: bool, b: &[u8], b_tree: bool) -> std::cmp::Ordering {
+    let slash = |tree: bool| if tree { &b"/"[..] } else { &b""[..] };
+    a.iter().chain(slash(a_tree)).cmp(b.iter().chain(slash(b_tree)))
+}
+
 /// Whether the tree entry `entry` (a directory when `is_tree`) sorts after `name/` in git's tree
 /// order.
 fn sorts_after(entry: &[u8], is_tree: bool, name: &[u8]) -> bool {
-    let slash: &[u8] = if is_tree { b"/" } else { b"" };
-    entry.iter().chain(slash).cmp(name.iter().chain(b"/")) == std::cmp::Ordering::Greater
+    entry_order(entry, is_tree, name, true) == std::cmp::Ordering::Greater
 }
