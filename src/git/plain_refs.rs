@@ -103,16 +103,8 @@ impl PlainRefs {
     /// The ref named `name` in `packed-refs`, if it is there.
     fn packed_id(&self, name: &str) -> Option<Option<ObjectId>> {
         let packed = self.packed()?;
-        for line in packed.split(|&b| b == b'\n') {
-            if line.is_empty() || line[0] == b'#' || line[0] == b'^' {
-                continue;
-            }
-            // A line git would not have written (CRLF, say) is gix's to read.
-            if line.ends_with(b"\r") {
-                return None;
-            }
-            let (hex, rest) = line.split_at_checked(40)?;
-            let listed = rest.strip_prefix(b" ")?;
+        for entry in packed_entries(&packed) {
+            let (hex, listed) = entry?;
             if listed == name.as_bytes() {
                 return Some(Some(ObjectId::from_hex(hex).ok()?));
             }
@@ -149,12 +141,9 @@ impl PlainRefs {
         }
         let mut names = Vec::new();
         self.loose_under(&self.common_dir.join(prefix), prefix, &mut names)?;
-        for line in self.packed()?.split(|&b| b == b'\n') {
-            if line.is_empty() || line[0] == b'#' || line[0] == b'^' {
-                continue;
-            }
-            let listed = line.get(41..)?;
-            let name = std::str::from_utf8(listed).ok()?;
+        let packed = self.packed()?;
+        for entry in packed_entries(&packed) {
+            let name = std::str::from_utf8(entry?.1).ok()?;
             if name.starts_with(prefix) {
                 if !plain_name(name) {
                     return None;
@@ -189,6 +178,18 @@ impl PlainRefs {
         }
         Some(())
     }
+}
+
+/// The refs `packed-refs` lists, each its object id's hex and its name (the header and the peeled
+/// lines left out); `None` for a line git would not have written (CRLF, say), which is gix's to
+/// read.
+fn packed_entries(packed: &[u8]) -> impl Iterator<Item = Option<(&[u8], &[u8])>> {
+    let listed = packed.split(|&b| b == b'\n');
+    listed.filter(|line| !line.is_empty() && line[0] != b'#' && line[0] != b'^').map(|line| {
+        let (hex, rest) = line.split_at_checked(40)?;
+        let name = rest.strip_prefix(b" ").filter(|name| !name.ends_with(b"\r"))?;
+        Some((hex, name))
+    })
 }
 
 /// Whether reading the ref's file failed because it is not there (nothing, a directory, or a
@@ -265,6 +266,10 @@ mod tests {
         assert_eq!(refs.id("refs/heads/a b"), None);
         assert_eq!(refs.id("refs/worktree/x"), None);
         assert_eq!(refs.id("HEAD"), None);
+        // A line git would not have written: gix reads it.
+        std::fs::write(git.join("packed-refs"), format!("{B} refs/tags/v3\r\n")).expect("crlf");
+        assert_eq!(refs.id("refs/tags/v3"), None);
+        assert_eq!(refs.names_under("refs/tags/"), None);
     }
 
     #[test]
