@@ -23,6 +23,8 @@ pub struct PlainRefs {
     packed: Mutex<Option<Packed>>,
     /// Whether there are no replace refs, once asked.
     unreplaced: OnceLock<bool>,
+    /// HEAD's content as already read (by the quick look), for the first read of HEAD.
+    first_head: Mutex<Option<Vec<u8>>>,
 }
 
 /// `packed-refs` as read: its identity and time when read (`None`: there was none), and its
@@ -52,7 +54,15 @@ const MAX_DEPTH: usize = 5;
 
 impl PlainRefs {
     pub fn new(git_dir: PathBuf, common_dir: PathBuf) -> PlainRefs {
-        PlainRefs { git_dir, common_dir, packed: Mutex::new(None), unreplaced: OnceLock::new() }
+        let (packed, unreplaced, first_head) = Default::default();
+        PlainRefs { git_dir, common_dir, packed, unreplaced, first_head }
+    }
+
+    /// These refs with HEAD's content `head` as just read, so the first read of HEAD is not made
+    /// again.
+    pub fn with_head(self, head: Vec<u8>) -> PlainRefs {
+        *self.first_head.lock().unwrap_or_else(|e| e.into_inner()) = Some(head);
+        self
     }
 
     /// Whether no replace ref exists (`refs/replace/`): gix honours them, reading objects
@@ -65,7 +75,11 @@ impl PlainRefs {
     /// HEAD: the branch it names (a branch's file missing everywhere is an unborn branch), or the
     /// commit it holds.
     pub fn head(&self) -> Option<PlainHead> {
-        let bytes = std::fs::read(self.git_dir.join("HEAD")).ok()?;
+        let first = self.first_head.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let bytes = match first {
+            Some(bytes) => bytes,
+            None => std::fs::read(self.git_dir.join("HEAD")).ok()?,
+        };
         match content(&bytes)? {
             Content::Id(id) => Some(PlainHead::Detached(id)),
             Content::Symbolic(name) if name.starts_with("refs/heads/") && plain_name(name) => {

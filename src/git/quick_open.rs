@@ -24,6 +24,8 @@ pub struct Quick {
     pub common_dir: PathBuf,
     /// The top of the work tree, canonical.
     pub work_tree: PathBuf,
+    /// HEAD's content as the look read it, for the first read of HEAD after it.
+    pub head: Vec<u8>,
 }
 
 /// Git's environment that changes where the repository, its objects or its refs are, or what its
@@ -106,14 +108,14 @@ impl Quick {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => git_dir.clone(),
             Err(_) => return None,
         };
-        if !head_is_valid(&git_dir.join("HEAD"))
-            || !std::fs::metadata(common_dir.join("objects")).ok()?.is_dir()
+        let head = valid_head(&git_dir.join("HEAD"))?;
+        if !std::fs::metadata(common_dir.join("objects")).ok()?.is_dir()
             || !std::fs::metadata(common_dir.join("refs")).ok()?.is_dir()
             || !config_is_plain(&read_small(&common_dir.join("config"))?)
         {
             return None;
         }
-        Some(Quick { git_dir, common_dir, work_tree })
+        Some(Quick { git_dir, common_dir, work_tree, head })
     }
 }
 
@@ -136,17 +138,18 @@ fn gitdir_of(bytes: &[u8]) -> Option<&str> {
 
 /// HEAD as git accepts it in a git directory: a regular file holding `ref: refs/...` or an
 /// object id (a symbolic link, git's older form, is left to gix).
-fn head_is_valid(path: &Path) -> bool {
-    let Ok(meta) = std::fs::symlink_metadata(path) else { return false };
+fn valid_head(path: &Path) -> Option<Vec<u8>> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.is_file() || meta.len() > 1024 {
-        return false;
+        return None;
     }
-    let Ok(bytes) = std::fs::read(path) else { return false };
+    let bytes = std::fs::read(path).ok()?;
     let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-    match text.strip_prefix(b"ref: ") {
+    let valid = match text.strip_prefix(b"ref: ") {
         Some(name) => name.starts_with(b"refs/") && !name.iter().any(|b| b.is_ascii_whitespace()),
         None => text.len() == 40 && text.iter().all(u8::is_ascii_hexdigit),
-    }
+    };
+    valid.then_some(bytes)
 }
 
 /// Whether the repository's config is one the quick look may go by: every line blank, a

@@ -83,11 +83,11 @@ impl Repo {
     pub fn discover_quick() -> Result<Repo> {
         let cwd = std::env::current_dir().context("reading the current directory")?;
         let Some(found) = Quick::find(&cwd) else { return Repo::discover() };
-        let Quick { git_dir, common_dir, work_tree } = found;
+        let Quick { git_dir, common_dir, work_tree, head } = found;
         Ok(Repo {
             gix: std::cell::OnceCell::new(),
             cwd,
-            plain: Some(PlainRefs::new(git_dir.clone(), common_dir.clone())),
+            plain: Some(PlainRefs::new(git_dir.clone(), common_dir.clone()).with_head(head)),
             git_dir,
             common_dir,
             work_tree: Some(work_tree),
