@@ -18,15 +18,21 @@
 //! [`CheckRun::chain`] names the commands whose failure it may be (`cd`, `export` and the like
 //! left out), and a failure is reported as the chain's.
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use crate::model::config::Config;
 use shell::{Op, Simple, simple_commands};
 
 mod shell;
 
-/// The configured check commands, split into words once.
+/// The configured check commands, split into words on the first look at a shell call: a
+/// session's log without one (recall's reading of an empty log) never pays for splitting the 91
+/// defaults, which took longer than reading the log.
 #[derive(Debug, Clone)]
 pub struct Checks {
-    commands: Vec<Vec<String>>,
+    configured: Vec<Cow<'static, str>>,
+    commands: OnceCell<Vec<Vec<String>>>,
 }
 
 /// One check found in a shell command.
@@ -43,16 +49,18 @@ pub struct CheckRun {
 
 impl Checks {
     pub fn new(config: &Config) -> Checks {
-        Checks::from_commands(config.check_commands())
+        Checks { configured: config.check_commands(), commands: OnceCell::new() }
     }
 
-    pub fn from_commands<'a>(commands: impl IntoIterator<Item = &'a str>) -> Checks {
-        let commands = commands
-            .into_iter()
-            .map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-            .filter(|words| !words.is_empty())
-            .collect();
-        Checks { commands }
+    /// The commands, each split into words.
+    fn commands(&self) -> &[Vec<String>] {
+        self.commands.get_or_init(|| {
+            self.configured
+                .iter()
+                .map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                .filter(|words| !words.is_empty())
+                .collect()
+        })
     }
 
     /// The last check that `shell` runs, if any, and whether its status is readable.
@@ -94,7 +102,7 @@ impl Checks {
     /// True when `words` start with a check command's words; its last word also matches a
     /// script named after it (`npm run test` matches `npm run test:unit`).
     fn matches(&self, words: &[String]) -> bool {
-        self.commands.iter().any(|check| {
+        self.commands().iter().any(|check| {
             words.len() >= check.len()
                 && check.iter().zip(words).enumerate().all(|(i, (c, w))| {
                     c == w

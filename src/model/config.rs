@@ -34,6 +34,7 @@
 //! write = ".agent/progress.md"       # the change summary, rewritten on every change, edit and check
 //! ```
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use anyhow::{Result, anyhow};
@@ -330,13 +331,14 @@ impl Config {
         SPEC_REASONS.iter().copied().chain(self.reasons.iter().map(String::as_str)).collect()
     }
 
-    /// The check commands in force.
-    pub fn check_commands(&self) -> Vec<&str> {
-        let base: Vec<&str> = match &self.checks.commands {
-            Some(list) => list.iter().map(String::as_str).collect(),
-            None => DEFAULT_CHECKS.to_vec(),
+    /// The check commands in force: the defaults borrowed, what the file names copied.
+    pub fn check_commands(&self) -> Vec<Cow<'static, str>> {
+        let base: Vec<Cow<'static, str>> = match &self.checks.commands {
+            Some(list) => list.iter().map(|c| Cow::Owned(c.clone())).collect(),
+            None => DEFAULT_CHECKS.iter().map(|&c| Cow::Borrowed(c)).collect(),
         };
-        base.into_iter().chain(self.checks.extra.iter().map(String::as_str)).collect()
+        let extra = self.checks.extra.iter().map(|c| Cow::Owned(c.clone()));
+        base.into_iter().chain(extra).collect()
     }
 
     /// Checks a reason, with an error that lists the allowed ones.
