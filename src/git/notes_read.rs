@@ -7,12 +7,14 @@
 //! issue's) cost more than the rest of recall together, and recall runs at every session start,
 //! where it is measured against `git notes show`. The top of the tree, read whole once, is kept
 //! for the next lookup in the same process ([`NotesCache`]: a tree's bytes never change under its
-//! id).
+//! id), and so is what a reader made of a note's blob ([`Roots::made_of`]): `note` stores one
+//! record list on the commit's, the branch's and the keys, and recall reads all three.
 //!
 //! What counts as a note follows gix's rules, which are git's: a blob whose name is the rest of
 //! the object's id at that depth, or a tree named by the next two hex digits, to look in next.
 //! Anything else in a notes tree is not a note and is passed over.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result, bail};
@@ -31,7 +33,12 @@ struct Shared {
     roots: Vec<(ObjectId, Arc<Vec<u8>>)>,
     /// The tree each notes commit read so far names (a commit's tree never changes either).
     trees: Vec<(ObjectId, ObjectId)>,
+    /// What readers made of note blobs, by blob id.
+    made: Vec<Made>,
 }
+
+/// What a reader made of one blob (its parsed records), kept under the blob's id.
+type Made = (ObjectId, Arc<dyn Any + Send + Sync>);
 
 impl NotesCache {
     /// How many roots are kept: the notes ref and a few remote-tracking copies.
@@ -45,16 +52,18 @@ impl NotesCache {
         read: impl FnOnce(&mut Objects, &mut Roots<'_>) -> T,
     ) -> T {
         let mut guard = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let Shared { objects: kept, roots, trees } = &mut *guard;
+        let Shared { objects: kept, roots, trees, made } = &mut *guard;
         let objects = kept.get_or_insert_with(objects);
-        read(objects, &mut Roots { roots, trees })
+        read(objects, &mut Roots { roots, trees, made })
     }
 }
 
-/// The roots kept by [`NotesCache`], lent to one lookup.
+/// What [`NotesCache`] keeps (roots, the trees of notes commits, what was made of blobs), lent
+/// to one lookup.
 pub struct Roots<'a> {
     roots: &'a mut Vec<(ObjectId, Arc<Vec<u8>>)>,
     trees: &'a mut Vec<(ObjectId, ObjectId)>,
+    made: &'a mut Vec<Made>,
 }
 
 impl Roots<'_> {
@@ -64,6 +73,17 @@ impl Roots<'_> {
 
     fn put(&mut self, id: ObjectId, data: Arc<Vec<u8>>) {
         keep(self.roots, (id, data));
+    }
+
+    /// What a reader made of the blob `id` earlier in this process, if it kept it as a `T`.
+    pub fn made_of<T: Any + Send + Sync>(&self, id: ObjectId) -> Option<Arc<T>> {
+        let (_, made) = self.made.iter().find(|(at, _)| *at == id)?;
+        made.clone().downcast::<T>().ok()
+    }
+
+    /// Keeps what a reader made of the blob `id`, for [`Roots::made_of`]: the blob never changes.
+    pub fn keep_made<T: Any + Send + Sync>(&mut self, id: ObjectId, made: Arc<T>) {
+        keep(self.made, (id, made));
     }
 
     /// [`root_of`] `tip`, read once per process: recall looks in the same notes ref twice.

@@ -1,6 +1,8 @@
 //! Reading records for readers (recall, show, log): from the notes ref and every remote-tracking
 //! copy of it, a note that is not a record list skipped with a warning.
 
+use std::sync::Arc;
+
 use anyhow::{Context, Result, anyhow};
 use gix::ObjectId;
 
@@ -26,43 +28,53 @@ pub struct Attached {
 pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<Attached> {
     let mut attached = Attached::default();
     for name in refs {
-        let Some(blob) = repo
+        let origin = format!("{name}:{object}");
+        let note = repo
             .notes_cache
             .with(
                 || repo.objects().loose_first(),
-                |objects, roots| note_of(repo, objects, roots, name, object),
+                |objects, kept| records_on(repo, objects, kept, name, object, &origin),
             )
-            .with_context(|| format!("reading {name}"))?
-        else {
-            continue;
-        };
-        let origin = format!("{name}:{object}");
-        match parse(&blob, &origin) {
-            Ok(records) => attached.records.extend(records),
-            Err(err) => attached.warnings.push(format!("{err:#}; skipped")),
+            .with_context(|| format!("reading {name}"))?;
+        match note {
+            None => {}
+            Some(Ok(records)) => attached.records.extend(records.iter().cloned()),
+            Some(Err(err)) => attached.warnings.push(format!("{err:#}; skipped")),
         }
     }
     Ok(attached)
 }
 
-/// The note on `object` in the notes ref `name`, if the ref exists and has one.
-fn note_of(
+/// The records of the note on `object` in the notes ref `name`, if the ref exists and has one;
+/// the inner error is a note that is not a record list. A blob's records are parsed once per
+/// process ([`notes_read::Roots::made_of`]): the note commit's, the branch's and the keys
+/// share one blob, and recall reads all three.
+fn records_on(
     repo: &Repo,
     objects: &mut Objects,
-    roots: &mut notes_read::Roots<'_>,
+    kept: &mut notes_read::Roots<'_>,
     name: &str,
     object: ObjectId,
-) -> Result<Option<Vec<u8>>> {
+    origin: &str,
+) -> Result<Option<Result<Arc<Vec<Record>>>>> {
     let Some(tip) = repo.ref_id(name)? else { return Ok(None) };
-    let root = roots.root_of(objects, tip)?;
-    let Some(blob) = notes_read::note_in_tree(objects, roots, root, &object)? else {
+    let root = kept.root_of(objects, tip)?;
+    let Some(blob) = notes_read::note_in_tree(objects, kept, root, &object)? else {
         return Ok(None);
     };
+    if let Some(records) = kept.made_of::<Vec<Record>>(blob) {
+        return Ok(Some(Ok(records)));
+    }
     let mut data = Vec::new();
     match objects.read(blob, &mut data)? {
-        gix::object::Kind::Blob => Ok(Some(data)),
-        kind => Err(anyhow!("the note {blob} on {object} is a {kind}, not a blob")),
+        gix::object::Kind::Blob => {}
+        kind => return Err(anyhow!("the note {blob} on {object} is a {kind}, not a blob")),
     }
+    Ok(Some(parse(&data, origin).map(|records| {
+        let records = Arc::new(records);
+        kept.keep_made(blob, records.clone());
+        records
+    })))
 }
 
 /// The newest of `records` by `written_at`, if any.
