@@ -18,6 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use anyhow::{Result, anyhow, bail};
 
+pub mod inflater;
 pub mod reader;
 
 /// The repository's packs, newest first; each index mapped on first use.

@@ -7,6 +7,7 @@ use anyhow::{Result, anyhow, bail};
 use gix::ObjectId;
 use gix::objs::Kind;
 
+use super::inflater::Inflater;
 use super::{Location, MAX_CHAIN, Packs};
 
 /// A pack entry's header: its type, its size once inflated, where its data starts, and for a
@@ -73,7 +74,7 @@ fn entry_header(pack: &[u8], offset: u64, hash: gix::hash::Kind) -> Option<Entry
 /// delta chains produced (where the next object's base usually is), and its buffers.
 pub struct PackReader {
     packs: Arc<Packs>,
-    inflate: gix::zlib::Inflate,
+    inflate: Inflater,
     cache: Vec<Cached>,
     /// The slot the next entry goes to, once all are in use.
     next: usize,
@@ -108,7 +109,7 @@ impl PackReader {
     pub fn new(packs: Arc<Packs>) -> PackReader {
         PackReader {
             packs,
-            inflate: Default::default(),
+            inflate: Inflater::new(),
             cache: Vec::new(),
             next: 0,
             delta: Vec::new(),

@@ -10,6 +10,7 @@ use gix::objs::Find;
 
 use super::tree_entry::{Entry, find_entry};
 use crate::git::pack_read::Packs;
+use crate::git::pack_read::inflater::Inflater;
 use crate::git::pack_read::reader::PackReader;
 
 /// Reads objects for the walk: packed ones and loose ones with plain reads, the rest through
@@ -21,7 +22,7 @@ pub struct Objects {
     pub(super) loose: Loose,
     /// The inflater for loose objects when there is no pack reader (whose inflater they use
     /// otherwise: one set up fewer, 22,000 instructions of every recall).
-    inflate: Option<gix::zlib::Inflate>,
+    inflate: Option<Inflater>,
     pub(super) file: Vec<u8>,
     pub(super) prefix: Vec<u8>,
     /// Loose objects are looked for before the packs ([`Objects::loose_first`]).
@@ -320,10 +321,10 @@ impl Objects {
 /// then [`Objects::finish_loose`]), so the two never share a stream.
 fn inflater<'a>(
     packs: &'a mut Option<PackReader>,
-    own: &'a mut Option<gix::zlib::Inflate>,
+    own: &'a mut Option<Inflater>,
 ) -> &'a mut gix::zlib::Inflate {
     match packs {
         Some(packs) => packs.inflater(),
-        None => own.get_or_insert_with(Default::default),
+        None => own.get_or_insert_with(Inflater::new),
     }
 }
