@@ -73,6 +73,11 @@ pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// at once that says what the path is and how to mend it. `what` names the file ("the note").
 /// A missing file is an error whose cause is the `NotFound` I/O error (see [`is_missing`]).
 pub fn open_regular(path: &Path, what: &str) -> Result<File> {
+    open_sized(path, what).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the file's size when opened.
+fn open_sized(path: &Path, what: &str) -> Result<(File, u64)> {
     let file = open_nonblocking(path)
         .with_context(|| format!("{}: cannot read {what}", path.display()))?;
     judged_regular(file, path, what)
@@ -83,6 +88,11 @@ pub fn open_regular(path: &Path, what: &str) -> Result<File> {
 /// value for it: with `RUST_BACKTRACE=1` set, an error captures a backtrace, which was a tenth
 /// of what `record` cost.
 pub fn open_regular_if_any(path: &Path, what: &str) -> Result<Option<File>> {
+    Ok(open_sized_if_any(path, what)?.map(|(file, _)| file))
+}
+
+/// [`open_regular_if_any`], with the file's size when opened.
+fn open_sized_if_any(path: &Path, what: &str) -> Result<Option<(File, u64)>> {
     match open_nonblocking(path) {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         file => {
@@ -100,8 +110,9 @@ fn open_nonblocking(path: &Path) -> std::io::Result<File> {
         .open(path)
 }
 
-/// `file` (opened at `path`) when it is a regular file, else the error [`open_regular`] gives.
-fn judged_regular(file: File, path: &Path, what: &str) -> Result<File> {
+/// `file` (opened at `path`) and its size when it is a regular file, else the error
+/// [`open_regular`] gives.
+fn judged_regular(file: File, path: &Path, what: &str) -> Result<(File, u64)> {
     // On the descriptor: what was opened is what is judged.
     let meta =
         file.metadata().with_context(|| format!("{}: cannot read {what}", path.display()))?;
@@ -115,20 +126,31 @@ fn judged_regular(file: File, path: &Path, what: &str) -> Result<File> {
             crate::util::shell::quote(&path.display().to_string())
         );
     }
-    Ok(file)
+    Ok((file, meta.len()))
 }
 
 /// Reads the regular file at `path` whole, if it holds at most `limit` bytes; a bigger one (or a
 /// special file, see [`open_regular`]) is an error that says so.
 pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
-    read_open(open_regular(path, what)?, path, limit, what)
+    read_open(open_sized(path, what)?, path, limit, what)
 }
 
-fn read_open(file: File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
+/// Reads `file` (of `size` bytes when opened) whole, up to `limit` bytes and one more to tell
+/// a bigger file. Room for the whole file is made first, so a file that did not change is read
+/// in one `read` and its end found by the next; from nothing, the reads start at 32 bytes and
+/// double (a 112-byte file took four).
+fn read_up_to(file: File, size: u64, limit: u64, path: &Path, what: &str) -> Result<Vec<u8>> {
+    // Bounded by `limit`: the size is what the file said, not what it may hold by now.
+    let room = usize::try_from(size.min(limit).saturating_add(1)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(room);
+    file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    Ok(bytes)
+}
+
+fn read_open((file, size): (File, u64), path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    let bytes = read_up_to(file, size, limit, path, what)?;
     if bytes.len() as u64 > limit {
         bail!(
             "{}: {what} is larger than {}, more than git-handoff reads; shorten it",
@@ -141,8 +163,8 @@ fn read_open(file: File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>>
 
 /// [`read_regular`], with `None` for a file that does not exist.
 pub fn read_regular_if_any(path: &Path, limit: u64, what: &str) -> Result<Option<Vec<u8>>> {
-    match open_regular_if_any(path, what)? {
-        Some(file) => read_open(file, path, limit, what).map(Some),
+    match open_sized_if_any(path, what)? {
+        Some(opened) => read_open(opened, path, limit, what).map(Some),
         None => Ok(None),
     }
 }
@@ -150,11 +172,9 @@ pub fn read_regular_if_any(path: &Path, limit: u64, what: &str) -> Result<Option
 /// The first `limit` bytes of the regular file at `path` (all of it when shorter); `None` for a
 /// file that does not exist. For files of which a prefix is all a command needs (the rules).
 pub fn read_prefix(path: &Path, limit: u64, what: &str) -> Result<Option<Vec<u8>>> {
-    let Some(file) = open_regular_if_any(path, what)? else { return Ok(None) };
-    let mut bytes = Vec::new();
-    file.take(limit)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("{}: cannot read {what}", path.display()))?;
+    let Some((file, size)) = open_sized_if_any(path, what)? else { return Ok(None) };
+    let mut bytes = read_up_to(file, size, limit, path, what)?;
+    bytes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     Ok(Some(bytes))
 }
 
@@ -219,6 +239,13 @@ mod tests {
         assert_eq!(read_regular(&file, 10, "x").unwrap(), b"0123456789");
         assert!(read_regular(&file, 9, "x").unwrap_err().to_string().contains("larger than 9"));
         assert_eq!(read_prefix(&file, 4, "x").unwrap().unwrap(), b"0123");
+        // Read into the room its size made, whatever the size.
+        for size in [0, 1, 31, 32, 4096, 100_000] {
+            let bytes: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+            std::fs::write(&file, &bytes).unwrap();
+            assert_eq!(read_regular(&file, 1 << 20, "x").unwrap(), bytes, "{size}");
+            assert_eq!(read_prefix(&file, 1 << 20, "x").unwrap().unwrap(), bytes, "{size}");
+        }
         let missing = dir.path().join("missing");
         assert!(read_regular_if_any(&missing, 10, "x").unwrap().is_none());
         assert!(read_prefix(&missing, 10, "x").unwrap().is_none());
