@@ -177,26 +177,14 @@ impl Repo {
     /// the rules): inside the work tree, through no symbolic link, and outside every git
     /// directory, also one kept in the work tree under another name (`--git-dir=.repo`).
     pub fn inside_work_tree(&self, rel: &str, what: &str) -> Result<PathBuf> {
-        let path = crate::util::paths::inside(self.top()?, rel, what)?;
-        // The deepest part that exists, resolved: what lies below it does not exist yet.
-        let mut existing = path.as_path();
-        while !existing.exists() {
-            let Some(parent) = existing.parent() else { break };
-            existing = parent;
-        }
-        if existing == self.top()? {
-            // Nothing of `rel` exists yet (a rules file not written, say): the deepest part that
-            // does is the top, which the check below always passes. Three paths fewer resolved
-            // link by link (27 system calls at every recall).
-            return Ok(path);
-        }
-        let resolved = existing.canonicalize().unwrap_or_else(|_| existing.to_path_buf());
-        // The repository's own paths are canonical already (`absolute`, the quick look): not
-        // resolved again, link by link, at every recall.
         let top = self.top()?;
+        // The deepest part that exists: no link, below a top that is canonical (`absolute`, the
+        // quick look), so canonical itself, where resolving it link by link took a `readlink` a
+        // component at every recall.
+        let (path, existing) = crate::util::paths::inside(top, rel, what)?;
         for dir in [&self.git_dir, &self.common_dir] {
             // A work tree kept inside its git directory: `..` is refused, so nothing gets out.
-            if resolved.starts_with(dir) && !top.starts_with(dir) {
+            if existing.starts_with(dir) && !top.starts_with(dir) {
                 bail!(
                     "{what} {rel:?} is inside the git directory {}, where git keeps its config, \
                      index and hooks; git-handoff never writes there: choose a path in the work \

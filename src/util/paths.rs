@@ -36,9 +36,11 @@ pub fn names_git_dir(name: &str) -> bool {
     name.eq_ignore_ascii_case(".git") || name.eq_ignore_ascii_case("git~1")
 }
 
-/// `top/rel` when `rel` stays inside `top` and no part of it that exists is a symbolic link.
-/// `what` names the file in errors ("the note", "the progress file").
-pub fn inside(top: &Path, rel: &str, what: &str) -> Result<PathBuf> {
+/// `top/rel` when `rel` stays inside `top` and no part of it that exists is a symbolic link,
+/// with the deepest part of it that exists (`top` itself when none does): every part of that was
+/// looked at and is no link, so where `top` is canonical, so is it. `what` names the file in
+/// errors ("the note", "the progress file").
+pub fn inside(top: &Path, rel: &str, what: &str) -> Result<(PathBuf, PathBuf)> {
     if !stays_inside(rel) {
         bail!(
             "{what} {rel:?} is not inside the work tree; give a path relative to its top, without \
@@ -61,10 +63,13 @@ pub fn inside(top: &Path, rel: &str, what: &str) -> Result<PathBuf> {
             }
             Ok(_) => {}
             // Nothing below a missing part exists, so nothing below it can be a link.
-            Err(_) => break,
+            Err(_) => {
+                path.pop();
+                break;
+            }
         }
     }
-    Ok(top.join(rel))
+    Ok((top.join(rel), path))
 }
 
 /// A byte count for messages: `4 MiB`, `512 KiB`.
@@ -120,7 +125,12 @@ mod tests {
         fs::create_dir_all(top.join("real")).unwrap();
         std::os::unix::fs::symlink("/tmp", top.join("link")).unwrap();
         std::os::unix::fs::symlink("/etc/passwd", top.join("real/file.md")).unwrap();
-        assert!(inside(top, "real/new/x.md", "the note").is_ok());
+        let (path, existing) = inside(top, "real/new/x.md", "the note").unwrap();
+        assert_eq!((path, existing), (top.join("real/new/x.md"), top.join("real")));
+        fs::write(top.join("real/a.md"), "a").unwrap();
+        let (path, existing) = inside(top, "./real//a.md", "the note").unwrap();
+        assert_eq!((path, existing), (top.join("./real//a.md"), top.join("real/a.md")));
+        assert_eq!(inside(top, "new/x.md", "the note").unwrap().1, top);
         assert!(inside(top, "link/x.md", "the note").unwrap_err().to_string().contains("link"));
         assert!(inside(top, "real/file.md", "the note").is_err());
     }
