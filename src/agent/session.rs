@@ -71,10 +71,20 @@ pub fn session_digest(path: &Path, config: &Config, session: Option<&str>) -> Re
     fold(path, config, |index, _| index >= began_at)
 }
 
-/// The digest of the events after `at` (RFC 3339 UTC to the second, as the log writes it):
-/// events of that very second are left out, as they may have come before.
-pub fn digest_since(path: &Path, config: &Config, at: &str) -> Result<Digest> {
-    fold(path, config, |_, event| event.at.as_ref() > at)
+/// The digest of the whole log, and that of the events after `at` (RFC 3339 UTC to the second,
+/// as the log writes it; events of that very second are left out, as they may have come before),
+/// in one reading of the log: a long session's is thousands of JSON lines.
+pub fn whole_and_since(path: &Path, config: &Config, at: &str) -> Result<(Digest, Digest)> {
+    let builder = || Builder::new(Checks::new(config)).ignoring(OwnFiles::of(config));
+    let (mut whole, mut since) = (builder(), builder());
+    let skipped = events::for_each(path, |event| {
+        whole.add(&event);
+        if event.at.as_ref() > at {
+            since.add(&event);
+        }
+    })?;
+    let finish = |builder: Builder| Digest { skipped_lines: skipped, ..builder.finish() };
+    Ok((finish(whole), finish(since)))
 }
 
 /// The digest of the log's events that `keep` takes, by their index in the log.

@@ -13,6 +13,7 @@ use gix::bstr::ByteSlice;
 use serde::Serialize;
 
 use crate::agent::attempt::{Attempt, EVENTS_FILE};
+use crate::agent::session;
 use crate::git::repo::Repo;
 use crate::model::config::Config;
 use crate::model::verdict::CheckOutcome;
@@ -138,7 +139,12 @@ fn from_log(
     if !same_attempt && !later_attempt {
         return Ok((None, Vec::new()));
     }
-    let whole = crate::agent::digest::compute(&log, config)?;
+    let (whole, after) = if later_attempt {
+        (crate::agent::digest::compute(&log, config)?, None)
+    } else {
+        let (whole, after) = session::whole_and_since(&log, config, &record.written_at)?;
+        (whole, Some(after))
+    };
     let at = whole.last_check_call.as_ref().map(|c| c.at.clone());
     let mut check = whole.last_check.as_ref().map(|c| CheckSince {
         command: c.command.clone(),
@@ -146,9 +152,7 @@ fn from_log(
         result: c.result(),
         at,
     });
-    if later_attempt {
-        return Ok((check, whole.files_edited));
-    }
+    let Some(after) = after else { return Ok((check, whole.files_edited)) };
     // The note's own attempt: "since the note" counts from the note commit, however it was made.
     // With a record, its digest was made from this very log, so a last check other than the
     // note's ran after it (times are to the second, too coarse to tell). A note committed with
@@ -162,7 +166,6 @@ fn from_log(
     if check.as_ref().is_some_and(|c| same_check(record, c) || before(c)) {
         check = None;
     }
-    let after = crate::agent::session::digest_since(&log, config, &record.written_at)?;
     Ok((check, after.files_edited))
 }
 
