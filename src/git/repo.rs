@@ -14,7 +14,10 @@ use crate::git::plain_refs::PlainRefs;
 use crate::git::quick_open::Quick;
 use crate::git::walk::{Objects, Sources};
 
+mod lent;
 mod refs;
+
+pub use lent::Lent;
 
 /// Whether git's command line or environment carries config (`git -c`, `GIT_CONFIG_COUNT`),
 /// which gix does not read: an answer taken from gix's config could then differ from git's.
@@ -42,6 +45,8 @@ pub struct Repo {
     pub notes_cache: notes_read::NotesCache,
     /// HEAD, once a command that never moves it asked to read it once ([`Repo::hold_head`]).
     held_head: std::sync::OnceLock<Head>,
+    /// The object reader [`Repo::objects`] lends, between two loans.
+    lent: std::sync::Mutex<Option<lent::Kept>>,
 }
 
 /// What HEAD points at.
@@ -73,6 +78,7 @@ impl Repo {
             sources: Default::default(),
             notes_cache: Default::default(),
             held_head: Default::default(),
+            lent: Default::default(),
         })
     }
 
@@ -94,6 +100,7 @@ impl Repo {
             sources: Default::default(),
             notes_cache: Default::default(),
             held_head: Default::default(),
+            lent: Default::default(),
         })
     }
 
@@ -239,8 +246,14 @@ impl Repo {
         })
     }
 
-    /// An object reader: the packs and loose objects read plainly, gix for anything else.
-    pub fn objects(&self) -> Objects {
+    /// An object reader: the packs and loose objects read plainly, gix for anything else. The
+    /// same reader is lent to each caller in turn ([`Lent`]), with the commits it read.
+    pub fn objects(&self) -> Lent<'_> {
+        Lent::from(&self.lent, || self.new_objects())
+    }
+
+    /// An object reader of its own, for a caller that keeps it.
+    pub fn new_objects(&self) -> Objects {
         if self.gix.get().is_none() && self.plain_objects() {
             return Objects::deferred(self.objects_dir(), self.object_hash(), self.sources());
         }

@@ -25,7 +25,7 @@
 //! bytes) and [`delta_cache`] (the delta-base cache for gix's reads).
 
 use anyhow::{Context, Result, anyhow};
-pub use commit::Parents;
+pub use commit::{Commit, Parents};
 use gix::ObjectId;
 
 use crate::git::pack_read::Packs;

@@ -32,7 +32,7 @@ pub fn read_lenient(repo: &Repo, refs: &[String], object: ObjectId) -> Result<At
         let note = repo
             .notes_cache
             .with(
-                || repo.objects().loose_first(),
+                || repo.new_objects().loose_first(),
                 |objects, kept| records_on(repo, objects, kept, name, object, &origin),
             )
             .with_context(|| format!("reading {name}"))?;
