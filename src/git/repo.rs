@@ -185,13 +185,18 @@ impl Repo {
     /// directory, also one kept in the work tree under another name (`--git-dir=.repo`).
     pub fn inside_work_tree(&self, rel: &str, what: &str) -> Result<PathBuf> {
         let top = self.top()?;
-        // The deepest part that exists: no link, below a top that is canonical (`absolute`, the
-        // quick look), so canonical itself, where resolving it link by link took a `readlink` a
-        // component at every recall.
+        // The deepest part that exists, through no link below the top (`paths::inside`). Where
+        // the file system ignores case or normalises Unicode (macOS), `.REPO/hooks` names the git
+        // dir `.repo` in other bytes: a git dir kept in the work tree is also compared as a file
+        // (`kept_in_work_tree`). Resolving the path link by link, as before, took a `readlink`
+        // a component at every recall.
         let (path, existing) = crate::util::paths::inside(top, rel, what)?;
         for dir in [&self.git_dir, &self.common_dir] {
             // A work tree kept inside its git directory: `..` is refused, so nothing gets out.
-            if existing.starts_with(dir) && !top.starts_with(dir) {
+            if top.starts_with(dir) {
+                continue;
+            }
+            if existing.starts_with(dir) || kept_in_work_tree(top, &existing, dir) {
                 bail!(
                     "{what} {rel:?} is inside the git directory {}, where git keeps its config, \
                      index and hooks; git-handoff never writes there: choose a path in the work \
@@ -295,6 +300,27 @@ fn discover_from(cwd: &Path) -> Result<gix::Repository> {
     Ok(repo.to_thread_local())
 }
 
+/// Whether the git directory `dir`, kept in the work tree `top` under a name other than `.git`,
+/// is `existing` or a directory above it (below `top`), compared as files (device and inode):
+/// its name may be spelled in other bytes there. `.git` itself, in any spelling, is refused in
+/// every path already (`paths::stays_inside`), so the usual layout costs no `stat`.
+fn kept_in_work_tree(top: &Path, existing: &Path, dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(below) = dir.strip_prefix(top) else { return false };
+    let mut parts = below.components();
+    if let (Some(name), None) = (parts.next(), parts.next())
+        && crate::util::paths::names_git_dir(&name.as_os_str().to_string_lossy())
+    {
+        return false;
+    }
+    let Ok(git_dir) = std::fs::metadata(dir) else { return false };
+    let same = |m: std::fs::Metadata| m.dev() == git_dir.dev() && m.ino() == git_dir.ino();
+    existing
+        .ancestors()
+        .take_while(|at| *at != top && at.starts_with(top))
+        .any(|at| std::fs::symlink_metadata(at).is_ok_and(same))
+}
+
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {
     let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
     // `cwd` comes from getcwd, which gives it with every symlink resolved, and so are the
@@ -320,7 +346,25 @@ fn absolute(path: &Path, cwd: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::absolute;
+    use super::{absolute, kept_in_work_tree};
+
+    #[test]
+    fn a_git_dir_kept_in_the_work_tree_is_found_as_a_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let top = std::fs::canonicalize(dir.path()).expect("canonical");
+        for made in [".repo/hooks", ".git/hooks", "src", "outside"] {
+            std::fs::create_dir_all(top.join(made)).expect("dirs");
+        }
+        let repo = top.join(".repo");
+        assert!(kept_in_work_tree(&top, &top.join(".repo/hooks"), &repo));
+        assert!(kept_in_work_tree(&top, &repo, &repo));
+        assert!(!kept_in_work_tree(&top, &top.join("src"), &repo));
+        assert!(!kept_in_work_tree(&top, &top, &repo));
+        // `.git` is refused in every path already; a git dir outside the work tree is not in it.
+        assert!(!kept_in_work_tree(&top, &top.join(".git/hooks"), &top.join(".git")));
+        let outside = top.join("outside");
+        assert!(!kept_in_work_tree(&top.join("src"), &top.join("src"), &outside));
+    }
 
     #[cfg(unix)]
     #[test]

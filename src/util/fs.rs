@@ -136,9 +136,9 @@ pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
 }
 
 /// Reads `file` (of `size` bytes when opened) whole, up to `limit` bytes and one more to tell
-/// a bigger file. Room for the whole file is made first, so a file that did not change is read
-/// in one `read` and its end found by the next; from nothing, the reads start at 32 bytes and
-/// double (a 112-byte file took four).
+/// a bigger file. Room for the whole file is made first, so a small file that did not change is
+/// read in one `read` and its end found by the next (a larger one in reads that start at 8 KiB
+/// and double); from nothing, the reads started at 32 bytes (a 112-byte file took four).
 fn read_up_to(file: File, size: u64, limit: u64, path: &Path, what: &str) -> Result<Vec<u8>> {
     // Bounded by `limit`: the size is what the file said, not what it may hold by now.
     let room = usize::try_from(size.min(limit).saturating_add(1)).unwrap_or(0);
